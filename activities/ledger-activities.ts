@@ -1,0 +1,334 @@
+// Temporal activities that move money through the ledger. Every operation id is built from the
+// contract and the step (plus the party where several may act), never from the attempt number, so a
+// retried activity replays instead of moving money twice. Amounts cross the activity boundary as
+// decimal strings of minor units (payloads are JSON). Ledger domain errors become non-retryable
+// ApplicationFailures whose type is the error's code (`InsufficientFunds`, `PartsMismatch`, ...);
+// anything else (a database that is down) is thrown as is, so Temporal retries it.
+import { ApplicationFailure } from '@temporalio/common';
+import { HOLD_KINDS, LedgerError, agentOwner } from './ledger';
+import type { HoldKind, Ledger, LedgerOp, Owner } from './ledger';
+
+export interface LedgerActivityDeps {
+  ledger: Ledger;
+}
+
+/** Decimal string of minor units, e.g. "2500000" = 2.5 USDC. */
+export type WireAmount = string;
+
+export interface LockResult {
+  holdId: string;
+  /** True when the hold already existed (a retry): nothing new was locked. */
+  replayed: boolean;
+}
+
+export type SettlementPosting =
+  /** Post a hold in parts (`to`: an 0x address or `treasury`; a part to the hold's owner is a release). */
+  | { type: 'resolve'; holdId: string; parts: Array<{ to: string; amount: WireAmount }> }
+  /** Release a whole hold to its owner. */
+  | { type: 'void'; holdId: string }
+  /** Open a new USDC hold (e.g. re-hold what stays of an eligibility stake after a slash). */
+  | { type: 'hold'; owner: string; kind: HoldKind; amount: WireAmount }
+  | { type: 'transfer'; from: string; to: string; amount: WireAmount }
+  /** Mint reward tokens (OCT). */
+  | { type: 'mint'; to: string; amount: WireAmount };
+
+export interface SettleInput {
+  contractId: string;
+  /** Names this batch within the contract, e.g. `settlement`, `match-refund`, `tally`. */
+  step: string;
+  postings: SettlementPosting[];
+}
+
+export interface SettleResult {
+  /** The ledger operation id of each posting, in order (`<contractId>:<step>:<index>`). */
+  opIds: string[];
+  /** True when the whole batch had already been applied (a retry). */
+  replayed: boolean;
+}
+
+const KEY = /^[A-Za-z0-9._-]{1,100}$/;
+
+function invalid(field: string, problem: string): never {
+  throw ApplicationFailure.nonRetryable(`${field}: ${problem}`, 'InvalidOperation');
+}
+
+function parseAmount(value: unknown, field: string): bigint {
+  if (typeof value === 'bigint' && value > 0n) return value;
+  if (typeof value !== 'string' || !/^[1-9][0-9]*$/.test(value)) {
+    invalid(field, 'must be a positive whole number of minor units as a decimal string');
+  }
+  return BigInt(value);
+}
+
+function parseKey(value: unknown, field: string): string {
+  if (typeof value !== 'string' || !KEY.test(value))
+    invalid(field, 'must be 1-100 characters of A-Z a-z 0-9 . _ -');
+  return value;
+}
+
+function parseContractId(value: unknown): string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 100 || value.includes(':')) {
+    invalid('contractId', 'must be a non-empty string of at most 100 characters without ":"');
+  }
+  return value;
+}
+
+function parseAgent(value: unknown, field: string): Owner {
+  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value))
+    invalid(field, 'must be a 0x + 40 hex address');
+  return agentOwner(value);
+}
+
+/** An agent address or the Treasury. */
+function parseParty(value: unknown, field: string): Owner {
+  return value === 'treasury' ? 'treasury' : parseAgent(value, field);
+}
+
+function addressPart(owner: Owner): string {
+  return owner.slice('agent:'.length);
+}
+
+/** Runs ledger work, turning its domain errors into non-retryable failures named by their code. */
+async function asActivity<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof LedgerError) {
+      throw ApplicationFailure.create({
+        message: error.message,
+        type: error.code,
+        nonRetryable: true,
+        details: [error.details],
+      });
+    }
+    throw error;
+  }
+}
+
+function toOp(posting: SettlementPosting, id: string, contractId: string, field: string): LedgerOp {
+  switch (posting.type) {
+    case 'resolve':
+      if (!Array.isArray(posting.parts)) invalid(`${field}.parts`, 'must be an array');
+      return {
+        kind: 'resolve',
+        id,
+        holdId: String(posting.holdId),
+        contractId,
+        parts: posting.parts.map((p, i) => ({
+          to: parseParty(p.to, `${field}.parts[${i}].to`),
+          amount: p.amount === '0' ? 0n : parseAmount(p.amount, `${field}.parts[${i}].amount`),
+        })),
+      };
+    case 'void':
+      return { kind: 'void', id, holdId: String(posting.holdId) };
+    case 'hold': {
+      if (!HOLD_KINDS.includes(posting.kind))
+        invalid(`${field}.kind`, `must be one of ${HOLD_KINDS.join(', ')}`);
+      return {
+        kind: 'hold',
+        id,
+        owner: parseAgent(posting.owner, `${field}.owner`),
+        asset: 'USDC',
+        amount: parseAmount(posting.amount, `${field}.amount`),
+        holdKind: posting.kind,
+        ...(posting.kind === 'eligibility' ? {} : { contractId }),
+      };
+    }
+    case 'transfer':
+      return {
+        kind: 'transfer',
+        id,
+        asset: 'USDC',
+        from: parseParty(posting.from, `${field}.from`),
+        to: parseParty(posting.to, `${field}.to`),
+        amount: parseAmount(posting.amount, `${field}.amount`),
+        contractId,
+      };
+    case 'mint':
+      return {
+        kind: 'mint',
+        id,
+        asset: 'OCT',
+        to: parseParty(posting.to, `${field}.to`),
+        amount: parseAmount(posting.amount, `${field}.amount`),
+        contractId,
+      };
+    default:
+      invalid(`${field}.type`, 'must be one of resolve, void, hold, transfer, mint');
+  }
+}
+
+export function createLedgerActivities({ ledger }: LedgerActivityDeps) {
+  async function lock(
+    id: string,
+    owner: Owner,
+    amount: bigint,
+    holdKind: HoldKind,
+    contractId?: string,
+  ): Promise<LockResult> {
+    const result = await asActivity(() =>
+      ledger.hold({ id, owner, asset: 'USDC', amount, holdKind, ...(contractId ? { contractId } : {}) }),
+    );
+    return { holdId: id, replayed: result.replayed };
+  }
+
+  return {
+    /** Holds the Client's Escrowed Funds: hold `<contractId>:escrow`. */
+    async lockEscrow(input: { contractId: string; client: string; amount: WireAmount }): Promise<LockResult> {
+      const contractId = parseContractId(input.contractId);
+      return lock(
+        `${contractId}:escrow`,
+        parseAgent(input.client, 'client'),
+        parseAmount(input.amount, 'amount'),
+        'escrow',
+        contractId,
+      );
+    },
+
+    /** Holds a Worker Stake: hold `<contractId>:stake:<worker>`, one per caller in an open tender. */
+    async lockStake(input: { contractId: string; worker: string; amount: WireAmount }): Promise<LockResult> {
+      const contractId = parseContractId(input.contractId);
+      const worker = parseAgent(input.worker, 'worker');
+      return lock(
+        `${contractId}:stake:${addressPart(worker)}`,
+        worker,
+        parseAmount(input.amount, 'amount'),
+        'stake',
+        contractId,
+      );
+    },
+
+    /** Holds a Dispute Bond or a BA bond: hold `<contractId>:<kind>:<party>`. */
+    async lockBond(input: {
+      contractId: string;
+      kind: 'dispute-bond' | 'ba-bond';
+      party: string;
+      amount: WireAmount;
+    }): Promise<LockResult> {
+      const contractId = parseContractId(input.contractId);
+      if (input.kind !== 'dispute-bond' && input.kind !== 'ba-bond')
+        invalid('kind', 'must be dispute-bond or ba-bond');
+      const party = parseAgent(input.party, 'party');
+      return lock(
+        `${contractId}:${input.kind}:${addressPart(party)}`,
+        party,
+        parseAmount(input.amount, 'amount'),
+        input.kind,
+        contractId,
+      );
+    },
+
+    /** Adds to an agent's BA Eligibility Stake: hold `eligibility:<address>:lock:<key>` (key: the request's idempotency key). */
+    async lockEligibility(input: { address: string; amount: WireAmount; key: string }): Promise<LockResult> {
+      const owner = parseAgent(input.address, 'address');
+      const key = parseKey(input.key, 'key');
+      return lock(
+        `eligibility:${addressPart(owner)}:lock:${key}`,
+        owner,
+        parseAmount(input.amount, 'amount'),
+        'eligibility',
+      );
+    },
+
+    /**
+     * Releases `amount` of the agent's eligibility stake (all of it when omitted): every open
+     * eligibility hold is voided and what stays is held again, in one batch. Operation ids are
+     * `eligibility:<address>:unlock:<key>:<n>` (the re-hold `...:rest`), so a retry finds the batch
+     * done and answers the same. Whether the agent sits on an open panel is for the caller to check.
+     */
+    async unlockEligibility(input: {
+      address: string;
+      amount?: WireAmount;
+      key: string;
+    }): Promise<{ released: WireAmount }> {
+      const owner = parseAgent(input.address, 'address');
+      const prefix = `eligibility:${addressPart(owner)}:unlock:${parseKey(input.key, 'key')}`;
+      const wanted = input.amount === undefined ? undefined : parseAmount(input.amount, 'amount');
+      return asActivity(async () => {
+        const released = async () => {
+          const holds = await ledger.holdsOf(owner, { kind: 'eligibility' });
+          const voided = holds.filter((h) => h.resolution?.opId.startsWith(`${prefix}:`));
+          const rest = holds.find((h) => h.id === `${prefix}:rest`)?.amount ?? 0n;
+          return { done: voided.length > 0, released: voided.reduce((s, h) => s + h.amount, 0n) - rest };
+        };
+        const before = await released();
+        if (before.done) return { released: before.released.toString() };
+        const open = await ledger.holdsOf(owner, { kind: 'eligibility', open: true });
+        const total = open.reduce((s, h) => s + h.amount, 0n);
+        const amount = wanted ?? total;
+        if (amount > total) {
+          throw ApplicationFailure.nonRetryable(
+            `${owner} has an eligibility stake of ${total}, cannot unlock ${amount}`,
+            'InsufficientFunds',
+            { owner, asset: 'USDC', needed: amount.toString(), available: total.toString() },
+          );
+        }
+        if (total === 0n) return { released: '0' };
+        const ops: LedgerOp[] = open.map((h, i) => ({ kind: 'void', id: `${prefix}:${i}`, holdId: h.id }));
+        if (total > amount) {
+          ops.push({
+            kind: 'hold',
+            id: `${prefix}:rest`,
+            owner,
+            asset: 'USDC',
+            amount: total - amount,
+            holdKind: 'eligibility',
+          });
+        }
+        await ledger.batch(ops);
+        return { released: (await released()).released.toString() };
+      });
+    },
+
+    /** Applies every posting of one settlement step in one atomic batch: op ids `<contractId>:<step>:<index>`. */
+    async settle(input: SettleInput): Promise<SettleResult> {
+      const contractId = parseContractId(input.contractId);
+      const step = parseKey(input.step, 'step');
+      if (!Array.isArray(input.postings) || input.postings.length === 0)
+        invalid('postings', 'must be a non-empty array');
+      const ops = input.postings.map((p, i) =>
+        toOp(p, `${contractId}:${step}:${i}`, contractId, `postings[${i}]`),
+      );
+      const results = await asActivity(() => ledger.batch(ops));
+      return { opIds: results.map((r) => r.id), replayed: results.every((r) => r.replayed) };
+    },
+
+    /** Mints each BA's reward tokens (OCT) for a contract: op ids `<contractId>:reward:<address>`; zero rewards are skipped. */
+    async mintRewards(input: {
+      contractId: string;
+      rewards: Array<{ to: string; amount: WireAmount }>;
+    }): Promise<SettleResult> {
+      const contractId = parseContractId(input.contractId);
+      if (!Array.isArray(input.rewards)) invalid('rewards', 'must be an array');
+      const ops = input.rewards.flatMap((r, i): LedgerOp[] => {
+        const to = parseAgent(r.to, `rewards[${i}].to`);
+        if (r.amount === '0') return [];
+        const amount = parseAmount(r.amount, `rewards[${i}].amount`);
+        return [
+          {
+            kind: 'mint',
+            id: `${contractId}:reward:${addressPart(to)}`,
+            asset: 'OCT',
+            to,
+            amount,
+            contractId,
+          },
+        ];
+      });
+      if (ops.length === 0) return { opIds: [], replayed: false };
+      const results = await asActivity(() => ledger.batch(ops));
+      return { opIds: results.map((r) => r.id), replayed: results.every((r) => r.replayed) };
+    },
+
+    /** The Backup Agent registry: agents whose open eligibility stake is at least `minStake`, by address. */
+    async listEligibleAgents(input: {
+      minStake: WireAmount;
+    }): Promise<Array<{ address: string; stake: WireAmount }>> {
+      const minStake = parseAmount(input.minStake, 'minStake');
+      const agents = await ledger.eligibleAgents(minStake);
+      return agents.map((a) => ({ address: a.address, stake: a.stake.toString() }));
+    },
+  };
+}
+
+export type LedgerActivities = ReturnType<typeof createLedgerActivities>;

@@ -1,0 +1,563 @@
+// The ledger's logic, written once over SqlDriver and shared by the SQLite and PostgreSQL stores.
+// The schema's constraints and triggers (see the store files) are the backstop for every invariant;
+// this code checks the same rules first, inside the same transaction, to raise named errors.
+import {
+  HoldAlreadyResolvedError,
+  HoldNotFoundError,
+  IdempotencyConflictError,
+  InsufficientFundsError,
+  InvariantViolationError,
+  PartsMismatchError,
+} from './errors';
+import { big, nullableStr, placeholders, str } from './sql';
+import type { Row, SqlDriver, SqlTx } from './sql';
+import { ASSETS } from './types';
+import { canonicalBody, normalizeBatch, normalizeOp } from './validate';
+import type {
+  Asset,
+  AuditReport,
+  Balances,
+  EligibleAgent,
+  Hold,
+  HoldKind,
+  Ledger,
+  LedgerOp,
+  OpInput,
+  OpKind,
+  OpResult,
+  Owner,
+  Part,
+  Posting,
+} from './types';
+
+type TransferType = Posting['type'];
+
+interface HoldFacts {
+  owner: Owner;
+  asset: Asset;
+  amount: bigint;
+  kind: HoldKind;
+  contractId: string | null;
+}
+
+interface NewTransfer {
+  type: TransferType;
+  asset: Asset;
+  debit: Owner;
+  credit: Owner | null;
+  amount: bigint;
+  holdId: string | null;
+  closesHold: string | null;
+  holdKind: HoldKind | null;
+  contractId: string | null;
+}
+
+const INSERT_TRANSFER = `INSERT INTO ledger_transfers
+  (op_id, idx, type, asset, debit_owner, credit_owner, amount, hold_id, closes_hold, hold_kind, contract_id, created_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+const HOLD_COLUMNS = `h.op_id, h.debit_owner, h.asset, h.amount, h.hold_kind, h.contract_id, h.created_at,
+  c.op_id AS resolved_by`;
+const HOLD_FROM = `ledger_transfers h LEFT JOIN ledger_transfers c ON c.closes_hold = h.op_id`;
+
+/** Accounts an operation touches, as [owner, asset] pairs. */
+function accountsOf(op: LedgerOp, hold: (id: string) => HoldFacts): Array<[Owner, Asset]> {
+  switch (op.kind) {
+    case 'deposit':
+    case 'mint':
+      return [
+        ['mint', op.asset],
+        [op.to, op.asset],
+      ];
+    case 'withdraw':
+      return [
+        [op.from, op.asset],
+        ['mint', op.asset],
+      ];
+    case 'transfer':
+      return [
+        [op.from, op.asset],
+        [op.to, op.asset],
+      ];
+    case 'hold':
+      return [[op.owner, op.asset]];
+    case 'void': {
+      const h = hold(op.holdId);
+      return [[h.owner, h.asset]];
+    }
+    case 'resolve': {
+      const h = hold(op.holdId);
+      return [[h.owner, h.asset] as [Owner, Asset], ...op.parts.map((p): [Owner, Asset] => [p.to, h.asset])];
+    }
+  }
+}
+
+const accountKey = (owner: Owner, asset: Asset) => `${owner}|${asset}`;
+
+function requireAvailable(available: Map<string, bigint>, owner: Owner, asset: Asset, amount: bigint): void {
+  const has = available.get(accountKey(owner, asset)) ?? 0n;
+  if (has < amount) throw new InsufficientFundsError(owner, asset, amount, has);
+}
+
+/**
+ * Keeps the batch's view of available balances current as its transfers are planned (the database's
+ * trigger keeps the stored balances; its CHECK refuses anything this view would have missed).
+ */
+function trackAvailable(available: Map<string, bigint>, t: NewTransfer): void {
+  const add = (owner: Owner, amount: bigint) =>
+    available.set(accountKey(owner, t.asset), (available.get(accountKey(owner, t.asset)) ?? 0n) + amount);
+  if (t.type === 'posted' || t.type === 'pending') add(t.debit, -t.amount);
+  if (t.type === 'void') add(t.debit, t.amount);
+  if (t.credit) add(t.credit, t.amount);
+}
+
+function rowToHold(row: Row, parts: Map<string, Part[]>): Hold {
+  const id = str(row.op_id);
+  const resolvedBy = nullableStr(row.resolved_by);
+  return {
+    id,
+    owner: str(row.debit_owner) as Owner,
+    asset: str(row.asset) as Asset,
+    amount: big(row.amount),
+    kind: str(row.hold_kind) as HoldKind,
+    contractId: nullableStr(row.contract_id),
+    status: resolvedBy === null ? 'open' : 'resolved',
+    resolution: resolvedBy === null ? null : { opId: resolvedBy, parts: parts.get(id) ?? [] },
+    createdAt: str(row.created_at),
+  };
+}
+
+function rowToPosting(row: Row): Posting {
+  return {
+    seq: big(row.seq),
+    opId: str(row.op_id),
+    index: Number(row.idx),
+    type: str(row.type) as TransferType,
+    asset: str(row.asset) as Asset,
+    debit: str(row.debit_owner) as Owner,
+    credit: nullableStr(row.credit_owner) as Owner | null,
+    amount: big(row.amount),
+    holdId: nullableStr(row.hold_id),
+    holdKind: nullableStr(row.hold_kind) as HoldKind | null,
+    contractId: nullableStr(row.contract_id),
+    createdAt: str(row.created_at),
+  };
+}
+
+function emptyBalances(): Balances {
+  return { USDC: { available: 0n, held: 0n }, OCT: { available: 0n, held: 0n } };
+}
+
+export class SqlLedger implements Ledger {
+  constructor(private readonly db: SqlDriver) {}
+
+  deposit(op: OpInput<'deposit'>) {
+    return this.single('deposit', op);
+  }
+  withdraw(op: OpInput<'withdraw'>) {
+    return this.single('withdraw', op);
+  }
+  transfer(op: OpInput<'transfer'>) {
+    return this.single('transfer', op);
+  }
+  hold(op: OpInput<'hold'>) {
+    return this.single('hold', op);
+  }
+  resolve(op: OpInput<'resolve'>) {
+    return this.single('resolve', op);
+  }
+  voidHold(op: OpInput<'void'>) {
+    return this.single('void', op);
+  }
+  mint(op: OpInput<'mint'>) {
+    return this.single('mint', op);
+  }
+
+  private async single<K extends OpKind>(kind: K, op: OpInput<K>): Promise<OpResult> {
+    const normalized = normalizeOp({ ...op, kind });
+    const [result] = await this.db.write((tx) => this.applyBatch(tx, [normalized]));
+    return result!;
+  }
+
+  async batch(input: LedgerOp[]): Promise<OpResult[]> {
+    const ops = normalizeBatch(input);
+    return this.db.write((tx) => this.applyBatch(tx, ops));
+  }
+
+  private async applyBatch(tx: SqlTx, ops: LedgerOp[]): Promise<OpResult[]> {
+    const bodies = new Map<string, string>();
+    for (const row of await tx.all(
+      `SELECT id, body FROM ledger_operations WHERE id IN (${placeholders(ops.length)})`,
+      ops.map((op) => op.id),
+    )) {
+      bodies.set(str(row.id), str(row.body));
+    }
+    const toApply: LedgerOp[] = [];
+    const results = ops.map((op): OpResult => {
+      const prior = bodies.get(op.id);
+      if (prior === undefined) {
+        toApply.push(op);
+        return { id: op.id, kind: op.kind, replayed: false };
+      }
+      if (prior !== canonicalBody(op)) throw new IdempotencyConflictError(op.id);
+      return { id: op.id, kind: op.kind, replayed: true };
+    });
+    if (toApply.length === 0) return results;
+
+    const holdOf = await this.holdsReferenced(tx, toApply);
+    const available = await this.lockAccounts(
+      tx,
+      toApply.flatMap((op) => accountsOf(op, holdOf)),
+    );
+
+    const now = new Date().toISOString();
+    for (const op of toApply) {
+      const transfers = await this.plan(tx, op, holdOf, available);
+      for (const t of transfers) trackAvailable(available, t);
+      await tx.run('INSERT INTO ledger_operations (id, kind, body, created_at) VALUES (?, ?, ?, ?)', [
+        op.id,
+        op.kind,
+        canonicalBody(op),
+        now,
+      ]);
+      for (const [i, t] of transfers.entries()) {
+        await tx.run(INSERT_TRANSFER, [
+          op.id,
+          i,
+          t.type,
+          t.asset,
+          t.debit,
+          t.credit,
+          t.amount,
+          t.holdId,
+          t.closesHold,
+          t.holdKind,
+          t.contractId,
+          now,
+        ]);
+      }
+    }
+    return results;
+  }
+
+  /**
+   * The hold each resolve or void of the batch names: opened before the batch, or by an earlier
+   * operation of it (never a later one). Throws HoldNotFoundError for the first that names neither.
+   */
+  private async holdsReferenced(tx: SqlTx, ops: LedgerOp[]): Promise<(id: string) => HoldFacts> {
+    const opened = new Set<string>();
+    const wanted = new Set<string>();
+    for (const op of ops) {
+      if ((op.kind === 'resolve' || op.kind === 'void') && !opened.has(op.holdId)) wanted.add(op.holdId);
+      if (op.kind === 'hold') opened.add(op.id);
+    }
+    const facts = new Map<string, HoldFacts>();
+    if (wanted.size > 0) {
+      const rows = await tx.all(
+        `SELECT op_id, debit_owner, asset, amount, hold_kind, contract_id FROM ledger_transfers
+         WHERE type = 'pending' AND op_id IN (${placeholders(wanted.size)})`,
+        [...wanted],
+      );
+      for (const row of rows) {
+        facts.set(str(row.op_id), {
+          owner: str(row.debit_owner) as Owner,
+          asset: str(row.asset) as Asset,
+          amount: big(row.amount),
+          kind: str(row.hold_kind) as HoldKind,
+          contractId: nullableStr(row.contract_id),
+        });
+      }
+    }
+    for (const op of ops) {
+      if ((op.kind === 'resolve' || op.kind === 'void') && !facts.has(op.holdId))
+        throw new HoldNotFoundError(op.holdId);
+      if (op.kind === 'hold') {
+        facts.set(op.id, {
+          owner: op.owner,
+          asset: op.asset,
+          amount: op.amount,
+          kind: op.holdKind,
+          contractId: op.contractId ?? null,
+        });
+      }
+    }
+    return (id) => facts.get(id)!;
+  }
+
+  /**
+   * Creates missing accounts, locks all of them in one fixed order (so concurrent batches cannot
+   * deadlock on each other), and returns each one's available balance at that moment.
+   */
+  private async lockAccounts(tx: SqlTx, pairs: Array<[Owner, Asset]>): Promise<Map<string, bigint>> {
+    const keys = [...new Map(pairs.map(([o, a]) => [accountKey(o, a), [o, a] as const])).entries()]
+      .sort(([k1], [k2]) => (k1 < k2 ? -1 : k1 > k2 ? 1 : 0))
+      .map(([, pair]) => pair);
+    await tx.run(
+      `INSERT INTO ledger_accounts (owner, asset) VALUES ${keys.map(() => '(?, ?)').join(', ')} ON CONFLICT DO NOTHING`,
+      keys.flat(),
+    );
+    const rows = await tx.all(
+      `SELECT owner, asset, credits_posted, debits_posted, debits_pending FROM ledger_accounts
+       WHERE ${keys.map(() => '(owner = ? AND asset = ?)').join(' OR ')}
+       ORDER BY owner, asset ${this.db.lockRowsClause}`,
+      keys.flat(),
+    );
+    return new Map(
+      rows.map((row) => [
+        accountKey(str(row.owner) as Owner, str(row.asset) as Asset),
+        big(row.credits_posted) - big(row.debits_posted) - big(row.debits_pending),
+      ]),
+    );
+  }
+
+  private async requireOpen(tx: SqlTx, holdId: string): Promise<void> {
+    const [row] = await tx.all('SELECT op_id FROM ledger_transfers WHERE closes_hold = ?', [holdId]);
+    if (row) throw new HoldAlreadyResolvedError(holdId, str(row.op_id));
+  }
+
+  /** Checks an operation against the current balances and returns the transfer rows it writes. */
+  private async plan(
+    tx: SqlTx,
+    op: LedgerOp,
+    hold: (id: string) => HoldFacts,
+    available: Map<string, bigint>,
+  ): Promise<NewTransfer[]> {
+    const posted = (
+      asset: Asset,
+      debit: Owner,
+      credit: Owner,
+      amount: bigint,
+      contractId?: string,
+    ): NewTransfer => ({
+      type: 'posted',
+      asset,
+      debit,
+      credit,
+      amount,
+      holdId: null,
+      closesHold: null,
+      holdKind: null,
+      contractId: contractId ?? null,
+    });
+    switch (op.kind) {
+      case 'deposit':
+        return [posted(op.asset, 'mint', op.to, op.amount)];
+      case 'mint':
+        return [posted(op.asset, 'mint', op.to, op.amount, op.contractId)];
+      case 'withdraw':
+        requireAvailable(available, op.from, op.asset, op.amount);
+        return [posted(op.asset, op.from, 'mint', op.amount)];
+      case 'transfer':
+        requireAvailable(available, op.from, op.asset, op.amount);
+        return [posted(op.asset, op.from, op.to, op.amount, op.contractId)];
+      case 'hold':
+        requireAvailable(available, op.owner, op.asset, op.amount);
+        return [
+          {
+            type: 'pending',
+            asset: op.asset,
+            debit: op.owner,
+            credit: null,
+            amount: op.amount,
+            holdId: op.id,
+            closesHold: null,
+            holdKind: op.holdKind,
+            contractId: op.contractId ?? null,
+          },
+        ];
+      case 'void':
+      case 'resolve': {
+        const h = hold(op.holdId);
+        await this.requireOpen(tx, op.holdId);
+        const parts = op.kind === 'void' ? [{ to: h.owner, amount: h.amount }] : op.parts;
+        const sum = parts.reduce((total, p) => total + p.amount, 0n);
+        if (sum !== h.amount) throw new PartsMismatchError(op.holdId, h.amount, sum);
+        const contractId = (op.kind === 'resolve' ? op.contractId : undefined) ?? h.contractId;
+        return parts
+          .filter((p) => p.amount > 0n)
+          .map((p, i) => ({
+            type: p.to === h.owner ? 'void' : 'post',
+            asset: h.asset,
+            debit: h.owner,
+            credit: p.to === h.owner ? null : p.to,
+            amount: p.amount,
+            holdId: op.holdId,
+            closesHold: i === 0 ? op.holdId : null,
+            holdKind: h.kind,
+            contractId,
+          }));
+      }
+    }
+  }
+
+  // ---- read side ----
+
+  async balances(owner: Owner): Promise<Balances> {
+    const rows = await this.db.read((tx) =>
+      tx.all(
+        'SELECT asset, credits_posted, debits_posted, debits_pending FROM ledger_accounts WHERE owner = ?',
+        [owner],
+      ),
+    );
+    const balances = emptyBalances();
+    for (const row of rows) {
+      const held = big(row.debits_pending);
+      balances[str(row.asset) as Asset] = {
+        available: big(row.credits_posted) - big(row.debits_posted) - held,
+        held,
+      };
+    }
+    return balances;
+  }
+
+  async getHold(id: string): Promise<Hold | undefined> {
+    const [hold] = await this.queryHolds('h.op_id = ?', [id]);
+    return hold;
+  }
+
+  holdsByContract(contractId: string): Promise<Hold[]> {
+    return this.queryHolds('h.contract_id = ?', [contractId]);
+  }
+
+  async holdsOf(owner: Owner, filter: { kind?: HoldKind; open?: boolean } = {}): Promise<Hold[]> {
+    const holds = await this.queryHolds(
+      filter.kind ? 'h.debit_owner = ? AND h.hold_kind = ?' : 'h.debit_owner = ?',
+      filter.kind ? [owner, filter.kind] : [owner],
+    );
+    if (filter.open === undefined) return holds;
+    return holds.filter((h) => (h.status === 'open') === filter.open);
+  }
+
+  private queryHolds(where: string, params: unknown[]): Promise<Hold[]> {
+    return this.db.read(async (tx) => {
+      const rows = await tx.all(
+        `SELECT ${HOLD_COLUMNS} FROM ${HOLD_FROM} WHERE h.type = 'pending' AND ${where} ORDER BY h.seq`,
+        params,
+      );
+      const resolved = rows
+        .filter((r) => r.resolved_by !== null && r.resolved_by !== undefined)
+        .map((r) => str(r.op_id));
+      const parts = new Map<string, Part[]>();
+      if (resolved.length > 0) {
+        const partRows = await tx.all(
+          `SELECT hold_id, debit_owner, credit_owner, amount FROM ledger_transfers
+           WHERE type IN ('post', 'void') AND hold_id IN (${placeholders(resolved.length)}) ORDER BY seq`,
+          resolved,
+        );
+        for (const row of partRows) {
+          const list = parts.get(str(row.hold_id)) ?? [];
+          list.push({
+            to: (nullableStr(row.credit_owner) ?? str(row.debit_owner)) as Owner,
+            amount: big(row.amount),
+          });
+          parts.set(str(row.hold_id), list);
+        }
+      }
+      return rows.map((row) => rowToHold(row, parts));
+    });
+  }
+
+  async postingsByContract(contractId: string): Promise<Posting[]> {
+    const rows = await this.db.read((tx) =>
+      tx.all('SELECT * FROM ledger_transfers WHERE contract_id = ? ORDER BY seq', [contractId]),
+    );
+    return rows.map(rowToPosting);
+  }
+
+  async eligibleAgents(minStake: bigint): Promise<EligibleAgent[]> {
+    const rows = await this.db.read((tx) =>
+      tx.all(
+        `SELECT h.debit_owner AS owner, SUM(h.amount) AS stake FROM ledger_transfers h
+         WHERE h.type = 'pending' AND h.hold_kind = 'eligibility' AND h.asset = 'USDC'
+           AND h.debit_owner LIKE 'agent:%'
+           AND NOT EXISTS (SELECT 1 FROM ledger_transfers c WHERE c.closes_hold = h.op_id)
+         GROUP BY h.debit_owner HAVING SUM(h.amount) >= ? ORDER BY h.debit_owner`,
+        [minStake],
+      ),
+    );
+    return rows.map((row) => ({ address: str(row.owner).slice('agent:'.length), stake: big(row.stake) }));
+  }
+
+  audit(): Promise<AuditReport> {
+    return this.db.read(async (tx) => {
+      const problems: string[] = [];
+      const accounts = await tx.all(
+        'SELECT owner, asset, debits_posted, credits_posted, debits_pending FROM ledger_accounts',
+      );
+      const recomputed = new Map<string, Row>();
+      for (const row of await tx.all(
+        `SELECT owner, asset, SUM(dp) AS dp, SUM(cp) AS cp, SUM(dpend) AS dpend FROM (
+           SELECT debit_owner AS owner, asset,
+             CASE WHEN type IN ('posted', 'post') THEN amount ELSE 0 END AS dp,
+             0 AS cp,
+             CASE type WHEN 'pending' THEN amount WHEN 'posted' THEN 0 ELSE -amount END AS dpend
+           FROM ledger_transfers
+           UNION ALL
+           SELECT credit_owner, asset, 0, amount, 0 FROM ledger_transfers WHERE credit_owner IS NOT NULL
+         ) t GROUP BY owner, asset`,
+      )) {
+        recomputed.set(`${str(row.owner)}|${str(row.asset)}`, row);
+      }
+
+      const assets = Object.fromEntries(
+        ASSETS.map((a) => [a, { sum: 0n, mint: 0n }]),
+      ) as AuditReport['assets'];
+      for (const row of accounts) {
+        const owner = str(row.owner);
+        const asset = str(row.asset) as Asset;
+        const name = `${owner}/${asset}`;
+        const [dp, cp, dpend] = [big(row.debits_posted), big(row.credits_posted), big(row.debits_pending)];
+        const again = recomputed.get(`${owner}|${asset}`);
+        recomputed.delete(`${owner}|${asset}`);
+        const [rdp, rcp, rdpend] = again ? [big(again.dp), big(again.cp), big(again.dpend)] : [0n, 0n, 0n];
+        if (dp !== rdp || cp !== rcp || dpend !== rdpend) {
+          problems.push(`${name}: stored ${dp}/${cp}/${dpend} but transfers give ${rdp}/${rcp}/${rdpend}`);
+        }
+        const balance = cp - dp;
+        assets[asset].sum += balance;
+        if (owner === 'mint') assets[asset].mint = balance;
+        else if (balance - dpend < 0n) problems.push(`${name}: available ${balance - dpend} is below zero`);
+        if (dpend < 0n) problems.push(`${name}: held ${dpend} is below zero`);
+      }
+      for (const key of recomputed.keys())
+        problems.push(`${key}: transfers name an account that does not exist`);
+      for (const [asset, { sum }] of Object.entries(assets)) {
+        if (sum !== 0n) problems.push(`${asset}: balances sum to ${sum}, not zero`);
+      }
+
+      let openHolds = 0;
+      for (const row of await tx.all(
+        `SELECT h.op_id, h.amount, COALESCE(SUM(r.amount), 0) AS resolved, COUNT(DISTINCT r.op_id) AS ops,
+           COUNT(r.closes_hold) AS closers
+         FROM ledger_transfers h
+         LEFT JOIN ledger_transfers r ON r.hold_id = h.op_id AND r.type IN ('post', 'void')
+         WHERE h.type = 'pending' GROUP BY h.op_id, h.amount`,
+      )) {
+        const [amount, resolved, ops, closers] = [
+          big(row.amount),
+          big(row.resolved),
+          big(row.ops),
+          big(row.closers),
+        ];
+        if (resolved === 0n && ops === 0n) openHolds += 1;
+        else if (resolved !== amount || ops !== 1n || closers !== 1n) {
+          problems.push(`hold ${str(row.op_id)}: ${amount} resolved as ${resolved} by ${ops} operation(s)`);
+        }
+      }
+
+      const [counts] = await tx.all(
+        `SELECT (SELECT COUNT(*) FROM ledger_transfers) AS transfers,
+                (SELECT COUNT(*) FROM ledger_operations o
+                  WHERE NOT EXISTS (SELECT 1 FROM ledger_transfers t WHERE t.op_id = o.id)) AS empty_ops`,
+      );
+      if (big(counts?.empty_ops) !== 0n)
+        problems.push(`${big(counts?.empty_ops)} operation(s) without transfers`);
+      if (problems.length > 0) throw new InvariantViolationError(problems);
+      return { assets, accounts: accounts.length, transfers: Number(big(counts?.transfers)), openHolds };
+    });
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+}

@@ -1,0 +1,6 @@
+// The ledger's public surface: open a store, run operations, read balances and holds.
+export * from './types';
+export * from './errors';
+export { agentOwner, addressOf, MAX_AMOUNT } from './validate';
+export { openLedger } from './open';
+export type { LedgerConfig } from './open';

@@ -1,0 +1,246 @@
+// The production store: PostgreSQL through `pg`. Transactions run at READ COMMITTED and lock the
+// account rows they touch (SELECT ... FOR UPDATE, in one fixed order) before checking balances, so
+// concurrent writers from any number of processes serialize per account. Deadlocks, serialization
+// failures and a concurrent insert of the same operation id roll back and retry the whole batch.
+import { Pool } from 'pg';
+import type { PoolClient } from 'pg';
+import { SqlLedger } from './engine';
+import type { Row, SqlDriver, SqlTx } from './sql';
+import type { Ledger } from './types';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS ledger_accounts (
+  owner TEXT NOT NULL,
+  asset TEXT NOT NULL CHECK (asset IN ('USDC', 'OCT')),
+  debits_posted BIGINT NOT NULL DEFAULT 0,
+  credits_posted BIGINT NOT NULL DEFAULT 0,
+  debits_pending BIGINT NOT NULL DEFAULT 0,
+  PRIMARY KEY (owner, asset),
+  CHECK (owner IN ('treasury', 'mint') OR (owner LIKE 'agent:0x%' AND length(owner) = 48)),
+  CHECK (debits_posted >= 0 AND credits_posted >= 0 AND debits_pending >= 0),
+  CHECK (owner <> 'mint' OR debits_pending = 0),
+  CHECK (owner = 'mint' OR credits_posted::numeric - debits_posted - debits_pending >= 0)
+);
+
+CREATE TABLE IF NOT EXISTS ledger_operations (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL CHECK (kind IN ('deposit', 'withdraw', 'transfer', 'hold', 'resolve', 'void', 'mint')),
+  body TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS ledger_transfers (
+  seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  op_id TEXT NOT NULL REFERENCES ledger_operations (id),
+  idx INTEGER NOT NULL CHECK (idx >= 0),
+  type TEXT NOT NULL CHECK (type IN ('posted', 'pending', 'post', 'void')),
+  asset TEXT NOT NULL,
+  debit_owner TEXT NOT NULL,
+  credit_owner TEXT,
+  amount BIGINT NOT NULL CHECK (amount > 0),
+  hold_id TEXT,
+  closes_hold TEXT UNIQUE,
+  hold_kind TEXT CHECK (hold_kind IN ('escrow', 'stake', 'dispute-bond', 'ba-bond', 'eligibility')),
+  contract_id TEXT,
+  created_at TEXT NOT NULL,
+  UNIQUE (op_id, idx),
+  FOREIGN KEY (debit_owner, asset) REFERENCES ledger_accounts (owner, asset),
+  FOREIGN KEY (credit_owner, asset) REFERENCES ledger_accounts (owner, asset),
+  CHECK (CASE type
+    WHEN 'posted' THEN credit_owner IS NOT NULL AND credit_owner <> debit_owner
+      AND hold_id IS NULL AND closes_hold IS NULL AND hold_kind IS NULL
+    WHEN 'pending' THEN credit_owner IS NULL AND debit_owner <> 'mint' AND hold_id = op_id AND idx = 0
+      AND closes_hold IS NULL AND hold_kind IS NOT NULL
+    WHEN 'post' THEN credit_owner IS NOT NULL AND credit_owner <> debit_owner AND credit_owner <> 'mint'
+      AND hold_id IS NOT NULL AND hold_kind IS NOT NULL
+    WHEN 'void' THEN credit_owner IS NULL AND hold_id IS NOT NULL AND hold_kind IS NOT NULL
+  END),
+  CHECK (closes_hold IS NULL OR closes_hold = hold_id)
+);
+CREATE INDEX IF NOT EXISTS ledger_transfers_hold ON ledger_transfers (hold_id);
+CREATE INDEX IF NOT EXISTS ledger_transfers_contract ON ledger_transfers (contract_id);
+CREATE INDEX IF NOT EXISTS ledger_transfers_holder ON ledger_transfers (debit_owner, hold_kind) WHERE type = 'pending';
+
+CREATE OR REPLACE FUNCTION ledger_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION '% rows are immutable', TG_TABLE_NAME USING ERRCODE = 'restrict_violation';
+END $$;
+CREATE OR REPLACE TRIGGER ledger_transfers_immutable BEFORE UPDATE OR DELETE ON ledger_transfers
+  FOR EACH ROW EXECUTE FUNCTION ledger_refuse_change();
+CREATE OR REPLACE TRIGGER ledger_transfers_no_truncate BEFORE TRUNCATE ON ledger_transfers
+  FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_change();
+CREATE OR REPLACE TRIGGER ledger_operations_immutable BEFORE UPDATE OR DELETE ON ledger_operations
+  FOR EACH ROW EXECUTE FUNCTION ledger_refuse_change();
+CREATE OR REPLACE TRIGGER ledger_operations_no_truncate BEFORE TRUNCATE ON ledger_operations
+  FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_change();
+
+-- A resolution row must name an existing hold of the same owner, asset and kind; all rows resolving
+-- one hold come from one operation, the first of them closes the hold, and together they never exceed it.
+CREATE OR REPLACE FUNCTION ledger_check_resolution() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  hold_amount BIGINT;
+  resolved NUMERIC;
+BEGIN
+  SELECT h.amount INTO hold_amount FROM ledger_transfers h
+   WHERE h.op_id = NEW.hold_id AND h.type = 'pending'
+     AND h.asset = NEW.asset AND h.debit_owner = NEW.debit_owner AND h.hold_kind = NEW.hold_kind;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'resolution of an unknown hold %', NEW.hold_id USING ERRCODE = 'check_violation';
+  END IF;
+  IF EXISTS (SELECT 1 FROM ledger_transfers r
+              WHERE r.hold_id = NEW.hold_id AND r.type IN ('post', 'void') AND r.op_id <> NEW.op_id) THEN
+    RAISE EXCEPTION 'hold % already resolved by another operation', NEW.hold_id USING ERRCODE = 'check_violation';
+  END IF;
+  IF NEW.closes_hold IS NULL AND NOT EXISTS (SELECT 1 FROM ledger_transfers c WHERE c.closes_hold = NEW.hold_id) THEN
+    RAISE EXCEPTION 'the first row resolving hold % must close it', NEW.hold_id USING ERRCODE = 'check_violation';
+  END IF;
+  SELECT COALESCE(SUM(r.amount), 0) INTO resolved FROM ledger_transfers r
+   WHERE r.hold_id = NEW.hold_id AND r.type IN ('post', 'void');
+  IF resolved + NEW.amount > hold_amount THEN
+    RAISE EXCEPTION 'resolution exceeds hold %', NEW.hold_id USING ERRCODE = 'check_violation';
+  END IF;
+  RETURN NEW;
+END $$;
+CREATE OR REPLACE TRIGGER ledger_transfers_check_resolution BEFORE INSERT ON ledger_transfers
+  FOR EACH ROW WHEN (NEW.type IN ('post', 'void')) EXECUTE FUNCTION ledger_check_resolution();
+
+-- Balances are a fold of the transfer rows, kept by the database itself.
+CREATE OR REPLACE FUNCTION ledger_apply_transfer() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE ledger_accounts SET
+    debits_posted = debits_posted + CASE WHEN NEW.type IN ('posted', 'post') THEN NEW.amount ELSE 0 END,
+    debits_pending = debits_pending
+      + CASE NEW.type WHEN 'pending' THEN NEW.amount WHEN 'posted' THEN 0 ELSE -NEW.amount END
+  WHERE owner = NEW.debit_owner AND asset = NEW.asset;
+  IF NEW.credit_owner IS NOT NULL THEN
+    UPDATE ledger_accounts SET credits_posted = credits_posted + NEW.amount
+    WHERE owner = NEW.credit_owner AND asset = NEW.asset;
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE TRIGGER ledger_transfers_apply AFTER INSERT ON ledger_transfers
+  FOR EACH ROW EXECUTE FUNCTION ledger_apply_transfer();
+`;
+
+/** Arbitrary constant key: serializes schema creation between processes opening the same database. */
+const SCHEMA_LOCK_KEY = 4_242_001;
+const MAX_ATTEMPTS = 20;
+const RETRYABLE = new Set(['40001', '40P01']);
+
+function isRetryable(error: unknown): boolean {
+  const e = error as { code?: string; constraint?: string };
+  if (e.code && RETRYABLE.has(e.code)) return true;
+  // Another transaction inserted the same operation id first: the retry will see it and replay.
+  return e.code === '23505' && e.constraint === 'ledger_operations_pkey';
+}
+
+/** `?` placeholders to `$1, $2, ...` (the ledger's SQL has no `?` inside literals). */
+function numbered(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
+function bind(params: readonly unknown[]): unknown[] {
+  return params.map((p) => (typeof p === 'bigint' ? p.toString() : p === undefined ? null : p));
+}
+
+class PostgresDriver implements SqlDriver {
+  readonly lockRowsClause = 'FOR UPDATE';
+  private readonly sqlCache = new Map<string, string>();
+
+  constructor(private readonly pool: Pool) {}
+
+  private txOn(client: PoolClient): SqlTx {
+    const text = (sql: string) => {
+      let converted = this.sqlCache.get(sql);
+      if (converted === undefined) {
+        converted = numbered(sql);
+        this.sqlCache.set(sql, converted);
+      }
+      return converted;
+    };
+    return {
+      all: async (sql, params = []) => (await client.query(text(sql), bind(params))).rows as Row[],
+      run: async (sql, params = []) => {
+        await client.query(text(sql), bind(params));
+      },
+    };
+  }
+
+  private async once<T>(begin: string, fn: (tx: SqlTx) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query(begin);
+      try {
+        const result = await fn(this.txOn(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw error;
+      }
+    } finally {
+      client.release();
+    }
+  }
+
+  async write<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.once('BEGIN', fn);
+      } catch (error) {
+        if (!isRetryable(error) || attempt >= MAX_ATTEMPTS) throw error;
+        await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
+      }
+    }
+  }
+
+  read<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T> {
+    return this.once('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', fn);
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
+  }
+}
+
+export interface PostgresLedgerOptions {
+  connectionString: string;
+  /** A schema to keep the ledger's tables in (created if missing); default: the connection's search_path. */
+  schema?: string;
+  /** Connections in the pool (default 10). */
+  poolSize?: number;
+}
+
+export async function openPostgresLedger(options: PostgresLedgerOptions): Promise<Ledger> {
+  const { schema } = options;
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+    throw new Error(`schema: must be a lowercase identifier, got ${schema}`);
+  }
+  const pool = new Pool({
+    connectionString: options.connectionString,
+    max: options.poolSize ?? 10,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  // An idle pooled connection that the server drops (restart, shutdown) is discarded by the pool;
+  // without a listener its 'error' event would crash the process.
+  pool.on('error', () => undefined);
+  const client = await pool.connect().catch(async (error: unknown) => {
+    await pool.end();
+    throw error;
+  });
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK_KEY]);
+    if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    await client.query(SCHEMA);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    client.release();
+    await pool.end();
+    throw error;
+  }
+  client.release();
+  return new SqlLedger(new PostgresDriver(pool));
+}

@@ -1,0 +1,43 @@
+// What the ledger engine needs from a database: transactions that run parameterized SQL.
+// Both stores implement it; SQL is written once with `?` placeholders.
+
+export type Row = Record<string, unknown>;
+
+export interface SqlTx {
+  all(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+  run(sql: string, params?: readonly unknown[]): Promise<void>;
+}
+
+export interface SqlDriver {
+  /**
+   * Runs `fn` in a read-write transaction. The driver serializes writers as its database needs and
+   * retries the whole function on transient conflicts (deadlock, serialization failure, a concurrent
+   * insert of the same operation id), so `fn` must only touch the database.
+   */
+  write<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T>;
+  /** Runs `fn` on one consistent snapshot. */
+  read<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T>;
+  /** `FOR UPDATE` where the database has row locks; empty where a write transaction already excludes others. */
+  readonly lockRowsClause: string;
+  close(): Promise<void>;
+}
+
+/** BIGINT columns come back as bigint (SQLite in safe-integer mode) or as a decimal string (pg). */
+export function big(value: unknown): bigint {
+  if (typeof value === 'bigint') return value;
+  if (typeof value === 'string' || typeof value === 'number') return BigInt(value);
+  if (value === null || value === undefined) return 0n;
+  throw new TypeError(`not an integer column value: ${String(value)}`);
+}
+
+export function str(value: unknown): string {
+  return String(value);
+}
+
+export function nullableStr(value: unknown): string | null {
+  return value === null || value === undefined ? null : String(value);
+}
+
+export function placeholders(count: number): string {
+  return Array.from({ length: count }, () => '?').join(', ');
+}

@@ -1,0 +1,175 @@
+// The embedded store: one SQLite file (WAL, synchronous=FULL), via better-sqlite3.
+// better-sqlite3 is synchronous while the ledger interface is async, so every transaction and read
+// runs through one queue: no other statement can slip into an open transaction on the connection.
+// Other processes are excluded by BEGIN IMMEDIATE (one writer at a time, waiting up to busy_timeout).
+import Database from 'better-sqlite3';
+import { SqlLedger } from './engine';
+import type { Row, SqlDriver, SqlTx } from './sql';
+import type { Ledger } from './types';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS ledger_accounts (
+  owner TEXT NOT NULL,
+  asset TEXT NOT NULL CHECK (asset IN ('USDC', 'OCT')),
+  debits_posted INTEGER NOT NULL DEFAULT 0,
+  credits_posted INTEGER NOT NULL DEFAULT 0,
+  debits_pending INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (owner, asset),
+  CHECK (owner IN ('treasury', 'mint') OR (owner LIKE 'agent:0x%' AND length(owner) = 48)),
+  -- SQLite turns an overflowing integer sum into a float: refuse it.
+  CHECK (typeof(debits_posted) = 'integer' AND typeof(credits_posted) = 'integer' AND typeof(debits_pending) = 'integer'),
+  CHECK (debits_posted >= 0 AND credits_posted >= 0 AND debits_pending >= 0),
+  CHECK (owner <> 'mint' OR debits_pending = 0),
+  CHECK (owner = 'mint' OR credits_posted - debits_posted - debits_pending >= 0)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS ledger_operations (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL CHECK (kind IN ('deposit', 'withdraw', 'transfer', 'hold', 'resolve', 'void', 'mint')),
+  body TEXT NOT NULL,
+  created_at TEXT NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS ledger_transfers (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  op_id TEXT NOT NULL REFERENCES ledger_operations (id),
+  idx INTEGER NOT NULL CHECK (idx >= 0),
+  type TEXT NOT NULL CHECK (type IN ('posted', 'pending', 'post', 'void')),
+  asset TEXT NOT NULL,
+  debit_owner TEXT NOT NULL,
+  credit_owner TEXT,
+  amount INTEGER NOT NULL CHECK (typeof(amount) = 'integer' AND amount > 0),
+  hold_id TEXT,
+  closes_hold TEXT UNIQUE,
+  hold_kind TEXT CHECK (hold_kind IN ('escrow', 'stake', 'dispute-bond', 'ba-bond', 'eligibility')),
+  contract_id TEXT,
+  created_at TEXT NOT NULL,
+  UNIQUE (op_id, idx),
+  FOREIGN KEY (debit_owner, asset) REFERENCES ledger_accounts (owner, asset),
+  FOREIGN KEY (credit_owner, asset) REFERENCES ledger_accounts (owner, asset),
+  CHECK (CASE type
+    WHEN 'posted' THEN credit_owner IS NOT NULL AND credit_owner <> debit_owner
+      AND hold_id IS NULL AND closes_hold IS NULL AND hold_kind IS NULL
+    WHEN 'pending' THEN credit_owner IS NULL AND debit_owner <> 'mint' AND hold_id = op_id AND idx = 0
+      AND closes_hold IS NULL AND hold_kind IS NOT NULL
+    WHEN 'post' THEN credit_owner IS NOT NULL AND credit_owner <> debit_owner AND credit_owner <> 'mint'
+      AND hold_id IS NOT NULL AND hold_kind IS NOT NULL
+    WHEN 'void' THEN credit_owner IS NULL AND hold_id IS NOT NULL AND hold_kind IS NOT NULL
+  END),
+  CHECK (closes_hold IS NULL OR closes_hold = hold_id)
+);
+CREATE INDEX IF NOT EXISTS ledger_transfers_hold ON ledger_transfers (hold_id);
+CREATE INDEX IF NOT EXISTS ledger_transfers_contract ON ledger_transfers (contract_id);
+CREATE INDEX IF NOT EXISTS ledger_transfers_holder ON ledger_transfers (debit_owner, hold_kind) WHERE type = 'pending';
+
+CREATE TRIGGER IF NOT EXISTS ledger_transfers_no_update BEFORE UPDATE ON ledger_transfers
+BEGIN SELECT RAISE(ABORT, 'ledger_transfers rows are immutable'); END;
+CREATE TRIGGER IF NOT EXISTS ledger_transfers_no_delete BEFORE DELETE ON ledger_transfers
+BEGIN SELECT RAISE(ABORT, 'ledger_transfers rows are immutable'); END;
+CREATE TRIGGER IF NOT EXISTS ledger_operations_no_update BEFORE UPDATE ON ledger_operations
+BEGIN SELECT RAISE(ABORT, 'ledger_operations rows are immutable'); END;
+CREATE TRIGGER IF NOT EXISTS ledger_operations_no_delete BEFORE DELETE ON ledger_operations
+BEGIN SELECT RAISE(ABORT, 'ledger_operations rows are immutable'); END;
+
+-- A resolution row must name an existing hold of the same owner, asset and kind; all rows resolving
+-- one hold come from one operation, the first of them closes the hold, and together they never exceed it.
+CREATE TRIGGER IF NOT EXISTS ledger_transfers_check_resolution BEFORE INSERT ON ledger_transfers
+WHEN NEW.type IN ('post', 'void')
+BEGIN
+  SELECT RAISE(ABORT, 'resolution of an unknown hold') WHERE NOT EXISTS (
+    SELECT 1 FROM ledger_transfers h WHERE h.op_id = NEW.hold_id AND h.type = 'pending'
+      AND h.asset = NEW.asset AND h.debit_owner = NEW.debit_owner AND h.hold_kind = NEW.hold_kind);
+  SELECT RAISE(ABORT, 'hold already resolved by another operation') WHERE EXISTS (
+    SELECT 1 FROM ledger_transfers r WHERE r.hold_id = NEW.hold_id AND r.type IN ('post', 'void') AND r.op_id <> NEW.op_id);
+  SELECT RAISE(ABORT, 'the first row resolving a hold must close it') WHERE NEW.closes_hold IS NULL AND NOT EXISTS (
+    SELECT 1 FROM ledger_transfers c WHERE c.closes_hold = NEW.hold_id);
+  SELECT RAISE(ABORT, 'resolution exceeds the hold') WHERE
+    (SELECT COALESCE(SUM(r.amount), 0) FROM ledger_transfers r WHERE r.hold_id = NEW.hold_id AND r.type IN ('post', 'void'))
+      + NEW.amount > (SELECT h.amount FROM ledger_transfers h WHERE h.op_id = NEW.hold_id AND h.type = 'pending');
+END;
+
+-- Balances are a fold of the transfer rows, kept by the database itself.
+CREATE TRIGGER IF NOT EXISTS ledger_transfers_apply AFTER INSERT ON ledger_transfers
+BEGIN
+  UPDATE ledger_accounts SET
+    debits_posted = debits_posted + CASE WHEN NEW.type IN ('posted', 'post') THEN NEW.amount ELSE 0 END,
+    debits_pending = debits_pending + CASE NEW.type WHEN 'pending' THEN NEW.amount WHEN 'posted' THEN 0 ELSE -NEW.amount END
+  WHERE owner = NEW.debit_owner AND asset = NEW.asset;
+  UPDATE ledger_accounts SET credits_posted = credits_posted + NEW.amount
+  WHERE NEW.credit_owner IS NOT NULL AND owner = NEW.credit_owner AND asset = NEW.asset;
+END;
+`;
+
+class SqliteDriver implements SqlDriver {
+  readonly lockRowsClause = '';
+  private readonly statements = new Map<string, Database.Statement>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly tx: SqlTx;
+
+  constructor(private readonly db: Database.Database) {
+    const bind = (params: readonly unknown[]) => params.map((p) => (p === undefined ? null : p));
+    this.tx = {
+      all: async (sql, params = []) => {
+        const stmt = this.prepare(sql);
+        if (stmt.reader) return stmt.all(...bind(params)) as Row[];
+        stmt.run(...bind(params));
+        return [];
+      },
+      run: async (sql, params = []) => {
+        this.prepare(sql).run(...bind(params));
+      },
+    };
+  }
+
+  private prepare(sql: string): Database.Statement {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.statements.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  private serialize<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(work, work);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  private transaction<T>(begin: string, fn: (tx: SqlTx) => Promise<T>): Promise<T> {
+    return this.serialize(async () => {
+      this.db.exec(begin);
+      try {
+        const result = await fn(this.tx);
+        this.db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        throw error;
+      }
+    });
+  }
+
+  write<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T> {
+    return this.transaction('BEGIN IMMEDIATE', fn);
+  }
+
+  read<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T> {
+    return this.transaction('BEGIN', fn);
+  }
+
+  async close(): Promise<void> {
+    await this.serialize(async () => this.db.close());
+  }
+}
+
+export function openSqliteLedger(path: string): Ledger {
+  const db = new Database(path);
+  db.defaultSafeIntegers(true);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 10000');
+  db.exec(SCHEMA);
+  return new SqlLedger(new SqliteDriver(db));
+}

@@ -1,0 +1,59 @@
+// The automatic verifier (SPEC §10): scores a delivery's evidence against the contract's
+// machine-checkable criteria. Pure computation; an activity so its result is recorded once in the
+// history and the workflow never re-runs the scoring on replay.
+import { ApplicationFailure } from '@temporalio/common';
+import { deliveryEvidenceSchema, evidenceCriteriaErrors } from '../workflows/rules/scoring/evidence';
+import { fieldErrorsFromZod, type FieldError } from '../workflows/rules/scoring/field-errors';
+import {
+  checksOf,
+  scoreCriteria,
+  type CriterionScore,
+  type ScoredCriterion,
+} from '../workflows/rules/scoring/criteria';
+
+export const INVALID_EVIDENCE_FAILURE = 'InvalidEvidence';
+
+export interface ScoreDeliveryInput {
+  /** The contract's acceptance criteria, in order; only their checks are read. */
+  criteria: ScoredCriterion[];
+  /** The delivery's `evidence` as ingested (api/ingest); absent when the delivery carries none. */
+  evidence?: unknown;
+  /** ISO-8601 instant of the evaluation (the delivery's time): records dated later do not count. */
+  evaluatedAt: string;
+}
+
+export interface ScoreDeliveryResult {
+  evaluatedAt: string;
+  /** One entry per criterion that carries a machine check, in criterion order. */
+  results: CriterionScore[];
+}
+
+function invalid(message: string, errors: FieldError[]): never {
+  throw ApplicationFailure.nonRetryable(message, INVALID_EVIDENCE_FAILURE, { errors });
+}
+
+export function createScoringActivities() {
+  return {
+    async scoreDelivery(input: ScoreDeliveryInput): Promise<ScoreDeliveryResult> {
+      const evaluatedAt = Date.parse(input.evaluatedAt);
+      if (Number.isNaN(evaluatedAt))
+        invalid('evaluatedAt is not an instant', [
+          { field: 'evaluatedAt', message: 'must be an ISO-8601 instant' },
+        ]);
+      let evidence;
+      if (input.evidence !== undefined) {
+        const parsed = deliveryEvidenceSchema.safeParse(input.evidence);
+        if (!parsed.success) invalid('invalid evidence', fieldErrorsFromZod(parsed.error, 'evidence'));
+        const errors = evidenceCriteriaErrors(parsed.data, checksOf(input.criteria));
+        if (errors.length > 0) invalid('evidence for a criterion without a check', errors);
+        evidence = parsed.data;
+      }
+      return {
+        evaluatedAt: new Date(evaluatedAt).toISOString(),
+        results: scoreCriteria(input.criteria, evidence, evaluatedAt),
+      };
+    },
+  };
+}
+
+export type ScoringActivities = ReturnType<typeof createScoringActivities>;

@@ -1,0 +1,101 @@
+// The JSON error shape of SPEC §12 and the mapping from thrown errors to it.
+import { HTTPException } from 'hono/http-exception';
+import { $ZodError } from 'zod/v4/core';
+
+export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 422 | 500 | 503;
+
+export interface ErrorBody {
+  error: { code: string; message: string; details?: unknown };
+}
+
+/** A rejection the API answers as it is: status, a stable machine `code`, a human message. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+
+  constructor(
+    readonly status: ErrorStatus,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export function errorBody(code: string, message: string, details?: unknown): ErrorBody {
+  return { error: details === undefined ? { code, message } : { code, message, details } };
+}
+
+/** One helper per status of SPEC §12; `code` defaults to the status's generic code. */
+function errorHelper(status: ErrorStatus, defaultCode: string) {
+  return (message: string, details?: unknown, code: string = defaultCode): ApiError =>
+    new ApiError(status, code, message, details);
+}
+
+export const badRequest = errorHelper(400, 'bad_request');
+export const unauthorized = errorHelper(401, 'unauthorized');
+export const insufficientFunds = errorHelper(402, 'insufficient_funds');
+export const forbidden = errorHelper(403, 'forbidden');
+export const notFound = errorHelper(404, 'not_found');
+export const conflict = errorHelper(409, 'conflict');
+export const unprocessable = errorHelper(422, 'unprocessable');
+
+export interface FieldIssue {
+  /** Dotted path of the offending field (`deadlines.match`, `acceptanceCriteria.2`); '' for the whole body. */
+  field: string;
+  message: string;
+}
+
+export function fieldIssues(error: $ZodError): FieldIssue[] {
+  return error.issues.map((issue) => ({
+    field: issue.path.map((part) => String(part)).join('.'),
+    message: issue.message,
+  }));
+}
+
+/** A zod failure as a 400 whose message names the fields and whose details list each issue. */
+export function fromZodError(error: $ZodError): ApiError {
+  const issues = fieldIssues(error);
+  const fields = [...new Set(issues.map((i) => i.field || '(body)'))];
+  return badRequest(`invalid ${fields.join(', ')}`, { fields: issues }, 'invalid_input');
+}
+
+/**
+ * `defaultHook` for OpenAPIHono / zod-validator: turns a failed validation into the §12 error
+ * (the hook's own default answers zod's raw error object).
+ */
+export function validationHook(result: { success: boolean; error?: unknown }): void {
+  if (!result.success && result.error instanceof $ZodError) throw fromZodError(result.error);
+}
+
+const genericCodes: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  402: 'insufficient_funds',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  422: 'unprocessable',
+};
+
+/**
+ * Maps anything thrown by a handler to `{ status, body }`. Unknown errors become a bare 500: their
+ * message may carry internals (SQL, file paths, stack), so it is never sent; log it at the caller.
+ */
+export function toErrorResponse(err: unknown): { status: number; body: ErrorBody } {
+  if (err instanceof ApiError) {
+    return { status: err.status, body: errorBody(err.code, err.message, err.details) };
+  }
+  if (err instanceof $ZodError) {
+    const apiError = fromZodError(err);
+    return { status: apiError.status, body: errorBody(apiError.code, apiError.message, apiError.details) };
+  }
+  // Hono raises HTTPException itself, e.g. 400 "Malformed JSON in request body" from a json validator.
+  if (err instanceof HTTPException && err.status >= 400 && err.status < 500) {
+    const code = genericCodes[err.status] ?? 'bad_request';
+    return { status: err.status, body: errorBody(code, err.message || code.replaceAll('_', ' ')) };
+  }
+  return { status: 500, body: errorBody('internal', 'internal error') };
+}

@@ -1,0 +1,5 @@
+// Delivery ingest: parse, validate, normalize (SPEC §10), and the content hash the contract keeps.
+export * from './delivery-body';
+export { extractConfidence } from './confidence';
+export { canonicalJson, contentSha256 } from './content-hash';
+export { evidenceCriteriaErrors } from '../../workflows/rules/scoring/evidence';

@@ -1,0 +1,69 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', '.temporal/**', '.data/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  { files: ['**/*.mjs'], languageOptions: { globals: globals.node } },
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        // node:test's describe/test return promises the runner itself awaits.
+        {
+          allowForKnownSafeCalls: [
+            { from: 'package', package: 'node:test', name: ['test', 'describe', 'it', 'suite'] },
+          ],
+        },
+      ],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Workflow code runs in Temporal's deterministic sandbox: no Node builtins, drivers or non-workflow SDK parts.
+    files: ['workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['node:*', 'fs', 'path', 'crypto', 'child_process', 'os', 'net', 'http', 'https'],
+              message: 'Node builtins are not allowed in workflows/.',
+            },
+            {
+              group: [
+                '@temporalio/client',
+                '@temporalio/worker',
+                '@temporalio/activity',
+                '@temporalio/testing',
+              ],
+              message: 'Only @temporalio/workflow and @temporalio/common belong in workflows/.',
+              allowTypeImports: true,
+            },
+            {
+              group: [
+                'better-sqlite3',
+                'pg',
+                'hono',
+                '@hono/*',
+                '**/temporal.config',
+                '**/activities/*',
+                '**/api/*',
+              ],
+              message:
+                'Side-effecting modules are not allowed in workflows/ (import activity types with `import type`).',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,259 @@
+// The ledger activities in the SDK's MockActivityEnvironment, against a real SQLite file.
+import { after, before, beforeEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ApplicationFailure } from '@temporalio/common';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { agentOwner, openLedger } from '../../activities/ledger';
+import type { Ledger } from '../../activities/ledger';
+import { createLedgerActivities } from '../../activities/ledger-activities';
+import type { LedgerActivities } from '../../activities/ledger-activities';
+
+const CLIENT = '0x' + 'c1'.repeat(20);
+const WORKER = '0x' + 'a7'.repeat(20);
+const OTHER = '0x' + 'b0'.repeat(20);
+const BA = ['0x' + '01'.repeat(20), '0x' + '02'.repeat(20), '0x' + '03'.repeat(20)];
+
+let dir: string;
+let count = 0;
+let ledger: Ledger;
+let acts: LedgerActivities;
+
+/** Runs an activity the way a worker would, on a fresh mock environment (attempt numbers vary). */
+function run<A extends unknown[], R>(fn: (...args: A) => Promise<R>, ...args: A): Promise<R> {
+  return new MockActivityEnvironment({ attempt: 1 + Math.floor(Math.random() * 5) }).run(fn, ...args);
+}
+
+async function failure(promise: Promise<unknown>): Promise<ApplicationFailure> {
+  const error = await promise.then(
+    () => assert.fail('expected a failure'),
+    (e: unknown) => e,
+  );
+  assert.ok(error instanceof ApplicationFailure, `not an ApplicationFailure: ${String(error)}`);
+  return error;
+}
+
+async function usdc(address: string) {
+  return (await ledger.balances(address === 'treasury' ? 'treasury' : agentOwner(address))).USDC;
+}
+
+describe('ledger activities (MockActivityEnvironment, SQLite file)', () => {
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'oc-ledger-acts-'));
+  });
+  after(async () => {
+    await ledger?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  beforeEach(async () => {
+    await ledger?.close();
+    ledger = await openLedger({ kind: 'sqlite', path: join(dir, `ledger-${++count}.db`) });
+    acts = createLedgerActivities({ ledger });
+    for (const [i, who] of [CLIENT, WORKER, OTHER, ...BA].entries()) {
+      await ledger.deposit({ id: `fund:${i}`, asset: 'USDC', to: agentOwner(who), amount: 1_000_000_000n });
+    }
+  });
+
+  test('lock escrow, stake and bond: ids from contract and step, a retry locks nothing more', async () => {
+    const escrow = { contractId: 'c1', client: CLIENT, amount: '500000000' };
+    assert.deepEqual(await run(acts.lockEscrow, escrow), { holdId: 'c1:escrow', replayed: false });
+    assert.deepEqual(await run(acts.lockEscrow, escrow), { holdId: 'c1:escrow', replayed: true });
+    assert.deepEqual(await usdc(CLIENT), { available: 500_000_000n, held: 500_000_000n });
+
+    const stake = await run(acts.lockStake, {
+      contractId: 'c1',
+      worker: WORKER.toUpperCase().replace('0X', '0x'),
+      amount: '50000000',
+    });
+    assert.deepEqual(stake, { holdId: `c1:stake:${WORKER}`, replayed: false });
+    const other = await run(acts.lockStake, { contractId: 'c1', worker: OTHER, amount: '50000000' });
+    assert.equal(other.holdId, `c1:stake:${OTHER}`); // each open-tender caller has its own hold
+    const bond = await run(acts.lockBond, {
+      contractId: 'c1',
+      kind: 'dispute-bond',
+      party: CLIENT,
+      amount: '25000000',
+    });
+    assert.equal(bond.holdId, `c1:dispute-bond:${CLIENT}`);
+    assert.deepEqual(
+      (await ledger.holdsByContract('c1')).map((h) => [h.id, h.kind, h.amount]),
+      [
+        ['c1:escrow', 'escrow', 500_000_000n],
+        [`c1:stake:${WORKER}`, 'stake', 50_000_000n],
+        [`c1:stake:${OTHER}`, 'stake', 50_000_000n],
+        [`c1:dispute-bond:${CLIENT}`, 'dispute-bond', 25_000_000n],
+      ],
+    );
+  });
+
+  test('insufficient funds is a non-retryable InsufficientFunds failure and locks nothing', async () => {
+    const error = await failure(
+      run(acts.lockEscrow, { contractId: 'c2', client: CLIENT, amount: '1000000001' }),
+    );
+    assert.equal(error.type, 'InsufficientFunds');
+    assert.equal(error.nonRetryable, true);
+    assert.deepEqual(error.details, [
+      { owner: agentOwner(CLIENT), asset: 'USDC', needed: '1000000001', available: '1000000000' },
+    ]);
+    assert.deepEqual(await usdc(CLIENT), { available: 1_000_000_000n, held: 0n });
+    assert.deepEqual(await ledger.holdsByContract('c2'), []);
+  });
+
+  test('bad input is a non-retryable InvalidOperation failure naming the field', async () => {
+    const cases: Array<[Promise<unknown>, RegExp]> = [
+      [run(acts.lockEscrow, { contractId: 'c3', client: CLIENT, amount: '2.5' }), /^amount:/],
+      [run(acts.lockEscrow, { contractId: 'c3', client: CLIENT, amount: '0' }), /^amount:/],
+      [run(acts.lockEscrow, { contractId: 'c3', client: 'bob', amount: '1' }), /^client:/],
+      [run(acts.lockEscrow, { contractId: 'c:3', client: CLIENT, amount: '1' }), /^contractId:/],
+      [run(acts.settle, { contractId: 'c3', step: 'settle', postings: [] }), /^postings:/],
+      [
+        run(acts.settle, {
+          contractId: 'c3',
+          step: 'settle',
+          postings: [{ type: 'mint', to: WORKER, amount: '-1' }],
+        }),
+        /^postings\[0\]\.amount:/,
+      ],
+    ];
+    for (const [promise, message] of cases) {
+      const error = await failure(promise);
+      assert.equal(error.type, 'InvalidOperation');
+      assert.equal(error.nonRetryable, true);
+      assert.match(error.message, message);
+    }
+  });
+
+  test('a retried settle moves money once (fully met: escrow to the Worker, stake back, bond slashed)', async () => {
+    await run(acts.lockEscrow, { contractId: 'c4', client: CLIENT, amount: '500000000' });
+    await run(acts.lockStake, { contractId: 'c4', worker: WORKER, amount: '50000000' });
+    await run(acts.lockBond, { contractId: 'c4', kind: 'dispute-bond', party: CLIENT, amount: '25000000' });
+    const settlement = {
+      contractId: 'c4',
+      step: 'settlement',
+      postings: [
+        { type: 'resolve' as const, holdId: 'c4:escrow', parts: [{ to: WORKER, amount: '500000000' }] },
+        { type: 'void' as const, holdId: `c4:stake:${WORKER}` },
+        {
+          type: 'resolve' as const,
+          holdId: `c4:dispute-bond:${CLIENT}`,
+          parts: [{ to: 'treasury', amount: '25000000' }],
+        },
+      ],
+    };
+    const first = await run(acts.settle, settlement);
+    assert.deepEqual(first, {
+      opIds: ['c4:settlement:0', 'c4:settlement:1', 'c4:settlement:2'],
+      replayed: false,
+    });
+    // The worker died after the commit; Temporal retries the activity with the same input.
+    assert.deepEqual(await run(acts.settle, settlement), { ...first, replayed: true });
+    assert.deepEqual(await run(acts.settle, settlement), { ...first, replayed: true });
+    assert.deepEqual(await usdc(WORKER), { available: 1_500_000_000n, held: 0n });
+    assert.deepEqual(await usdc(CLIENT), { available: 475_000_000n, held: 0n });
+    assert.deepEqual(await usdc('treasury'), { available: 25_000_000n, held: 0n });
+    assert.equal((await ledger.holdsByContract('c4')).filter((h) => h.status === 'open').length, 0);
+    await ledger.audit();
+  });
+
+  test('a settle that does not add up fails non-retryably and moves nothing', async () => {
+    await run(acts.lockEscrow, { contractId: 'c5', client: CLIENT, amount: '100' });
+    await run(acts.lockStake, { contractId: 'c5', worker: WORKER, amount: '10' });
+    const error = await failure(
+      run(acts.settle, {
+        contractId: 'c5',
+        step: 'settlement',
+        postings: [
+          { type: 'void', holdId: `c5:stake:${WORKER}` },
+          {
+            type: 'resolve',
+            holdId: 'c5:escrow',
+            parts: [
+              { to: WORKER, amount: '66' },
+              { to: CLIENT, amount: '33' },
+            ],
+          },
+        ],
+      }),
+    );
+    assert.equal(error.type, 'PartsMismatch');
+    assert.equal(error.nonRetryable, true);
+    assert.deepEqual(await usdc(WORKER), { available: 999_999_990n, held: 10n });
+    assert.deepEqual(await usdc(CLIENT), { available: 999_999_900n, held: 100n });
+  });
+
+  test('a BA who did not vote: a slice of its eligibility stake is slashed and the rest held again, once', async () => {
+    await run(acts.lockEligibility, { address: BA[0]!, amount: '100000000', key: 'k1' });
+    const settlement = {
+      contractId: 'c6',
+      step: 'tally',
+      postings: [
+        {
+          type: 'resolve' as const,
+          holdId: `eligibility:${BA[0]}:lock:k1`,
+          parts: [
+            { to: 'treasury', amount: '3333333' },
+            { to: BA[0]!, amount: '96666667' },
+          ],
+        },
+        { type: 'hold' as const, owner: BA[0]!, kind: 'eligibility' as const, amount: '96666667' },
+      ],
+    };
+    await run(acts.settle, settlement);
+    await run(acts.settle, settlement);
+    assert.deepEqual(await usdc(BA[0]!), { available: 900_000_000n, held: 96_666_667n });
+    assert.deepEqual(await run(acts.listEligibleAgents, { minStake: '96666667' }), [
+      { address: BA[0], stake: '96666667' },
+    ]);
+    assert.deepEqual(await run(acts.listEligibleAgents, { minStake: '100000000' }), []);
+    assert.deepEqual(
+      (await ledger.postingsByContract('c6')).map((p) => [p.type, p.credit, p.amount]),
+      [
+        ['post', 'treasury', 3_333_333n],
+        ['void', null, 96_666_667n],
+      ],
+    );
+  });
+
+  test('eligibility unlock releases part of the stake, holds the rest, and a retry answers the same', async () => {
+    await run(acts.lockEligibility, { address: BA[1]!, amount: '60000000', key: 'a' });
+    await run(acts.lockEligibility, { address: BA[1]!, amount: '60000000', key: 'b' });
+    await run(acts.lockEligibility, { address: BA[1]!, amount: '60000000', key: 'b' }); // retry
+    assert.deepEqual(await usdc(BA[1]!), { available: 880_000_000n, held: 120_000_000n });
+    const unlock = { address: BA[1]!, amount: '50000000', key: 'u1' };
+    assert.deepEqual(await run(acts.unlockEligibility, unlock), { released: '50000000' });
+    assert.deepEqual(await run(acts.unlockEligibility, unlock), { released: '50000000' });
+    assert.deepEqual(await usdc(BA[1]!), { available: 930_000_000n, held: 70_000_000n });
+    const tooMuch = await failure(
+      run(acts.unlockEligibility, { address: BA[1]!, amount: '70000001', key: 'u2' }),
+    );
+    assert.equal(tooMuch.type, 'InsufficientFunds');
+    assert.equal(tooMuch.nonRetryable, true);
+    assert.deepEqual(await run(acts.unlockEligibility, { address: BA[1]!, key: 'u3' }), {
+      released: '70000000',
+    });
+    assert.deepEqual(await run(acts.unlockEligibility, { address: BA[1]!, key: 'u3' }), {
+      released: '70000000',
+    });
+    assert.deepEqual(await usdc(BA[1]!), { available: 1_000_000_000n, held: 0n });
+    await ledger.audit();
+  });
+
+  test('rewards are minted once per BA and contract, however often the activity runs', async () => {
+    const rewards = {
+      contractId: 'c7',
+      rewards: [
+        { to: BA[0]!, amount: '3000000' },
+        { to: BA[1]!, amount: '500000' },
+        { to: BA[2]!, amount: '0' },
+      ],
+    };
+    const first = await run(acts.mintRewards, rewards);
+    assert.deepEqual(first, { opIds: [`c7:reward:${BA[0]}`, `c7:reward:${BA[1]}`], replayed: false });
+    assert.deepEqual(await run(acts.mintRewards, rewards), { ...first, replayed: true });
+    const oct = async (a: string) => (await ledger.balances(agentOwner(a))).OCT.available;
+    assert.deepEqual([await oct(BA[0]!), await oct(BA[1]!), await oct(BA[2]!)], [3_000_000n, 500_000n, 0n]);
+    assert.equal((await ledger.audit()).assets.OCT.mint, -3_500_000n);
+  });
+});

@@ -1,0 +1,87 @@
+// Auction quotes (SPEC §5): validation, ranking, the match order and the bidders left for the BA pool.
+import { z } from 'zod';
+import type { Address } from './address';
+import { positiveAmountSchema } from './money';
+
+export const MAX_QUOTE_MESSAGE_LENGTH = 2000;
+
+export const quoteBodySchema = z
+  .object({
+    price: positiveAmountSchema,
+    confidence: z.number().min(0, 'must be in [0, 1]').max(1, 'must be in [0, 1]').optional(),
+    message: z.string().max(MAX_QUOTE_MESSAGE_LENGTH).optional(),
+  })
+  .strict();
+
+export interface Quote {
+  quoteId: string;
+  bidder: Address;
+  price: bigint;
+  confidence?: number | null;
+  /** Workflow time the quote was accepted. */
+  submittedAt: number;
+  /** Arrival order within the contract: breaks ties between quotes accepted at the same instant. */
+  sequence: number;
+}
+
+export type QuoteRejectionCode = 'own-contract' | 'over-budget' | 'bidding-closed' | 'already-quoted';
+
+export interface QuoteCheck {
+  bidder: Address;
+  client: Address;
+  price: bigint;
+  budget: bigint;
+  now: number;
+  matchDeadline: number;
+  quotes: readonly Pick<Quote, 'bidder'>[];
+}
+
+/** Null when the quote is accepted; each bidder quotes once, before the Match Deadline, within budget. */
+export function checkQuote(q: QuoteCheck): { code: QuoteRejectionCode; message: string } | null {
+  if (q.bidder === q.client)
+    return { code: 'own-contract', message: 'the Client cannot quote on its own contract' };
+  if (q.now >= q.matchDeadline)
+    return { code: 'bidding-closed', message: 'bidding closed at the Match Deadline' };
+  if (q.price > q.budget) {
+    return { code: 'over-budget', message: `price ${q.price} exceeds the budget cap ${q.budget}` };
+  }
+  if (q.quotes.some((x) => x.bidder === q.bidder)) {
+    return { code: 'already-quoted', message: `${q.bidder} has already quoted on this contract` };
+  }
+  return null;
+}
+
+const hasConfidence = (q: Quote): q is Quote & { confidence: number } =>
+  typeof q.confidence === 'number' && Number.isFinite(q.confidence);
+
+/** Lowest price; ties → higher confidence (a missing one ranks below any given); then earliest. */
+export function compareQuotes(a: Quote, b: Quote): number {
+  if (a.price !== b.price) return a.price < b.price ? -1 : 1;
+  if (hasConfidence(a) !== hasConfidence(b)) return hasConfidence(a) ? -1 : 1;
+  if (hasConfidence(a) && hasConfidence(b) && a.confidence !== b.confidence)
+    return b.confidence - a.confidence;
+  if (a.submittedAt !== b.submittedAt) return a.submittedAt - b.submittedAt;
+  return a.sequence - b.sequence;
+}
+
+export function rankQuotes(quotes: readonly Quote[]): Quote[] {
+  return [...quotes].sort(compareQuotes);
+}
+
+export function bestQuote(quotes: readonly Quote[]): Quote | undefined {
+  return rankQuotes(quotes)[0];
+}
+
+/**
+ * The order in which a match is attempted when bidding closes: the best quote, then, if its bidder's
+ * stake lock fails, the next best, and so on. Each bidder appears once, with its best quote.
+ */
+export function matchOrder(quotes: readonly Quote[]): Quote[] {
+  const seen = new Set<Address>();
+  return rankQuotes(quotes).filter((q) => !seen.has(q.bidder) && seen.add(q.bidder));
+}
+
+/** The bidders other than the matched Worker, sorted: the BA pool once filtered by eligibility. */
+export function remainingBidders(quotes: readonly Pick<Quote, 'bidder'>[], worker: Address): Address[] {
+  return [...new Set(quotes.map((q) => q.bidder).filter((b) => b !== worker))].sort();
+}

@@ -1,0 +1,99 @@
+// The deterministic, auditable BA panel draw (SPEC §8). docs/rules.md says how to recompute it.
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
+import { normalizeAddress, type Address } from './address';
+
+export interface DrawInput {
+  contractId: string;
+  /** sha256 of the delivery (64 hex), as recorded with the delivery. */
+  deliveryHash: string;
+  panelSize: number;
+  /** Drawn from first: an open-tender auction's remaining eligible bidders; empty otherwise. */
+  priorityPool: readonly string[];
+  /** Every agent holding the BA Eligibility Stake. */
+  registry: readonly string[];
+  /** Never drawn: the Client and the Worker. */
+  exclude: readonly string[];
+}
+
+/** Everything the event log must record so anyone can recompute the panel. */
+export interface DrawRecord {
+  contractId: string;
+  deliveryHash: string;
+  panelSize: number;
+  /** hex sha256(contractId + ':' + deliveryHash). */
+  seed: string;
+  /** Sorted, de-duplicated, client and worker removed. */
+  priorityCandidates: Address[];
+  /** Sorted, de-duplicated, client, worker and priority candidates removed. */
+  registryCandidates: Address[];
+  /** In draw order: priority picks by rank, then registry picks by rank. */
+  panel: Address[];
+}
+
+const HASH_RE = /^[0-9a-f]{64}$/;
+
+export function drawSeed(contractId: string, deliveryHash: string): Uint8Array {
+  if (contractId === '') throw new RangeError('contractId must not be empty');
+  const hash = deliveryHash.toLowerCase();
+  if (!HASH_RE.test(hash))
+    throw new RangeError(`deliveryHash must be 64 hex characters, got ${deliveryHash}`);
+  return sha256(utf8ToBytes(`${contractId}:${hash}`));
+}
+
+/** A candidate's rank: hex sha256(seed ‖ the 20 bytes of its address). Lowest ranks are drawn first. */
+export function drawRank(seed: Uint8Array, address: Address): string {
+  return bytesToHex(sha256(concatBytes(seed, hexToBytes(address.slice(2)))));
+}
+
+function candidatesFrom(pool: readonly string[], excluded: ReadonlySet<Address>): Address[] {
+  const unique = new Set(pool.map(normalizeAddress).filter((a) => !excluded.has(a)));
+  return [...unique].sort();
+}
+
+function pickLowest(seed: Uint8Array, candidates: readonly Address[], count: number): Address[] {
+  return candidates
+    .map((address) => ({ address, rank: drawRank(seed, address) }))
+    .sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : a.address < b.address ? -1 : 1))
+    .slice(0, Math.max(0, count))
+    .map((c) => c.address);
+}
+
+/**
+ * Draws from candidate lists (what an auditor runs against the event log's record). The lists are
+ * normalized first, so their order does not matter: only the seed and the candidates decide the panel.
+ */
+export function drawFromCandidates(
+  record: Pick<DrawRecord, 'contractId' | 'deliveryHash' | 'panelSize'> & {
+    priorityCandidates: readonly string[];
+    registryCandidates: readonly string[];
+  },
+): DrawRecord {
+  if (!Number.isInteger(record.panelSize) || record.panelSize < 0) {
+    throw new RangeError(`panelSize must be a non-negative integer, got ${record.panelSize}`);
+  }
+  const seed = drawSeed(record.contractId, record.deliveryHash);
+  const priorityCandidates = candidatesFrom(record.priorityCandidates, new Set());
+  const registryCandidates = candidatesFrom(record.registryCandidates, new Set(priorityCandidates));
+  const fromPriority = pickLowest(seed, priorityCandidates, record.panelSize);
+  const fromRegistry = pickLowest(seed, registryCandidates, record.panelSize - fromPriority.length);
+  return {
+    contractId: record.contractId,
+    deliveryHash: record.deliveryHash.toLowerCase(),
+    panelSize: record.panelSize,
+    seed: bytesToHex(seed),
+    priorityCandidates,
+    registryCandidates,
+    panel: [...fromPriority, ...fromRegistry],
+  };
+}
+
+/** The draw at delivery: the Client and the Worker are removed from both pools before anything else. */
+export function drawPanel(input: DrawInput): DrawRecord {
+  const excluded = new Set(input.exclude.map(normalizeAddress));
+  return drawFromCandidates({
+    ...input,
+    priorityCandidates: candidatesFrom(input.priorityPool, excluded),
+    registryCandidates: candidatesFrom(input.registry, excluded),
+  });
+}

@@ -1,0 +1,144 @@
+// The protocol parameter set of SPEC §2: defaults, validation, deployment overrides and wire form.
+import { z } from 'zod';
+import { amountSchema, toWire } from './money';
+
+export const PARAMS_VERSION = 1 as const;
+
+export interface ProtocolParams {
+  version: typeof PARAMS_VERSION;
+  workerStakeBps: number;
+  withdrawalSlashBps: number;
+  absentSlashClientBps: number;
+  disputeBondBps: number;
+  baPanelSize: number;
+  baEligibilityStake: bigint;
+  baBond: bigint;
+  unclearSlashBps: number;
+  rewardPerCriterion: bigint;
+  unclearRewardBps: number;
+  /** Milliseconds the panel has to vote, from the moment it is drawn. */
+  baVotingWindow: number;
+}
+
+/** The same set with amounts as decimal strings: the form that travels in workflow payloads. */
+export type ProtocolParamsWire = {
+  [K in keyof ProtocolParams]: ProtocolParams[K] extends bigint ? string : ProtocolParams[K];
+};
+
+const HOUR_MS = 3_600_000;
+
+export const DEFAULT_PARAMS: Readonly<ProtocolParams> = Object.freeze({
+  version: PARAMS_VERSION,
+  workerStakeBps: 1000,
+  withdrawalSlashBps: 2000,
+  absentSlashClientBps: 8000,
+  disputeBondBps: 500,
+  baPanelSize: 3,
+  baEligibilityStake: 100_000_000n,
+  baBond: 10_000_000n,
+  unclearSlashBps: 5000,
+  rewardPerCriterion: 1_000_000n,
+  unclearRewardBps: 5000,
+  baVotingWindow: 72 * HOUR_MS,
+});
+
+export const MAX_PANEL_SIZE = 100;
+export const MAX_VOTING_WINDOW_MS = 365 * 24 * HOUR_MS;
+
+const bpsField = z.number().int('must be an integer').min(0, 'must be ≥ 0').max(10_000, 'must be ≤ 10000');
+const positiveAmount = amountSchema.refine((n) => n > 0n, 'must be greater than 0');
+
+/** Every parameter except the version, with amounts as decimal strings and durations as ms. */
+const paramFields = {
+  workerStakeBps: bpsField,
+  withdrawalSlashBps: bpsField,
+  absentSlashClientBps: bpsField,
+  disputeBondBps: bpsField,
+  baPanelSize: z.number().int('must be an integer').min(1, 'must be ≥ 1').max(MAX_PANEL_SIZE),
+  baEligibilityStake: positiveAmount,
+  baBond: positiveAmount,
+  unclearSlashBps: bpsField,
+  rewardPerCriterion: amountSchema,
+  unclearRewardBps: bpsField,
+  baVotingWindow: z
+    .number()
+    .int('must be an integer number of milliseconds')
+    .min(1, 'must be ≥ 1 ms')
+    .max(MAX_VOTING_WINDOW_MS, 'must be at most 365 days'),
+};
+
+/**
+ * A non-voting BA's slashed slices come out of its eligibility stake (SPEC §8), at most baBond in
+ * all; requiring the stake to cover that keeps every slash fully funded.
+ */
+function checkCrossFieldRules(p: Omit<ProtocolParams, 'version'>, ctx: z.RefinementCtx): void {
+  if (p.baEligibilityStake < p.baBond) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['baEligibilityStake'],
+      message: `must be at least baBond (${p.baBond}) so a non-voter's slash is covered`,
+    });
+  }
+}
+
+export const protocolParamsWireSchema = z
+  .object({ version: z.literal(PARAMS_VERSION), ...paramFields })
+  .strict()
+  .superRefine(checkCrossFieldRules);
+
+const overridesSchema = z.object(paramFields).partial().strict();
+
+export class InvalidParamsError extends Error {
+  constructor(readonly issues: { param: string; message: string }[]) {
+    super(`invalid protocol parameters: ${issues.map((i) => `${i.param}: ${i.message}`).join('; ')}`);
+    this.name = 'InvalidParamsError';
+  }
+}
+
+function issuesOf(error: z.ZodError): { param: string; message: string }[] {
+  return error.issues.map((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? { param: issue.keys.join(', '), message: 'unknown parameter' }
+      : { param: issue.path.map(String).join('.') || '(parameter set)', message: issue.message },
+  );
+}
+
+export function paramsToWire(params: ProtocolParams): ProtocolParamsWire {
+  return {
+    ...params,
+    baEligibilityStake: toWire(params.baEligibilityStake),
+    baBond: toWire(params.baBond),
+    rewardPerCriterion: toWire(params.rewardPerCriterion),
+  };
+}
+
+/** Validates a wire snapshot (e.g. from a workflow payload) and restores the bigint amounts. */
+export function paramsFromWire(wire: unknown): ProtocolParams {
+  const parsed = protocolParamsWireSchema.safeParse(wire);
+  if (!parsed.success) throw new InvalidParamsError(issuesOf(parsed.error));
+  return parsed.data;
+}
+
+/**
+ * The deployment's parameters: the defaults with the overrides of `OPENCONTRACT_PARAMS` applied.
+ * Undefined or blank → the defaults. Throws InvalidParamsError naming each bad parameter.
+ */
+export function parseParamsOverrides(json: string | undefined): ProtocolParams {
+  if (json === undefined || json.trim() === '') return { ...DEFAULT_PARAMS };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json);
+  } catch (e) {
+    throw new InvalidParamsError([
+      { param: 'OPENCONTRACT_PARAMS', message: `not valid JSON (${(e as Error).message})` },
+    ]);
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new InvalidParamsError([
+      { param: 'OPENCONTRACT_PARAMS', message: 'must be a JSON object of overrides' },
+    ]);
+  }
+  const overrides = overridesSchema.safeParse(raw);
+  if (!overrides.success) throw new InvalidParamsError(issuesOf(overrides.error));
+  return paramsFromWire({ ...paramsToWire(DEFAULT_PARAMS), ...raw });
+}

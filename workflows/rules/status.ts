@@ -1,0 +1,69 @@
+// The contract statuses of SPEC §4 and the transitions between them.
+import { z } from 'zod';
+
+export const CONTRACT_STATUSES = [
+  'created',
+  'matched',
+  'under-review',
+  'disputed',
+  'resolved',
+  'settled-fully-met',
+  'settled-partially-met',
+  'settled-none-met',
+  'cancelled-by-client',
+  'cancelled-unmatched',
+  'cancelled-withdrawn',
+  'cancelled-absent',
+] as const;
+export type ContractStatus = (typeof CONTRACT_STATUSES)[number];
+export const contractStatusSchema = z.enum(CONTRACT_STATUSES);
+
+export const CANCELLATION_REASONS = ['by-client', 'unmatched', 'withdrawn', 'absent'] as const;
+export type CancellationReason = (typeof CANCELLATION_REASONS)[number];
+export type CancelledStatus = `cancelled-${CancellationReason}`;
+
+export const SETTLEMENT_TIERS = ['fully-met', 'partially-met', 'none-met'] as const;
+export type SettlementTier = (typeof SETTLEMENT_TIERS)[number];
+export type SettledStatus = `settled-${SettlementTier}`;
+
+export type TerminalStatus = SettledStatus | CancelledStatus;
+
+const TRANSITIONS: { readonly [S in ContractStatus]: readonly ContractStatus[] } = {
+  created: ['matched', 'cancelled-by-client', 'cancelled-unmatched'],
+  matched: ['under-review', 'cancelled-withdrawn', 'cancelled-absent'],
+  // privacy-preserving: a dispute → disputed; approval or no action → resolved. Standard: tally → resolved.
+  'under-review': ['disputed', 'resolved'],
+  disputed: ['resolved'],
+  resolved: ['settled-fully-met', 'settled-partially-met', 'settled-none-met'],
+  'settled-fully-met': [],
+  'settled-partially-met': [],
+  'settled-none-met': [],
+  'cancelled-by-client': [],
+  'cancelled-unmatched': [],
+  'cancelled-withdrawn': [],
+  'cancelled-absent': [],
+};
+
+export function isTerminal(status: ContractStatus): status is TerminalStatus {
+  return TRANSITIONS[status].length === 0;
+}
+
+export function allowedTransitions(from: ContractStatus): readonly ContractStatus[] {
+  return TRANSITIONS[from];
+}
+
+export function canTransition(from: ContractStatus, to: ContractStatus): boolean {
+  return TRANSITIONS[from].includes(to);
+}
+
+export function assertTransition(from: ContractStatus, to: ContractStatus): void {
+  if (!canTransition(from, to)) throw new Error(`status transition ${from} → ${to} is not allowed`);
+}
+
+export function cancelledStatus(reason: CancellationReason): CancelledStatus {
+  return `cancelled-${reason}`;
+}
+
+export function settledStatus(tier: SettlementTier): SettledStatus {
+  return `settled-${tier}`;
+}

@@ -1,0 +1,17 @@
+// Typed search attributes an operator finds contracts by in the Temporal UI (SPEC §14).
+// Sandbox-safe: imported by workflows, the worker, the API and temporal.config.ts alike.
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+
+export const contractStatusKey = defineSearchAttributeKey('ContractStatus', SearchAttributeType.KEYWORD);
+export const contractCodeKey = defineSearchAttributeKey('ContractCode', SearchAttributeType.KEYWORD);
+export const clientKey = defineSearchAttributeKey('Client', SearchAttributeType.KEYWORD);
+export const workerKey = defineSearchAttributeKey('Worker', SearchAttributeType.KEYWORD);
+export const nextDeadlineKey = defineSearchAttributeKey('NextDeadline', SearchAttributeType.DATETIME);
+
+export const contractSearchAttributes = [
+  contractStatusKey,
+  contractCodeKey,
+  clientKey,
+  workerKey,
+  nextDeadlineKey,
+] as const;
