@@ -1,0 +1,14 @@
+// Every activity the contract worker runs, composed from their factories.
+import type { Ledger } from './ledger';
+import { createLedgerActivities } from './ledger-activities';
+import { createScoringActivities } from './scoring-activities';
+
+export interface ActivityDeps {
+  ledger: Ledger;
+}
+
+export function createActivities({ ledger }: ActivityDeps) {
+  return { ...createLedgerActivities({ ledger }), ...createScoringActivities() };
+}
+
+export type Activities = ReturnType<typeof createActivities>;

@@ -1,0 +1,158 @@
+// The Backup Agent panel registry (SPEC §8), kept in the ledger's database beside the money: which
+// agents sit on an open panel (the API refuses their eligibility unlock) and the vote rows of every
+// tallied panel (readable by contract and by agent). Written by the contract workflow's activities
+// (a panel opens when it is drawn, closes with its vote rows at the tally); read by the API.
+// Both writes are idempotent, so a retried activity changes nothing the second time.
+import { big, str } from './sql';
+import type { Row, SqlDriver } from './sql';
+
+/** Same SQL for SQLite and PostgreSQL; created with the ledger's schema. */
+export const PANEL_SCHEMA = `
+CREATE TABLE IF NOT EXISTS panel_seats (
+  contract_id TEXT NOT NULL,
+  backup_agent TEXT NOT NULL,
+  opened_at TEXT NOT NULL,
+  closed_at TEXT,
+  PRIMARY KEY (contract_id, backup_agent)
+);
+CREATE INDEX IF NOT EXISTS panel_seats_by_agent ON panel_seats (backup_agent, closed_at);
+
+CREATE TABLE IF NOT EXISTS vote_rows (
+  contract_id TEXT NOT NULL,
+  backup_agent TEXT NOT NULL,
+  criterion_index INTEGER NOT NULL CHECK (criterion_index >= 0),
+  vote TEXT NOT NULL CHECK (vote IN ('met', 'not met', 'unclear', 'no vote')),
+  majority_outcome TEXT NOT NULL CHECK (majority_outcome IN ('met', 'not met', 'unclear')),
+  bond_outcome TEXT NOT NULL CHECK (bond_outcome IN ('returned', 'slashed', 'partially slashed')),
+  reward BIGINT NOT NULL CHECK (reward >= 0),
+  tallied_at TEXT NOT NULL,
+  PRIMARY KEY (contract_id, backup_agent, criterion_index)
+);
+CREATE INDEX IF NOT EXISTS vote_rows_by_agent ON vote_rows (backup_agent, contract_id, criterion_index);
+`;
+
+export type RowVote = 'met' | 'not met' | 'unclear' | 'no vote';
+
+/** One vote row of SPEC §8 (reward in OCT minor units). */
+export interface VoteRecord {
+  contractId: string;
+  backupAgent: string;
+  criterionIndex: number;
+  vote: RowVote;
+  majorityOutcome: 'met' | 'not met' | 'unclear';
+  bondOutcome: 'returned' | 'slashed' | 'partially slashed';
+  reward: bigint;
+}
+
+export interface PanelRegistry {
+  /** Seats the drawn panel (addresses lowercased). Repeating it changes nothing. */
+  openPanel(contractId: string, members: readonly string[]): Promise<void>;
+  /** Stores the panel's vote rows and frees its seats, in one transaction. Repeating it changes nothing. */
+  closePanel(contractId: string, rows: readonly VoteRecord[]): Promise<void>;
+  /** The contracts on whose open panel the agent sits, sorted. */
+  openPanelsOf(address: string): Promise<string[]>;
+  voteRowsByContract(contractId: string): Promise<VoteRecord[]>;
+  voteRowsOf(address: string): Promise<VoteRecord[]>;
+}
+
+const ADDRESS_RE = /^0x[0-9a-f]{40}$/;
+
+function address(value: string, field: string): string {
+  const lower = value.toLowerCase();
+  if (!ADDRESS_RE.test(lower)) throw new RangeError(`${field}: must be a 0x + 40 hex address`);
+  return lower;
+}
+
+function contract(value: string): string {
+  if (value === '' || value.length > 100) throw new RangeError('contractId: must be 1-100 characters');
+  return value;
+}
+
+function rowToRecord(row: Row): VoteRecord {
+  return {
+    contractId: str(row.contract_id),
+    backupAgent: str(row.backup_agent),
+    criterionIndex: Number(row.criterion_index),
+    vote: str(row.vote) as RowVote,
+    majorityOutcome: str(row.majority_outcome) as VoteRecord['majorityOutcome'],
+    bondOutcome: str(row.bond_outcome) as VoteRecord['bondOutcome'],
+    reward: big(row.reward),
+  };
+}
+
+const ROW_COLUMNS = `contract_id, backup_agent, criterion_index, vote, majority_outcome, bond_outcome, reward`;
+
+export class SqlPanelRegistry implements PanelRegistry {
+  constructor(private readonly db: SqlDriver) {}
+
+  async openPanel(contractId: string, members: readonly string[]): Promise<void> {
+    const id = contract(contractId);
+    const seats = members.map((m, i) => address(m, `members[${i}]`));
+    const now = new Date().toISOString();
+    await this.db.write(async (tx) => {
+      for (const seat of seats) {
+        await tx.run(
+          `INSERT INTO panel_seats (contract_id, backup_agent, opened_at) VALUES (?, ?, ?)
+           ON CONFLICT (contract_id, backup_agent) DO NOTHING`,
+          [id, seat, now],
+        );
+      }
+    });
+  }
+
+  async closePanel(contractId: string, rows: readonly VoteRecord[]): Promise<void> {
+    const id = contract(contractId);
+    const now = new Date().toISOString();
+    const checked = rows.map((r, i) => {
+      if (r.contractId !== id) throw new RangeError(`rows[${i}].contractId: must be ${id}`);
+      if (r.reward < 0n) throw new RangeError(`rows[${i}].reward: must not be negative`);
+      return { ...r, backupAgent: address(r.backupAgent, `rows[${i}].backupAgent`) };
+    });
+    await this.db.write(async (tx) => {
+      for (const r of checked) {
+        await tx.run(
+          `INSERT INTO vote_rows (${ROW_COLUMNS}, tallied_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (contract_id, backup_agent, criterion_index) DO NOTHING`,
+          [id, r.backupAgent, r.criterionIndex, r.vote, r.majorityOutcome, r.bondOutcome, r.reward, now],
+        );
+      }
+      await tx.run('UPDATE panel_seats SET closed_at = ? WHERE contract_id = ? AND closed_at IS NULL', [
+        now,
+        id,
+      ]);
+    });
+  }
+
+  async openPanelsOf(agent: string): Promise<string[]> {
+    const who = address(agent, 'address');
+    const rows = await this.db.read((tx) =>
+      tx.all(
+        `SELECT contract_id FROM panel_seats WHERE backup_agent = ? AND closed_at IS NULL ORDER BY contract_id`,
+        [who],
+      ),
+    );
+    return rows.map((r) => str(r.contract_id));
+  }
+
+  async voteRowsByContract(contractId: string): Promise<VoteRecord[]> {
+    const rows = await this.db.read((tx) =>
+      tx.all(
+        `SELECT ${ROW_COLUMNS} FROM vote_rows WHERE contract_id = ? ORDER BY backup_agent, criterion_index`,
+        [contractId],
+      ),
+    );
+    return rows.map(rowToRecord);
+  }
+
+  async voteRowsOf(agent: string): Promise<VoteRecord[]> {
+    const who = address(agent, 'address');
+    const rows = await this.db.read((tx) =>
+      tx.all(
+        `SELECT ${ROW_COLUMNS} FROM vote_rows WHERE backup_agent = ?
+         ORDER BY tallied_at, contract_id, criterion_index`,
+        [who],
+      ),
+    );
+    return rows.map(rowToRecord);
+  }
+}

@@ -1,0 +1,152 @@
+// The API's side of the contract workflows: start one, send it a message, read its view, its events
+// and the visibility listing. Temporal's own errors are turned into the API's (SPEC §12) here or in
+// the app's onError (api/error-mapping.ts).
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { WithStartWorkflowOperation } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/common';
+import type { UpdateDefinition } from '@temporalio/common';
+import {
+  CONTRACT_WORKFLOW_TYPE,
+  contractQuery,
+  contractWorkflowId,
+  createdUpdate,
+  eventsQuery,
+  type ContractInput,
+  type ContractView,
+} from '../workflows/definitions';
+import type { ContractEvent } from '../workflows/rules/events';
+import { contractCodeKey, contractStatusKey, nextDeadlineKey } from '../workflows/search-attributes';
+import { conflict, notFound } from './errors';
+
+export interface ListFilter {
+  status?: string;
+  contractCodes?: readonly string[];
+  limit: number;
+}
+
+export interface ListedContract {
+  contractId: string;
+  status: string;
+  contractCode: string | null;
+  nextDeadline: string | null;
+  createdAt: string;
+}
+
+export interface ContractGateway {
+  /** Starts the workflow and waits until its escrow is held; InsufficientFunds otherwise. */
+  create(input: ContractInput, staticSummary: string): Promise<ContractView>;
+  /** The view, or undefined when no such contract exists (never started, or its escrow failed). */
+  view(contractId: string): Promise<ContractView | undefined>;
+  events(contractId: string): Promise<ContractEvent[] | undefined>;
+  /** Sends a message as an Update and returns the view after it. */
+  send<Arg>(
+    contractId: string,
+    update: UpdateDefinition<ContractView, [Arg]>,
+    arg: Arg,
+    updateId?: string,
+  ): Promise<ContractView>;
+  list(filter: ListFilter): Promise<ListedContract[]>;
+  /** True when the Temporal server answers. */
+  ping(timeoutMs?: number): Promise<boolean>;
+}
+
+function quote(value: string): string {
+  return `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
+}
+
+/** A visibility query: only contracts whose escrow is held carry ContractStatus (design point 6). */
+export function listQuery(filter: Omit<ListFilter, 'limit'>): string {
+  const clauses = [`WorkflowType = ${quote(CONTRACT_WORKFLOW_TYPE)}`, 'ContractStatus IS NOT NULL'];
+  if (filter.status !== undefined) clauses.push(`ContractStatus = ${quote(filter.status)}`);
+  if (filter.contractCodes !== undefined) {
+    clauses.push(`ContractCode IN (${filter.contractCodes.map(quote).join(', ')})`);
+  }
+  return clauses.join(' AND ');
+}
+
+export function createContractGateway({
+  client,
+  taskQueue,
+}: {
+  client: Client;
+  taskQueue: string;
+}): ContractGateway {
+  const handle = (contractId: string): WorkflowHandle =>
+    client.workflow.getHandle(contractWorkflowId(contractId));
+
+  async function readView(contractId: string): Promise<ContractView | undefined> {
+    try {
+      const view = await handle(contractId).query(contractQuery);
+      return view.created ? view : undefined;
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return undefined;
+      throw err;
+    }
+  }
+
+  return {
+    async create(input, staticSummary) {
+      const startWorkflowOperation = new WithStartWorkflowOperation(CONTRACT_WORKFLOW_TYPE, {
+        workflowId: contractWorkflowId(input.contractId),
+        taskQueue,
+        args: [input],
+        workflowIdConflictPolicy: 'FAIL',
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        staticSummary,
+      });
+      return client.workflow.executeUpdateWithStart(createdUpdate, { startWorkflowOperation });
+    },
+
+    view: readView,
+
+    async events(contractId) {
+      if ((await readView(contractId)) === undefined) return undefined;
+      return handle(contractId).query(eventsQuery);
+    },
+
+    async send(contractId, update, arg, updateId) {
+      try {
+        return await handle(contractId).executeUpdate(update, {
+          args: [arg],
+          ...(updateId ? { updateId } : {}),
+        });
+      } catch (err) {
+        if (!(err instanceof WorkflowNotFoundError)) throw err;
+        // A closed workflow refuses Updates as "not found": a finished contract is a wrong state.
+        const view = await readView(contractId);
+        if (view === undefined) throw notFound(`no contract ${contractId}`, undefined, 'contract_not_found');
+        throw conflict(`contract ${contractId} is ${view.status}`, { status: view.status }, 'wrong_state');
+      }
+    },
+
+    async list({ limit, ...filter }) {
+      const found: ListedContract[] = [];
+      for await (const execution of client.workflow.list({ query: listQuery(filter), pageSize: limit })) {
+        const attrs = execution.typedSearchAttributes;
+        const status = attrs.get(contractStatusKey);
+        if (status === undefined) continue;
+        const nextDeadline = attrs.get(nextDeadlineKey);
+        found.push({
+          contractId: execution.workflowId.slice('contract-'.length),
+          status,
+          contractCode: attrs.get(contractCodeKey) ?? null,
+          nextDeadline: nextDeadline ? nextDeadline.toISOString() : null,
+          createdAt: execution.startTime.toISOString(),
+        });
+        if (found.length >= limit) break;
+      }
+      return found;
+    },
+
+    async ping(timeoutMs = 2000) {
+      try {
+        await client.connection.withDeadline(Date.now() + timeoutMs, () =>
+          client.workflowService.getSystemInfo({}),
+        );
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}

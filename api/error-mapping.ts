@@ -1,0 +1,88 @@
+// The app's single error mapping (SPEC §12): ApiError / zod / Hono errors via toErrorResponse, plus
+// Temporal's and the ledger's. A refused Update carries an ApplicationFailure whose `type` is one of
+// workflows/definitions FailureType (design point 3).
+import {
+  ServiceError,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+} from '@temporalio/client';
+import {
+  ApplicationFailure,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+} from '@temporalio/common';
+import { LedgerError } from '../activities/ledger';
+import { FAILURE_HTTP_STATUS, type FailureType, type RejectionDetails } from '../workflows/definitions';
+import { errorBody, toErrorResponse, type ErrorBody } from './errors';
+import { VaultConflictError } from './vault';
+
+export interface MappedError {
+  status: number;
+  body: ErrorBody;
+}
+
+const genericCode: Record<number, string> = {
+  400: 'bad_input',
+  402: 'insufficient_funds',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+};
+
+/** Ledger codes (when the API calls ledger activities inline) and the workflow's failure types. */
+const ledgerStatus: Record<string, number> = {
+  InvalidOperation: 400,
+  InsufficientFunds: 402,
+  IdempotencyConflict: 409,
+  HoldNotFound: 404,
+};
+
+function isFailureType(type: string | undefined | null): type is FailureType {
+  return typeof type === 'string' && type in FAILURE_HTTP_STATUS;
+}
+
+function fromApplicationFailure(failure: ApplicationFailure): MappedError | undefined {
+  const status = isFailureType(failure.type)
+    ? FAILURE_HTTP_STATUS[failure.type]
+    : ledgerStatus[failure.type ?? ''];
+  if (status === undefined) return undefined;
+  const details = failure.details?.[0] as Partial<RejectionDetails> | undefined;
+  const code = typeof details?.code === 'string' ? details.code : (genericCode[status] ?? 'conflict');
+  return { status, body: errorBody(code, failure.message, details) };
+}
+
+export function mapError(err: unknown): MappedError {
+  if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
+    const mapped = fromApplicationFailure(err.cause);
+    if (mapped) return mapped;
+  }
+  if (err instanceof ApplicationFailure) {
+    const mapped = fromApplicationFailure(err);
+    if (mapped) return mapped;
+  }
+  if (err instanceof LedgerError && ledgerStatus[err.code] !== undefined) {
+    return {
+      status: ledgerStatus[err.code]!,
+      body: errorBody(genericCode[ledgerStatus[err.code]!]!, err.message, err.details),
+    };
+  }
+  if (err instanceof WorkflowNotFoundError) {
+    return { status: 404, body: errorBody('contract_not_found', 'no such contract') };
+  }
+  if (err instanceof WorkflowExecutionAlreadyStartedError) {
+    return { status: 409, body: errorBody('contract_exists', 'a contract with this ID already exists') };
+  }
+  if (err instanceof VaultConflictError) {
+    return {
+      status: 409,
+      body: errorBody('key_conflict', 'another key is already registered for this contract'),
+    };
+  }
+  if (err instanceof ServiceError || err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) {
+    return {
+      status: 503,
+      body: errorBody('temporal_unavailable', 'the workflow service did not answer; retry'),
+    };
+  }
+  return toErrorResponse(err);
+}

@@ -1,0 +1,34 @@
+// The authentication chains of the routes (docs/api.md "Who may call what").
+import type { MiddlewareHandler } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { requireOperatorToken, requireSignature, type Address } from './auth';
+import type { ApiContext } from './deps';
+import { idempotency } from './idempotency';
+
+export type MaybeSignedEnv = { Variables: { caller?: Address } };
+
+export function authMiddleware(ctx: ApiContext) {
+  const signed = requireSignature({ nonces: ctx.nonces, now: ctx.now });
+  const keyed = idempotency({ store: ctx.idempotency });
+  return {
+    /** Reads that need the caller: keys, balances. */
+    signed,
+    /** Every signed mutating route: signature first, then the Idempotency-Key. */
+    signedMutation: [signed, keyed] as const,
+    /**
+     * Public reads whose answer depends on who asks (GET /contracts/:id): no signature headers →
+     * anonymous; signature headers present → verified like any signed request (401 if bad).
+     */
+    optionallySigned: createMiddleware<MaybeSignedEnv>(async (c, next) => {
+      if (c.req.header('Signature-Input') === undefined && c.req.header('Signature') === undefined) {
+        return next();
+      }
+      return (signed as unknown as MiddlewareHandler<MaybeSignedEnv>)(c, next);
+    }),
+    operator: [
+      requireOperatorToken(ctx.operatorToken),
+      idempotency({ store: ctx.idempotency, scope: () => 'operator' }),
+    ] as const,
+  };
+}
+export type AuthMiddleware = ReturnType<typeof authMiddleware>;

@@ -1,0 +1,37 @@
+// /agents/:address/balances: an agent reads its own balances only (SPEC §12, Appendix A).
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { agentOwner } from '../../activities/ledger';
+import { isAddress } from '../../workflows/rules/address';
+import type { SignedEnv } from '../auth';
+import type { ApiContext } from '../deps';
+import { badRequest, forbidden, validationHook } from '../errors';
+import type { AuthMiddleware } from '../middleware';
+import { addressParams, balancesSchema, errorResponses } from '../schemas';
+import { balancesToWire } from '../wire';
+import { reply } from './respond';
+
+export function agentsApp(ctx: ApiContext, auth: AuthMiddleware) {
+  const app = new OpenAPIHono<SignedEnv>({ defaultHook: validationHook });
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/{address}/balances',
+      summary: 'The caller’s own balances (an eligibility stake counts as held)',
+      middleware: [auth.signed],
+      request: { params: addressParams },
+      responses: {
+        200: { description: 'balances', content: { 'application/json': { schema: balancesSchema } } },
+        ...errorResponses(400, 401, 403),
+      },
+    }),
+    async (c) => {
+      const param = c.req.param('address');
+      if (!isAddress(param)) throw badRequest('address must be 0x + 40 hex', undefined, 'invalid_input');
+      const address = param.toLowerCase();
+      if (address !== c.var.caller)
+        throw forbidden('an agent reads only its own balances', undefined, 'not_allowed');
+      return reply(c, balancesToWire(address, await ctx.ledger.balances(agentOwner(address))));
+    },
+  );
+  return app;
+}

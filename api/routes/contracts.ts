@@ -1,0 +1,193 @@
+// /contracts: create, list (Temporal visibility), read (public or party view), events; the message
+// routes and the key routes are registered on the same sub-app by contract-messages.ts and keys.ts.
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { agentOwner } from '../../activities/ledger';
+import type { ContractInput, ContractView } from '../../workflows/definitions';
+import {
+  CONTRACT_CODES,
+  createContractBodySchema,
+  termsToWire,
+  validateContractTerms,
+  type ContractTerms,
+} from '../../workflows/rules/contract-terms';
+import { paramsToWire } from '../../workflows/rules/params';
+import { contractIdForKey, isContractId, randomContractId } from '../contract-ids';
+import { partyView, viewFor } from '../contract-views';
+import type { ApiContext } from '../deps';
+import { badRequest, insufficientFunds, notFound, validationHook, type FieldIssue } from '../errors';
+import { IDEMPOTENCY_HEADER } from '../idempotency';
+import type { AuthMiddleware, MaybeSignedEnv } from '../middleware';
+import {
+  contractIdParams,
+  contractListSchema,
+  contractViewSchema,
+  errorResponses,
+  eventsSchema,
+  listQuerySchema,
+  partyViewSchema,
+} from '../schemas';
+import { formatUsdc } from '../wire';
+import { registerKeyRoutes } from './keys';
+import { registerMessageRoutes } from './contract-messages';
+import { reply } from './respond';
+
+const json = <S>(schema: S, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+export function invalidTerms(errors: FieldIssue[]) {
+  const fields = [...new Set(errors.map((e) => e.field))];
+  return badRequest(`invalid ${fields.join(', ')}`, { fields: errors }, 'invalid_input');
+}
+
+/** 404 for any id that is not a contract's, whatever its form; the view otherwise. */
+export async function existingContract(ctx: ApiContext, id: string): Promise<ContractView> {
+  const view = isContractId(id) ? await ctx.contracts.view(id) : undefined;
+  if (view === undefined) throw notFound(`no contract ${id}`, undefined, 'contract_not_found');
+  return view;
+}
+
+function staticSummary(contractId: string, terms: ContractTerms): string {
+  const n = terms.acceptanceCriteria.length;
+  const money = terms.contractType === 'auction' ? 'budget' : 'price';
+  return `${terms.code} contract ${contractId}: ${money} ${formatUsdc(terms.amount)} USDC, ${n} criteri${n === 1 ? 'on' : 'a'}`;
+}
+
+function codesFor(filter: { awardMethod?: string; contractType?: string }): string[] {
+  return CONTRACT_CODES.filter(
+    (code) =>
+      (filter.contractType === undefined || code[0] === filter.contractType[0]!.toUpperCase()) &&
+      (filter.awardMethod === undefined || code[1] === filter.awardMethod[0]!.toUpperCase()),
+  );
+}
+
+export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
+  const app = new OpenAPIHono<MaybeSignedEnv>({ defaultHook: validationHook });
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/',
+      summary: 'Create a contract (the caller is the Client); its escrow is held before the answer',
+      middleware: [...auth.signedMutation],
+      request: {
+        body: { required: true, content: { 'application/json': { schema: createContractBodySchema } } },
+      },
+      responses: {
+        201: json(partyViewSchema, 'created: the Client’s view'),
+        ...errorResponses(400, 401, 402, 409, 413, 422),
+      },
+    }),
+    async (c) => {
+      const caller = c.var.caller!;
+      const result = validateContractTerms(await c.req.json(), ctx.now(), caller);
+      if (!result.ok) throw invalidTerms(result.errors);
+      const terms = result.terms;
+
+      const { USDC } = await ctx.ledger.balances(agentOwner(caller));
+      if (USDC.available < terms.amount) {
+        throw insufficientFunds(
+          `the Client has ${USDC.available} USDC available, the escrow needs ${terms.amount}`,
+          {
+            available: USDC.available.toString(),
+            needed: terms.amount.toString(),
+          },
+        );
+      }
+
+      const key = c.req.header(IDEMPOTENCY_HEADER);
+      const contractId = key === undefined ? randomContractId() : contractIdForKey(caller, key);
+      const materials = terms.supplementaryMaterials;
+      if (materials) await ctx.vault.put(contractId, 'materials', materials.key);
+      const input: ContractInput = {
+        contractId,
+        terms: {
+          ...termsToWire(terms),
+          supplementaryMaterials: materials && { uri: materials.uri, sha256: materials.sha256 },
+        },
+        params: paramsToWire(ctx.params),
+      };
+      let view: ContractView;
+      try {
+        view = await ctx.contracts.create(input, staticSummary(contractId, terms));
+      } catch (err) {
+        // A retry (after a lost answer) of a keyed creation: the contract already exists, answer it.
+        if (!(err instanceof WorkflowExecutionAlreadyStartedError) || key === undefined) throw err;
+        const existing = await ctx.contracts.view(contractId);
+        if (existing?.client !== caller) throw err;
+        view = existing;
+      }
+      return reply(c, partyView(view, 'client'), 201);
+    },
+    // The schema documents the body; the rules' own messages (one per broken rule) answer a failure.
+    (result, c) =>
+      result.success
+        ? undefined
+        : (async (): Promise<never> => {
+            const checked = validateContractTerms(await c.req.json(), ctx.now(), c.var.caller!);
+            if (!checked.ok) throw invalidTerms(checked.errors);
+            validationHook(result);
+            throw new Error('unreachable: the schema refused a body the rules accept');
+          })(),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/',
+      summary: 'List contracts through Temporal visibility (default: open tenders still to be matched)',
+      request: { query: listQuerySchema },
+      responses: {
+        200: json(contractListSchema, 'matching contracts, newest first'),
+        ...errorResponses(400, 503),
+      },
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      const none = q.status === undefined && q.awardMethod === undefined && q.contractType === undefined;
+      const filter = none ? { status: 'created', awardMethod: 'open' } : q;
+      const contracts = await ctx.contracts.list({
+        ...(filter.status === undefined ? {} : { status: filter.status }),
+        ...(filter.awardMethod === undefined && q.contractType === undefined
+          ? {}
+          : { contractCodes: codesFor(filter) }),
+        limit: q.limit ?? 50,
+      });
+      return reply(c, { contracts });
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/{id}',
+      summary: 'Read a contract: the public view, or the party view when signed by a party',
+      middleware: [auth.optionallySigned],
+      request: { params: contractIdParams },
+      responses: { 200: json(contractViewSchema, 'the view for the caller'), ...errorResponses(401, 404) },
+    }),
+    async (c) => reply(c, viewFor(await existingContract(ctx, c.req.param('id')), c.var.caller)),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/{id}/events',
+      summary: 'The content-free event log of a contract',
+      request: { params: contractIdParams },
+      responses: { 200: json(eventsSchema, 'events, oldest first'), ...errorResponses(404) },
+    }),
+    async (c) => {
+      const id = c.req.param('id');
+      const events = isContractId(id) ? await ctx.contracts.events(id) : undefined;
+      if (events === undefined) throw notFound(`no contract ${id}`, undefined, 'contract_not_found');
+      return reply(c, { contractId: id, events });
+    },
+  );
+
+  registerMessageRoutes(app, ctx, auth);
+  registerKeyRoutes(app, ctx, auth);
+  return app;
+}

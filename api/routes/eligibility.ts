@@ -1,0 +1,77 @@
+// /eligibility/lock · /unlock: the BA Eligibility Stake (SPEC §8), through the same ledger
+// activities the workflows use. The hold id comes from the Idempotency-Key when there is one.
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { randomUUID } from 'node:crypto';
+import type { Context } from 'hono';
+import { agentOwner } from '../../activities/ledger';
+import { createLedgerActivities } from '../../activities/ledger-activities';
+import type { SignedEnv } from '../auth';
+import { keyToken } from '../contract-ids';
+import type { ApiContext } from '../deps';
+import { validationHook } from '../errors';
+import { IDEMPOTENCY_HEADER } from '../idempotency';
+import type { AuthMiddleware } from '../middleware';
+import { eligibilityLockBody, eligibilitySchema, eligibilityUnlockBody, errorResponses } from '../schemas';
+import { balancesToWire } from '../wire';
+import { reply } from './respond';
+
+function operationKey(c: Context, caller: string, action: string): string {
+  const key = c.req.header(IDEMPOTENCY_HEADER);
+  return key === undefined ? randomUUID().replaceAll('-', '') : keyToken(caller, action, key);
+}
+
+const ok = {
+  description: 'the caller’s balances after the change',
+  content: { 'application/json': { schema: eligibilitySchema } },
+};
+
+export function eligibilityApp(ctx: ApiContext, auth: AuthMiddleware) {
+  const app = new OpenAPIHono<SignedEnv>({ defaultHook: validationHook });
+  const ledgerActivities = createLedgerActivities({ ledger: ctx.ledger });
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/lock',
+      summary: 'Add `amount` to the caller’s BA Eligibility Stake',
+      middleware: [...auth.signedMutation],
+      request: { body: { required: true, content: { 'application/json': { schema: eligibilityLockBody } } } },
+      responses: { 200: ok, ...errorResponses(400, 401, 402, 413, 422) },
+    }),
+    async (c) => {
+      const caller = c.var.caller;
+      const { amount } = c.req.valid('json');
+      await ledgerActivities.lockEligibility({
+        address: caller,
+        amount: amount.toString(),
+        key: operationKey(c, caller, 'lock'),
+      });
+      const balances = await ctx.ledger.balances(agentOwner(caller));
+      return reply(c, { ...balancesToWire(caller, balances), locked: amount.toString() });
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/unlock',
+      summary: 'Release `amount` of the caller’s eligibility stake (all of it when omitted)',
+      middleware: [...auth.signedMutation],
+      request: { body: { content: { 'application/json': { schema: eligibilityUnlockBody } } } },
+      responses: { 200: ok, ...errorResponses(400, 401, 402, 409, 413, 422) },
+    }),
+    async (c) => {
+      const caller = c.var.caller;
+      const { amount } = c.req.valid('json');
+      await ctx.eligibilityUnlockCheck(caller);
+      const { released } = await ledgerActivities.unlockEligibility({
+        address: caller,
+        ...(amount === undefined ? {} : { amount: amount.toString() }),
+        key: operationKey(c, caller, 'unlock'),
+      });
+      const balances = await ctx.ledger.balances(agentOwner(caller));
+      return reply(c, { ...balancesToWire(caller, balances), released });
+    },
+  );
+  return app;
+}

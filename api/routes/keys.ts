@@ -1,0 +1,58 @@
+// GET /contracts/:id/keys/materials · /keys/delivery (SPEC §9): the decryption keys, signed callers
+// only, released by the rule of api/key-release.ts to the role the workflow's view gives the caller.
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { ApiContext } from '../deps';
+import { forbidden, notFound } from '../errors';
+import { mayReadKey } from '../key-release';
+import type { AuthMiddleware, MaybeSignedEnv } from '../middleware';
+import { contractIdParams, errorResponses, keySchema } from '../schemas';
+import type { KeyKind } from '../vault';
+import { existingContract } from './contracts';
+import { reply } from './respond';
+
+const WHO: Record<KeyKind, string> = {
+  materials: 'the matched Worker (and drawn Backup Agents)',
+  delivery: 'the Client (and drawn Backup Agents)',
+};
+
+export function registerKeyRoutes(
+  app: OpenAPIHono<MaybeSignedEnv>,
+  ctx: ApiContext,
+  auth: AuthMiddleware,
+): void {
+  for (const kind of ['materials', 'delivery'] as const) {
+    app.openapi(
+      createRoute({
+        method: 'get',
+        path: `/{id}/keys/${kind}`,
+        summary: `The ${kind} decryption key, for ${WHO[kind]}`,
+        middleware: [auth.signed],
+        request: { params: contractIdParams },
+        responses: {
+          200: {
+            description: 'the key and the reference it opens',
+            content: { 'application/json': { schema: keySchema } },
+          },
+          ...errorResponses(401, 403, 404),
+        },
+      }),
+      async (c) => {
+        const caller = c.var.caller!;
+        const id = c.req.param('id');
+        const view = await existingContract(ctx, id);
+        if (!mayReadKey(view, caller, kind))
+          throw forbidden(`the ${kind} key is only for ${WHO[kind]}`, undefined, 'not_allowed');
+        const ref = kind === 'materials' ? view.materials : view.delivery;
+        const key = ref === null ? undefined : await ctx.vault.get(id, kind);
+        if (ref === null || key === undefined) {
+          throw notFound(
+            kind === 'materials' ? 'this contract has no materials' : 'nothing delivered yet',
+            undefined,
+            'no_key',
+          );
+        }
+        return reply(c, { contractId: id, kind, uri: ref.uri, sha256: ref.sha256, key });
+      },
+    );
+  }
+}

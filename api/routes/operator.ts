@@ -1,0 +1,44 @@
+// /operator/deposits: the operator credits an agent with USDC brought in from outside. Bearer
+// token, no signature (Appendix A); the deposit's ledger id comes from the Idempotency-Key if any.
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { randomUUID } from 'node:crypto';
+import { agentOwner } from '../../activities/ledger';
+import { keyToken } from '../contract-ids';
+import type { ApiContext } from '../deps';
+import { validationHook } from '../errors';
+import { IDEMPOTENCY_HEADER } from '../idempotency';
+import type { AuthMiddleware } from '../middleware';
+import { depositBody, depositResultSchema, errorResponses } from '../schemas';
+import { balancesToWire } from '../wire';
+import { reply } from './respond';
+
+export function operatorApp(ctx: ApiContext, auth: AuthMiddleware) {
+  const app = new OpenAPIHono({ defaultHook: validationHook });
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/deposits',
+      summary: 'Credit an agent with USDC (operator token)',
+      security: [{ operatorToken: [] }],
+      middleware: [...auth.operator],
+      request: { body: { required: true, content: { 'application/json': { schema: depositBody } } } },
+      responses: {
+        200: {
+          description: 'the agent’s balances after the deposit',
+          content: { 'application/json': { schema: depositResultSchema } },
+        },
+        ...errorResponses(400, 401, 413, 422),
+      },
+    }),
+    async (c) => {
+      const { address: given, asset, amount } = c.req.valid('json');
+      const address = given.toLowerCase();
+      const key = c.req.header(IDEMPOTENCY_HEADER);
+      const id = `deposit:${key === undefined ? randomUUID() : keyToken('operator', key)}`;
+      await ctx.ledger.deposit({ id, asset, to: agentOwner(address), amount });
+      const balances = await ctx.ledger.balances(agentOwner(address));
+      return reply(c, { ...balancesToWire(address, balances), asset, deposited: amount.toString() });
+    },
+  );
+  return app;
+}

@@ -1,0 +1,190 @@
+// The wire schemas of the HTTP surface (Appendix A): request parts the routes validate, and response
+// shapes for the OpenAPI document. Bodies are strict: a caller cannot slip in `status`, `worker` or
+// an amount it does not own. Response types live in api/contract-views.ts and api/sdk/types.ts.
+import { z } from '@hono/zod-openapi';
+import {
+  AWARD_METHODS,
+  CONTRACT_CODES,
+  CONTRACT_TYPES,
+  VERIFICATION_MODES,
+} from '../workflows/rules/contract-terms';
+import { positiveAmountSchema } from '../workflows/rules/money';
+import { deliveryBodySchema } from './ingest';
+import { CONTRACT_STATUSES } from '../workflows/rules/status';
+import { VERDICTS } from '../workflows/rules/verdicts';
+
+const address = z
+  .string()
+  .regex(/^0x[0-9a-f]{40}$/)
+  .openapi({ example: '0x2c7536e3605d9c16a7a3d7b1898e529396a65c23' });
+const amount = z
+  .string()
+  .regex(/^(0|[1-9][0-9]*)$/)
+  .openapi({ description: 'minor units (6 decimals)', example: '2500000' });
+const instant = z.string().openapi({ format: 'date-time', example: '2030-01-01T00:00:00.000Z' });
+
+export const contractIdParams = z.object({
+  id: z.string().openapi({ param: { name: 'id', in: 'path' }, example: 'c-abcdefghijklmnopqrstuvwxyz' }),
+});
+export const addressParams = z.object({
+  address: z.string().openapi({
+    param: { name: 'address', in: 'path' },
+    example: '0x2c7536e3605d9c16a7a3d7b1898e529396a65c23',
+  }),
+});
+
+/** Message routes take no body; `{}` is allowed, any field is refused. */
+export const emptyBody = z.object({}).strict().openapi('EmptyBody');
+
+export const listQuerySchema = z
+  .object({
+    status: z.enum(CONTRACT_STATUSES).optional(),
+    awardMethod: z.enum(AWARD_METHODS).optional(),
+    contractType: z.enum(CONTRACT_TYPES).optional(),
+    limit: z.coerce.number().int().min(1).max(200).optional().openapi({ example: 50 }),
+  })
+  .strict();
+
+export const eligibilityLockBody = z
+  .object({ amount: positiveAmountSchema })
+  .strict()
+  .openapi('EligibilityLock');
+export const eligibilityUnlockBody = z
+  .object({ amount: positiveAmountSchema.optional() })
+  .strict()
+  .openapi('EligibilityUnlock');
+export const depositBody = z
+  .object({
+    address: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be an address (0x + 40 hex)'),
+    asset: z.literal('USDC'),
+    amount: positiveAmountSchema,
+  })
+  .strict()
+  .openapi('Deposit');
+
+export const errorSchema = z
+  .object({ error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }) })
+  .openapi('Error');
+
+const criterion = z.object({ text: z.string(), check: z.record(z.string(), z.unknown()).optional() });
+const deadlines = z.object({
+  match: instant,
+  withdrawal: instant,
+  delivery: instant,
+  review: instant.nullable(),
+});
+const contentRef = z.object({ uri: z.string(), sha256: z.string() });
+
+const publicFields = {
+  contractId: z.string(),
+  status: z.enum(CONTRACT_STATUSES),
+  contractCode: z.enum(CONTRACT_CODES),
+  contractType: z.enum(CONTRACT_TYPES),
+  awardMethod: z.enum(AWARD_METHODS),
+  verificationMode: z.enum(VERIFICATION_MODES),
+  taskDescription: z.string(),
+  acceptanceCriteria: z.array(criterion),
+  price: amount.nullable(),
+  budget: amount.nullable(),
+  workerStake: amount.nullable(),
+  deadlines,
+  nextDeadline: z.object({ kind: z.string(), at: instant }).nullable(),
+  createdAt: instant,
+};
+
+export const publicViewSchema = z
+  .object({ view: z.literal('public'), ...publicFields })
+  .openapi('PublicContractView');
+export const partyViewSchema = z
+  .object({
+    view: z.literal('party'),
+    role: z.enum(['client', 'worker', 'backup-agent']),
+    ...publicFields,
+    client: address,
+    worker: address.nullable(),
+    criteriaMet: z.array(z.enum(VERDICTS)).nullable(),
+    backupAgents: z.array(address),
+    escrowedFunds: amount,
+    disputeBond: amount.nullable(),
+    payment: amount.nullable(),
+    materials: contentRef.nullable(),
+    delivery: contentRef.extend({ contentHash: z.string(), deliveredAt: instant }).nullable(),
+    cancellationReason: z.string().nullable(),
+    paramsVersion: z.number(),
+  })
+  .openapi('PartyContractView');
+export const contractViewSchema = z.union([partyViewSchema, publicViewSchema]).openapi('ContractView');
+
+export const contractListSchema = z
+  .object({
+    contracts: z.array(
+      z.object({
+        contractId: z.string(),
+        status: z.enum(CONTRACT_STATUSES),
+        contractCode: z.enum(CONTRACT_CODES).nullable(),
+        nextDeadline: instant.nullable(),
+        createdAt: instant,
+      }),
+    ),
+  })
+  .openapi('ContractList');
+
+export const eventsSchema = z
+  .object({ contractId: z.string(), events: z.array(z.record(z.string(), z.unknown())) })
+  .openapi('ContractEvents');
+
+export const keySchema = z
+  .object({
+    contractId: z.string(),
+    kind: z.enum(['materials', 'delivery']),
+    uri: z.string(),
+    sha256: z.string(),
+    key: z.string(),
+  })
+  .openapi('ContentKey');
+
+const balance = z.object({ available: amount, held: amount });
+export const balancesSchema = z
+  .object({ address, balances: z.object({ USDC: balance, OCT: balance }) })
+  .openapi('Balances');
+export const eligibilitySchema = balancesSchema
+  .extend({ locked: amount.optional(), released: amount.optional() })
+  .openapi('EligibilityResult');
+export const depositResultSchema = balancesSchema
+  .extend({ deposited: amount, asset: z.literal('USDC') })
+  .openapi('DepositResult');
+export const healthSchema = z
+  .object({ status: z.enum(['ok', 'unavailable']), temporal: z.enum(['up', 'down']) })
+  .openapi('Health');
+
+/** Response entries for createRoute: each error status the route can answer, in the §12 shape. */
+export function errorResponses(...statuses: number[]) {
+  const descriptions: Record<number, string> = {
+    400: 'bad input (the message names the fields)',
+    401: 'unsigned, bad signature, expired, reused nonce, or wrong operator token',
+    402: 'insufficient funds',
+    403: 'wrong role',
+    404: 'unknown contract',
+    409: 'wrong state, lost race, or an Idempotency-Key still in progress',
+    413: 'body too large',
+    422: 'Idempotency-Key reused with another request',
+    503: 'Temporal unavailable',
+  };
+  return Object.fromEntries(
+    statuses.map((s) => [
+      s,
+      { description: descriptions[s] ?? 'error', content: { 'application/json': { schema: errorSchema } } },
+    ]),
+  );
+}
+
+/**
+ * The delivery body of api/ingest, documentable: its `confidence` accepts any JSON number (1e999
+ * parses to Infinity and is then ignored), which zod can only say with a custom check.
+ */
+const anyJsonNumber = z
+  .custom<number>((v) => typeof v === 'number', { message: 'must be a number' })
+  .openapi({ type: 'number' });
+export const deliveryRequestSchema = deliveryBodySchema
+  .extend({ confidence: anyJsonNumber.optional() })
+  .openapi('Delivery');

@@ -1,0 +1,11 @@
+// The agent SDK: a signed client per agent, an operator client, the signer and the wire types.
+export { AgentApiError, createAgentClient, createOperatorClient } from './client';
+export type {
+  AgentClient,
+  AgentClientOptions,
+  CallOptions,
+  OperatorClient,
+  OperatorClientOptions,
+} from './client';
+export { addressFromPrivateKey, randomPrivateKey, signRequest } from './signer';
+export type * from './types';

@@ -1,0 +1,52 @@
+// The wire types of the agent SDK: what each route takes and answers (docs/api.md).
+export type { CreateContractBody as CreateContractRequest } from '../../workflows/rules/contract-terms';
+export type { ContractViewFor, PartyContractView, PublicContractView, PartyRole } from '../contract-views';
+export type { ContractEvent } from '../../workflows/rules/events';
+export type { BalancesWire as Balances } from '../wire';
+import type { ContractEvent } from '../../workflows/rules/events';
+import type { BalancesWire } from '../wire';
+
+export interface DeliveryRequest {
+  uri: string;
+  sha256: string;
+  key: string;
+  content?: Record<string, unknown>;
+  artifact?: Record<string, unknown>;
+  artifacts?: Record<string, unknown>;
+  artifactRef?: string;
+  summary?: string;
+  confidence?: number;
+  requestedPayout?: number;
+  evidence?: unknown;
+}
+
+export interface ListContractsFilter {
+  status?: string;
+  awardMethod?: 'direct' | 'open';
+  contractType?: 'fixed' | 'auction';
+  limit?: number;
+}
+
+export interface ListedContract {
+  contractId: string;
+  status: string;
+  contractCode: string | null;
+  nextDeadline: string | null;
+  createdAt: string;
+}
+
+export interface ContentKey {
+  contractId: string;
+  kind: 'materials' | 'delivery';
+  uri: string;
+  sha256: string;
+  key: string;
+}
+
+export interface ContractEvents {
+  contractId: string;
+  events: ContractEvent[];
+}
+
+export type EligibilityResult = BalancesWire & { locked?: string; released?: string };
+export type DepositResult = BalancesWire & { asset: 'USDC'; deposited: string };

@@ -1,0 +1,77 @@
+// The payload codec of SPEC §9 / design point 5: every payload of the contract workflows (task
+// description, criteria, delivery content) is sealed with AES-256-GCM before it reaches Temporal,
+// so the history holds no content in plain text. Every client and worker uses it, tests included.
+import type { Payload, PayloadCodec } from '@temporalio/common';
+import { temporal } from '@temporalio/proto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+
+export const ENCRYPTED_ENCODING = 'binary/encrypted';
+export const KEY_ID_METADATA = 'encryption-key-id';
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder();
+
+/** A public fingerprint of the key, stored in each payload's metadata to tell keys apart. */
+export function codecKeyId(key: Uint8Array): string {
+  return `oc-${createHmac('sha256', key).update('opencontract payload codec key id').digest('hex').slice(0, 16)}`;
+}
+
+export class PayloadDecryptError extends Error {
+  override readonly name = 'PayloadDecryptError';
+}
+
+export function createPayloadCodec(key: Uint8Array): PayloadCodec {
+  if (key.length !== 32) throw new Error('the payload codec key must be 32 bytes');
+  const secret = Uint8Array.from(key);
+  const keyId = codecKeyId(secret);
+  const keyIdBytes = utf8.encode(keyId);
+
+  function seal(plaintext: Uint8Array): Uint8Array {
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', secret, iv);
+    // The key id is authenticated too, so a payload cannot be relabelled.
+    cipher.setAAD(keyIdBytes);
+    const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+    return new Uint8Array(Buffer.concat([iv, ciphertext, cipher.getAuthTag()]));
+  }
+
+  function open(sealed: Uint8Array): Uint8Array {
+    if (sealed.length < IV_BYTES + TAG_BYTES) throw new PayloadDecryptError('encrypted payload is truncated');
+    const decipher = createDecipheriv('aes-256-gcm', secret, sealed.subarray(0, IV_BYTES));
+    decipher.setAAD(keyIdBytes);
+    decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
+    try {
+      return new Uint8Array(
+        Buffer.concat([
+          decipher.update(sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES)),
+          decipher.final(),
+        ]),
+      );
+    } catch {
+      throw new PayloadDecryptError('encrypted payload failed authentication');
+    }
+  }
+
+  return {
+    async encode(payloads: Payload[]): Promise<Payload[]> {
+      return payloads.map((payload) => ({
+        metadata: { encoding: utf8.encode(ENCRYPTED_ENCODING), [KEY_ID_METADATA]: keyIdBytes },
+        data: seal(temporal.api.common.v1.Payload.encode(payload).finish()),
+      }));
+    },
+    async decode(payloads: Payload[]): Promise<Payload[]> {
+      return payloads.map((payload) => {
+        const encoding = payload.metadata?.encoding;
+        if (!encoding || fromUtf8.decode(encoding) !== ENCRYPTED_ENCODING) return payload;
+        const id = payload.metadata?.[KEY_ID_METADATA];
+        const payloadKeyId = id ? fromUtf8.decode(id) : '(none)';
+        if (payloadKeyId !== keyId) {
+          throw new PayloadDecryptError(`payload sealed with key ${payloadKeyId}, this codec holds ${keyId}`);
+        }
+        return temporal.api.common.v1.Payload.decode(open(payload.data ?? new Uint8Array()));
+      });
+    },
+  };
+}

@@ -1,0 +1,76 @@
+// The embedded default's Temporal: the CLI's dev server with its Web UI, persisted in a SQLite file.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, openSync } from 'node:fs';
+import { join } from 'node:path';
+import { Connection } from '@temporalio/client';
+import { devServerSearchAttributeArgs, embedded, serverPaths } from '../temporal.config';
+
+export interface DevServer {
+  address: string;
+  uiUrl: string;
+  dbFile: string;
+  stop(): Promise<void>;
+}
+
+async function waitUntilServing(address: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(`Temporal dev server exited with code ${child.exitCode}; see ${logFile}`);
+    }
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1000 });
+      try {
+        await connection.workflowService.getSystemInfo({});
+        return;
+      } finally {
+        await connection.close();
+      }
+    } catch (err) {
+      lastError = err;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  throw new Error(`Temporal dev server did not answer at ${address} within ${timeoutMs} ms: ${String(lastError)}`);
+}
+
+/** Starts the dev server; its own log goes to `<dataDir>/temporal.log`. */
+export async function startDevServer(dataDir = embedded.dataDir): Promise<DevServer> {
+  mkdirSync(dataDir, { recursive: true });
+  const dbFile = join(dataDir, 'temporal.sqlite');
+  const address = `127.0.0.1:${embedded.port}`;
+  const logFile = join(dataDir, 'temporal.log');
+  const child = spawn(
+    serverPaths.cli,
+    [
+      'server',
+      'start-dev',
+      '--db-filename',
+      dbFile,
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(embedded.port),
+      '--ui-port',
+      String(embedded.uiPort),
+      '--namespace',
+      embedded.namespace,
+      '--log-level',
+      'warn',
+      ...devServerSearchAttributeArgs(),
+    ],
+    { stdio: ['ignore', openSync(logFile, 'a'), openSync(logFile, 'a')] },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await waitUntilServing(address, child, 30_000);
+  return {
+    address,
+    uiUrl: `http://127.0.0.1:${embedded.uiPort}`,
+    dbFile,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,159 @@
+// Deployment settings (SPEC §14, Appendix A), read once at start. An invalid setting stops the start
+// with a SettingsError naming it (never echoing a secret). For the embedded default — SQLite ledger,
+// the dev server — missing secrets are generated once and kept in `<dataDir>/secrets.json` (0600).
+import { hkdfSync, randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { z } from 'zod';
+import type { LedgerConfig } from '../activities/ledger';
+import { parseOperatorToken } from '../api/auth';
+import { parseMasterKey } from '../api/vault';
+import { usesExternalCluster } from '../temporal.config';
+import { InvalidParamsError, parseParamsOverrides, type ProtocolParams } from '../workflows/rules/params';
+
+export class SettingsError extends Error {
+  override readonly name = 'SettingsError';
+  constructor(
+    readonly setting: string,
+    message: string,
+  ) {
+    super(message.startsWith(setting) ? message : `${setting}: ${message}`);
+  }
+}
+
+export interface Settings {
+  port: number;
+  dataDir: string;
+  params: ProtocolParams;
+  operatorToken: string;
+  vaultMasterKey: Uint8Array;
+  /** AES-256 key of the payload codec (PAYLOAD_CODEC_KEY, or derived from VAULT_MASTER_KEY). */
+  payloadCodecKey: Uint8Array;
+  ledger: LedgerConfig;
+  /** True when no external Temporal cluster is configured: the service runs its own dev server. */
+  embedded: boolean;
+  /** The file holding generated secrets, when the embedded default generated or reused any. */
+  secretsFile: string | null;
+}
+
+const PROJECT_ROOT = join(__dirname, '..');
+export const CODEC_KEY_INFO = 'opencontract payload codec v1';
+
+/** HKDF-SHA256 of the vault master key: one secret to configure, two independent keys. */
+export function deriveCodecKey(masterKey: Uint8Array): Uint8Array {
+  return new Uint8Array(hkdfSync('sha256', masterKey, new Uint8Array(0), CODEC_KEY_INFO, 32));
+}
+
+const portSchema = z.coerce
+  .number({ error: 'must be a number' })
+  .int('must be a whole number')
+  .min(0, 'must be between 0 and 65535')
+  .max(65535, 'must be between 0 and 65535');
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return 3000;
+  const parsed = portSchema.safeParse(value.trim());
+  if (!parsed.success)
+    throw new SettingsError('PORT', `PORT ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
+  return parsed.data;
+}
+
+function parseLedger(value: string | undefined, dataDir: string): LedgerConfig {
+  const setting = value?.trim() ?? '';
+  if (setting === '') return { kind: 'sqlite', path: join(dataDir, 'ledger.sqlite') };
+  if (/^postgres(ql)?:\/\//.test(setting)) {
+    try {
+      new URL(setting);
+    } catch {
+      throw new SettingsError('OPENCONTRACT_LEDGER', 'OPENCONTRACT_LEDGER is not a valid postgres:// URL');
+    }
+    return { kind: 'postgres', connectionString: setting };
+  }
+  if (setting.startsWith('sqlite:') && setting.length > 'sqlite:'.length) {
+    const path = setting.slice('sqlite:'.length);
+    return { kind: 'sqlite', path: isAbsolute(path) ? path : resolve(path) };
+  }
+  throw new SettingsError(
+    'OPENCONTRACT_LEDGER',
+    'OPENCONTRACT_LEDGER must be sqlite:<path> or a postgres:// URL',
+  );
+}
+
+const secretsFileSchema = z.object({ operatorToken: z.string(), vaultMasterKey: z.string() }).strict();
+type StoredSecrets = z.infer<typeof secretsFileSchema>;
+
+/** The embedded default's secrets: read from the file, or generated and written once. */
+function embeddedSecrets(dataDir: string): { file: string; secrets: StoredSecrets } {
+  const file = join(dataDir, 'secrets.json');
+  if (existsSync(file)) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      throw new SettingsError('OPENCONTRACT_DATA_DIR', `${file} is not valid JSON`);
+    }
+    const parsed = secretsFileSchema.safeParse(raw);
+    if (!parsed.success) throw new SettingsError('OPENCONTRACT_DATA_DIR', `${file} is not a secrets file`);
+    return { file, secrets: parsed.data };
+  }
+  const secrets: StoredSecrets = {
+    operatorToken: randomBytes(24).toString('base64url'),
+    vaultMasterKey: randomBytes(32).toString('hex'),
+  };
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  return { file, secrets };
+}
+
+function setting<T>(name: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    if (err instanceof SettingsError) throw err;
+    if (err instanceof InvalidParamsError) throw new SettingsError(name, `${name}: ${err.message}`);
+    throw new SettingsError(name, (err as Error).message);
+  }
+}
+
+/**
+ * Reads every setting from `env`. Missing secrets are an error, except for the embedded default
+ * (SQLite ledger and no external Temporal cluster), where they come from `<dataDir>/secrets.json`.
+ */
+export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const dataDir = resolve(env.OPENCONTRACT_DATA_DIR?.trim() || join(PROJECT_ROOT, '.data'));
+  const port = parsePort(env.PORT);
+  const params = setting('OPENCONTRACT_PARAMS', () => parseParamsOverrides(env.OPENCONTRACT_PARAMS));
+  const ledger = parseLedger(env.OPENCONTRACT_LEDGER, dataDir);
+  const embedded = !usesExternalCluster(env);
+
+  const missing = (name: string) => (env[name]?.trim() ?? '') === '';
+  let secretsFile: string | null = null;
+  let stored: StoredSecrets | undefined;
+  if ((missing('OPERATOR_TOKEN') || missing('VAULT_MASTER_KEY')) && embedded && ledger.kind === 'sqlite') {
+    const found = embeddedSecrets(dataDir);
+    secretsFile = found.file;
+    stored = found.secrets;
+  }
+  const operatorToken = setting('OPERATOR_TOKEN', () =>
+    parseOperatorToken(missing('OPERATOR_TOKEN') ? stored?.operatorToken : env.OPERATOR_TOKEN),
+  );
+  const vaultMasterKey = setting('VAULT_MASTER_KEY', () =>
+    parseMasterKey(missing('VAULT_MASTER_KEY') ? stored?.vaultMasterKey : env.VAULT_MASTER_KEY),
+  );
+  const payloadCodecKey = missing('PAYLOAD_CODEC_KEY')
+    ? deriveCodecKey(vaultMasterKey)
+    : setting('PAYLOAD_CODEC_KEY', () => parseMasterKey(env.PAYLOAD_CODEC_KEY, 'PAYLOAD_CODEC_KEY'));
+
+  return {
+    port,
+    dataDir,
+    params,
+    operatorToken,
+    vaultMasterKey,
+    payloadCodecKey,
+    ledger,
+    embedded,
+    secretsFile,
+  };
+}

@@ -1,0 +1,39 @@
+// The Temporal client the API uses: the connection from temporal.config.ts (envconfig profiles and
+// TEMPORAL_* variables) and the encrypting payload codec of service/codec.ts.
+import { Client, Connection } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
+import { temporalConnectConfig } from '../temporal.config';
+import { createPayloadCodec } from './codec';
+
+/** The data converter every client and worker of the service shares. */
+export function contractDataConverter(codecKey: Uint8Array): DataConverter {
+  return { payloadCodecs: [createPayloadCodec(codecKey)] };
+}
+
+/** A client on an existing connection (tests hand in the test environment's). */
+export function createTemporalClient(input: {
+  connection: Connection;
+  namespace: string;
+  codecKey: Uint8Array;
+}): Client {
+  return new Client({
+    connection: input.connection,
+    namespace: input.namespace,
+    dataConverter: contractDataConverter(input.codecKey),
+  });
+}
+
+/** Connects from the environment's Temporal settings; close `connection` when done. */
+export async function connectTemporalClient(input: {
+  codecKey: Uint8Array;
+  env?: NodeJS.ProcessEnv;
+}): Promise<{ client: Client; connection: Connection; namespace: string }> {
+  const config = temporalConnectConfig(input.env);
+  const connection = await Connection.connect(config.connectionOptions);
+  const namespace = config.namespace ?? 'default';
+  return {
+    client: createTemporalClient({ connection, namespace, codecKey: input.codecKey }),
+    connection,
+    namespace,
+  };
+}

@@ -1,0 +1,36 @@
+// A contract worker connected from the environment's Temporal settings, with its own ledger connection.
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import { openLedger } from '../activities/ledger';
+import { TASK_QUEUE, temporalConnectConfig } from '../temporal.config';
+import type { Settings } from './settings';
+import { contractDataConverter } from './temporal-client';
+import { createContractWorker } from './worker';
+
+export interface RunningWorker {
+  worker: Worker;
+  /** Stops polling, lets running tasks finish, then closes the connection and the ledger. */
+  stop(): Promise<void>;
+}
+
+export async function startWorker(settings: Settings, env: NodeJS.ProcessEnv = process.env): Promise<RunningWorker> {
+  const config = temporalConnectConfig(env);
+  const connection = await NativeConnection.connect(config.connectionOptions);
+  const ledger = await openLedger(settings.ledger);
+  const worker = await createContractWorker({
+    connection,
+    namespace: config.namespace ?? 'default',
+    taskQueue: TASK_QUEUE,
+    ledger,
+    dataConverter: contractDataConverter(settings.payloadCodecKey),
+  });
+  const running = worker.run();
+  return {
+    worker,
+    async stop() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+      await connection.close();
+      await ledger.close();
+    },
+  };
+}

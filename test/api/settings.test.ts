@@ -1,0 +1,87 @@
+// Deployment settings (service/settings.ts) and the payload codec (service/codec.ts).
+import assert from 'node:assert/strict';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { createPayloadCodec, ENCRYPTED_ENCODING } from '../../service/codec';
+import { loadSettings, SettingsError } from '../../service/settings';
+import { tempDir } from '../auth/support';
+
+const valid = (dir: string) => ({
+  OPENCONTRACT_DATA_DIR: dir,
+  OPERATOR_TOKEN: 'an-operator-token-long-enough',
+  VAULT_MASTER_KEY: '11'.repeat(32),
+  TEMPORAL_ADDRESS: '127.0.0.1:7233',
+});
+
+const SECRETS: string[] = ['OPERATOR_TOKEN', 'VAULT_MASTER_KEY', 'PAYLOAD_CODEC_KEY'];
+
+test('each invalid setting stops the start with an error naming it, never echoing a secret', () => {
+  const dir = tempDir('settings');
+  for (const [name, value] of [
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['OPENCONTRACT_PARAMS', '{"workerStakeBps": 20000}'],
+    ['OPENCONTRACT_PARAMS', 'not json'],
+    ['OPERATOR_TOKEN', 'short'],
+    ['VAULT_MASTER_KEY', 'abcd'],
+    ['PAYLOAD_CODEC_KEY', 'zz'],
+    ['OPENCONTRACT_LEDGER', 'mysql://db'],
+  ] as const) {
+    assert.throws(
+      () => loadSettings({ ...valid(dir), [name]: value }),
+      (err: unknown) =>
+        err instanceof SettingsError &&
+        err.setting === name &&
+        err.message.includes(name) &&
+        !(SECRETS.includes(name) && err.message.includes(value)),
+      `${name}=${value}`,
+    );
+  }
+  assert.throws(() => loadSettings({ ...valid(dir), OPERATOR_TOKEN: '' }), /OPERATOR_TOKEN/);
+});
+
+test('defaults, and the params overrides applied', () => {
+  const dir = tempDir('settings');
+  const s = loadSettings({ ...valid(dir), OPENCONTRACT_PARAMS: '{"baVotingWindow": 12000}' });
+  assert.equal(s.port, 3000);
+  assert.equal(s.params.baVotingWindow, 12000);
+  assert.deepEqual(s.ledger, { kind: 'sqlite', path: join(dir, 'ledger.sqlite') });
+  assert.equal(s.payloadCodecKey.length, 32);
+  assert.notDeepEqual(Buffer.from(s.payloadCodecKey), Buffer.from(s.vaultMasterKey));
+  assert.equal(
+    loadSettings({ ...valid(dir), OPENCONTRACT_LEDGER: 'postgres://u@h/db' }).ledger.kind,
+    'postgres',
+  );
+});
+
+test('the embedded default generates its secrets once, in a 0600 file', () => {
+  const dir = tempDir('settings');
+  const first = loadSettings({ OPENCONTRACT_DATA_DIR: dir });
+  assert.equal(first.secretsFile, join(dir, 'secrets.json'));
+  assert.equal(statSync(first.secretsFile).mode & 0o777, 0o600);
+  const second = loadSettings({ OPENCONTRACT_DATA_DIR: dir });
+  assert.equal(second.operatorToken, first.operatorToken);
+  assert.deepEqual(second.vaultMasterKey, first.vaultMasterKey);
+  // An external cluster gets no generated secrets.
+  assert.throws(
+    () => loadSettings({ OPENCONTRACT_DATA_DIR: tempDir('settings'), TEMPORAL_ADDRESS: 'x:7233' }),
+    SettingsError,
+  );
+});
+
+test('payload codec: sealed with AES-256-GCM, no plaintext, opened only with the same key', async () => {
+  const codec = createPayloadCodec(new Uint8Array(32).fill(1));
+  const payload = {
+    metadata: { encoding: new TextEncoder().encode('json/plain') },
+    data: new TextEncoder().encode('"secret task text"'),
+  };
+  const [sealed] = await codec.encode([payload]);
+  assert.equal(new TextDecoder().decode(sealed!.metadata!.encoding), ENCRYPTED_ENCODING);
+  assert.ok(!Buffer.from(sealed!.data!).toString('latin1').includes('secret task text'));
+  const [opened] = await codec.decode([sealed!]);
+  assert.equal(new TextDecoder().decode(opened!.data!), '"secret task text"');
+  await assert.rejects(createPayloadCodec(new Uint8Array(32).fill(2)).decode([sealed!]), /sealed with key/);
+  const tampered = { ...sealed!, data: Uint8Array.from(sealed!.data!, (b, i) => (i === 20 ? b ^ 1 : b)) };
+  await assert.rejects(codec.decode([tampered]), /authentication/);
+});

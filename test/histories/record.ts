@@ -1,0 +1,30 @@
+// Records the history of every contract path (test/workflows/scenarios.ts) under test/histories/<path>.json,
+// for the replay test. Run after a deliberate change of workflow code: `npx tsx test/histories/record.ts`.
+// The payloads are sealed with the test-only HISTORY_CODEC_KEY, as every history is in production.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createSuite, Harness, HISTORY_CODEC_KEY } from '../workflows/harness';
+import { PATHS } from '../workflows/scenarios';
+import { historyToFile } from './format';
+
+async function main(): Promise<void> {
+  const suite = await createSuite(HISTORY_CODEC_KEY);
+  try {
+    for (const [name, path] of Object.entries(PATHS)) {
+      await Harness.run(suite, async (h) => {
+        const run = await path(h);
+        const history = await run.handle.fetchHistory();
+        writeFileSync(join(__dirname, `${name}.json`), historyToFile(history));
+        if (run.outcome === null) await run.handle.terminate('recorded');
+        console.log(`${name}: ${history.events?.length ?? 0} history events`);
+      });
+    }
+  } finally {
+    await suite.teardown();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,216 @@
+// The whole stack for API and end-to-end tests: a Temporal dev server (real visibility), the contract
+// worker with the encrypting codec, a real SQLite ledger, vault, nonce and idempotency files in a
+// temp dir, and the API — in process for `app.request()`, or over HTTP on 127.0.0.1 via
+// service/api-server.ts (what the start script runs).
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { agentOwner, openLedger, type Balances, type Ledger } from '../../activities/ledger';
+import { createApp, type App } from '../../api/app';
+import { SqliteNonceStore } from '../../api/auth';
+import { SqliteIdempotencyStore } from '../../api/idempotency';
+import { createOperatorClient } from '../../api/sdk';
+import { SqliteKeyVault } from '../../api/vault';
+import { startApiServer, type ApiServer } from '../../service/api-server';
+import { loadSettings, type Settings } from '../../service/settings';
+import { contractDataConverter, createTemporalClient } from '../../service/temporal-client';
+import { CONTRACT_WORKFLOWS_PATH, createContractWorker } from '../../service/worker';
+import { createDevServerEnv } from './temporal';
+
+export const OPERATOR_TOKEN = 'test-operator-token-0123456789';
+export const VAULT_MASTER_KEY = '5a'.repeat(32);
+export const TASK_QUEUE = 'opencontract-test';
+
+/** A temp dir the harness removes in close() (node:test's after() inside a hook fires too early). */
+function makeDir(prefix: string): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), `oc-${prefix}-`));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+/** The contract workflows bundled once per test process (a restart reuses it). */
+export function contractBundle(): Promise<WorkflowBundleWithSourceMap> {
+  bundle ??= bundleWorkflowCode({ workflowsPath: CONTRACT_WORKFLOWS_PATH, logger: quietLogger });
+  return bundle;
+}
+const quietLogger = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
+
+export interface RunningWorker {
+  stop(): Promise<void>;
+}
+
+export async function runContractWorker(
+  env: TestWorkflowEnvironment,
+  ledger: Ledger,
+  settings: Settings,
+): Promise<RunningWorker> {
+  const worker = await createContractWorker({
+    connection: env.nativeConnection,
+    namespace: env.namespace ?? 'default',
+    taskQueue: TASK_QUEUE,
+    ledger,
+    dataConverter: contractDataConverter(settings.payloadCodecKey),
+    workflowBundle: await contractBundle(),
+  });
+  const running = worker.run();
+  return {
+    async stop() {
+      worker.shutdown();
+      await running;
+    },
+  };
+}
+
+/** Settings as the start script would read them, pointed at the test's dev server and temp dir. */
+export function testSettingsEnv(
+  env: TestWorkflowEnvironment,
+  dir: string,
+  params?: object,
+): NodeJS.ProcessEnv {
+  return {
+    PORT: '0',
+    OPENCONTRACT_DATA_DIR: dir,
+    OPENCONTRACT_LEDGER: `sqlite:${join(dir, 'ledger.sqlite')}`,
+    OPERATOR_TOKEN,
+    VAULT_MASTER_KEY,
+    TEMPORAL_ADDRESS: env.address,
+    TEMPORAL_NAMESPACE: env.namespace ?? 'default',
+    ...(params ? { OPENCONTRACT_PARAMS: JSON.stringify(params) } : {}),
+  };
+}
+
+async function balancesOf(ledger: Ledger, address: string): Promise<Balances> {
+  return ledger.balances(agentOwner(address));
+}
+
+/** For `app.request()` tests: the app in process with every real part behind it. */
+export interface AppHarness {
+  env: TestWorkflowEnvironment;
+  app: App;
+  ledger: Ledger;
+  vault: SqliteKeyVault;
+  settings: Settings;
+  fund(address: string, amount: bigint): Promise<void>;
+  balances(address: string): Promise<Balances>;
+  close(): Promise<void>;
+}
+
+let fundCounter = 0;
+
+export async function startAppHarness(options: { params?: object } = {}): Promise<AppHarness> {
+  const env = await createDevServerEnv();
+  const { dir, remove } = makeDir('api');
+  const settings = loadSettings(testSettingsEnv(env, dir, options.params));
+  const ledger = await openLedger(settings.ledger);
+  const worker = await runContractWorker(env, ledger, settings);
+  const vault = new SqliteKeyVault(join(dir, 'vault.sqlite'), settings.vaultMasterKey);
+  const nonces = new SqliteNonceStore(join(dir, 'nonces.sqlite'));
+  const idempotency = new SqliteIdempotencyStore(join(dir, 'idempotency.sqlite'));
+  const temporal = createTemporalClient({
+    connection: env.connection,
+    namespace: env.namespace ?? 'default',
+    codecKey: settings.payloadCodecKey,
+  });
+  const app = createApp({
+    temporal,
+    taskQueue: TASK_QUEUE,
+    ledger,
+    vault,
+    nonces,
+    idempotency,
+    params: settings.params,
+    operatorToken: settings.operatorToken,
+  });
+  return {
+    env,
+    app,
+    ledger,
+    vault,
+    settings,
+    async fund(address, amount) {
+      fundCounter += 1;
+      await ledger.deposit({
+        id: `test-fund:${fundCounter}`,
+        asset: 'USDC',
+        to: agentOwner(address),
+        amount,
+      });
+    },
+    balances: (address) => balancesOf(ledger, address),
+    async close() {
+      await worker.stop();
+      await env.teardown();
+      await ledger.close();
+      vault.close();
+      nonces.close();
+      idempotency.close();
+      remove();
+    },
+  };
+}
+
+/** For end-to-end tests: the API over HTTP (service/api-server.ts) and a worker, restartable. */
+export interface ServiceHarness {
+  env: TestWorkflowEnvironment;
+  settings: Settings;
+  /** The API's base URL (changes on restart: a new free port). */
+  url(): string;
+  operator(): ReturnType<typeof createOperatorClient>;
+  balances(address: string): Promise<Balances>;
+  /** Every open hold of the ledger (the invariant "a terminal contract holds nothing pending"). */
+  ledger(): Ledger;
+  /** Stops the API and the worker (their ledger connections included) and starts them again. */
+  restart(): Promise<void>;
+  stopApiAndWorker(): Promise<void>;
+  startApiAndWorker(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startServiceHarness(options: { params?: object } = {}): Promise<ServiceHarness> {
+  const env = await createDevServerEnv();
+  const { dir, remove } = makeDir('e2e');
+  const settingsEnv = testSettingsEnv(env, dir, options.params);
+  const settings = loadSettings(settingsEnv);
+  // The test's own ledger connection (for balances), like an auditor beside the service.
+  const observer = await openLedger(settings.ledger);
+  let api: ApiServer | undefined;
+  let worker: RunningWorker | undefined;
+  let workerLedger: Ledger | undefined;
+
+  const harness: ServiceHarness = {
+    env,
+    settings,
+    url: () => {
+      if (!api) throw new Error('the API is stopped');
+      return api.url;
+    },
+    operator: () => createOperatorClient({ baseUrl: harness.url(), token: settings.operatorToken }),
+    balances: (address) => balancesOf(observer, address),
+    ledger: () => observer,
+    async startApiAndWorker() {
+      workerLedger = await openLedger(settings.ledger);
+      worker = await runContractWorker(env, workerLedger, settings);
+      api = await startApiServer(settings, { env: settingsEnv, taskQueue: TASK_QUEUE });
+    },
+    async stopApiAndWorker() {
+      await api?.close();
+      await worker?.stop();
+      await workerLedger?.close();
+      api = worker = workerLedger = undefined;
+    },
+    async restart() {
+      await harness.stopApiAndWorker();
+      await harness.startApiAndWorker();
+    },
+    async close() {
+      await harness.stopApiAndWorker();
+      await env.teardown();
+      await observer.close();
+      remove();
+    },
+  };
+  await harness.startApiAndWorker();
+  return harness;
+}

@@ -1,0 +1,234 @@
+// Runs contract workflows on the time-skipping test server with the real ledger activities on a
+// temporary SQLite file and the encrypting payload codec, and starts contracts the way the API does
+// (update-with-start of `created`, messages as Updates carrying `caller`).
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  WithStartWorkflowOperation,
+  WorkflowUpdateFailedError,
+  type WorkflowHandle,
+} from '@temporalio/client';
+import { ApplicationFailure, type DataConverter } from '@temporalio/common';
+import { TimeSkippingWorkflowClient, type TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { agentOwner, openLedger, type Ledger } from '../../activities/ledger';
+import { createPayloadCodec } from '../../service/codec';
+import { CONTRACT_WORKFLOWS_PATH, createContractWorker } from '../../service/worker';
+import { createTimeSkippingEnv } from '../support/temporal';
+import { contractWorkflow } from '../../workflows/contract';
+import {
+  contractQuery,
+  contractWorkflowId,
+  createdUpdate,
+  type ContractInput,
+  type ContractView,
+} from '../../workflows/definitions';
+import {
+  termsToWire,
+  validateContractTerms,
+  type CreateContractBody,
+} from '../../workflows/rules/contract-terms';
+import { DEFAULT_PARAMS, paramsToWire } from '../../workflows/rules/params';
+
+export const CLIENT = '0x' + 'c1'.repeat(20);
+export const WORKER = '0x' + 'a7'.repeat(20);
+export const OTHER = '0x' + 'b0'.repeat(20);
+export const POOR = '0x' + 'd3'.repeat(20);
+export const STRANGER = '0x' + 'e5'.repeat(20);
+
+export const HOUR = 3_600_000;
+export const PRICE = 2_500_000n;
+/** workerStakeBps (10%) of the price. */
+export const STAKE = 250_000n;
+export const CLIENT_FUNDS = 10_000_000n;
+export const WORKER_FUNDS = 1_000_000n;
+
+export type Party = string | 'treasury';
+
+export interface Balance {
+  available: bigint;
+  held: bigint;
+}
+
+/** One file's Temporal environment and workflow bundle, built once. */
+export interface Suite {
+  env: TestWorkflowEnvironment;
+  bundle: WorkflowBundleWithSourceMap;
+  dataConverter: DataConverter;
+  dir: string;
+  teardown(): Promise<void>;
+}
+
+/** A fixed key for the saved histories (test-only: it protects nothing real). */
+export const HISTORY_CODEC_KEY = new Uint8Array(32).fill(0x42);
+
+export async function createSuite(codecKey: Uint8Array = randomBytes(32)): Promise<Suite> {
+  const env = await createTimeSkippingEnv();
+  const bundle = await bundleWorkflowCode({ workflowsPath: CONTRACT_WORKFLOWS_PATH, logger: quietLogger });
+  const dir = mkdtempSync(join(tmpdir(), 'oc-workflows-'));
+  return {
+    env,
+    bundle,
+    dataConverter: { payloadCodecs: [createPayloadCodec(codecKey)] },
+    dir,
+    async teardown() {
+      await env.teardown();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const quietLogger = {
+  log() {},
+  trace() {},
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+};
+
+let contractCount = 0;
+let ledgerCount = 0;
+
+/** One test: a fresh ledger file with funded parties, a worker on its own task queue, a codec client. */
+export class Harness {
+  readonly client: TimeSkippingWorkflowClient;
+  readonly taskQueue = `contracts-${randomBytes(6).toString('hex')}`;
+
+  private constructor(
+    readonly suite: Suite,
+    readonly ledger: Ledger,
+  ) {
+    this.client = new TimeSkippingWorkflowClient({
+      connection: suite.env.connection,
+      namespace: suite.env.namespace ?? 'default',
+      dataConverter: suite.dataConverter,
+    });
+  }
+
+  static async run<T>(suite: Suite, test: (h: Harness) => Promise<T>): Promise<T> {
+    const ledger = await openLedger({ kind: 'sqlite', path: join(suite.dir, `ledger-${++ledgerCount}.db`) });
+    const h = new Harness(suite, ledger);
+    await h.fund(CLIENT, CLIENT_FUNDS);
+    await h.fund(WORKER, WORKER_FUNDS);
+    await h.fund(OTHER, WORKER_FUNDS);
+    await h.fund(POOR, STAKE - 1n);
+    const worker = await createContractWorker({
+      connection: suite.env.nativeConnection,
+      namespace: suite.env.namespace ?? 'default',
+      taskQueue: h.taskQueue,
+      ledger,
+      dataConverter: suite.dataConverter,
+      workflowBundle: suite.bundle,
+    });
+    try {
+      return await worker.runUntil(test(h));
+    } finally {
+      await ledger.close();
+    }
+  }
+
+  async fund(address: string, amount: bigint): Promise<void> {
+    await this.ledger.deposit({ id: `fund:${address}`, asset: 'USDC', to: agentOwner(address), amount });
+  }
+
+  async balance(party: Party): Promise<Balance> {
+    const b = await this.ledger.balances(party === 'treasury' ? 'treasury' : agentOwner(party));
+    return { available: b.USDC.available, held: b.USDC.held };
+  }
+
+  /** Asserts the exact USDC balance of every party. */
+  async assertBalances(expected: Record<string, Balance>): Promise<void> {
+    for (const [party, want] of Object.entries(expected)) {
+      assert.deepEqual(await this.balance(party), want, `balance of ${party}`);
+    }
+  }
+
+  /** A terminal contract holds nothing: every hold it opened is resolved. */
+  async assertNothingPending(contractId: string): Promise<void> {
+    const open = (await this.ledger.holdsByContract(contractId)).filter((h) => h.status === 'open');
+    assert.deepEqual(open, [], 'open holds of the contract');
+  }
+
+  now(): Promise<number> {
+    return this.suite.env.currentTimeMs();
+  }
+
+  /** Moves the test server's clock (timers due meanwhile fire). */
+  sleep(ms: number): Promise<void> {
+    return this.suite.env.sleep(ms);
+  }
+
+  async input(body: Partial<CreateContractBody> = {}): Promise<ContractInput> {
+    const t0 = await this.now();
+    const iso = (hours: number) => new Date(t0 + hours * HOUR).toISOString();
+    const full = {
+      contractType: 'fixed',
+      awardMethod: 'direct',
+      worker: WORKER,
+      taskDescription: 'Summarise the attached report in 200 words.',
+      acceptanceCriteria: ['at most 200 words', 'names the three main findings'],
+      amount: PRICE.toString(),
+      deadlines: { match: iso(1), withdrawal: iso(2), delivery: iso(3), review: iso(4) },
+      ...body,
+    };
+    const result = validateContractTerms(full, t0, CLIENT);
+    if (!result.ok) throw new Error(`bad test terms: ${JSON.stringify(result.errors)}`);
+    const { supplementaryMaterials, ...terms } = termsToWire(result.terms);
+    const materials = supplementaryMaterials && {
+      uri: supplementaryMaterials.uri,
+      sha256: supplementaryMaterials.sha256,
+    };
+    return {
+      contractId: `c-${(++contractCount).toString().padStart(4, '0')}${randomBytes(11).toString('hex')}`,
+      terms: { ...terms, supplementaryMaterials: materials },
+      params: paramsToWire(DEFAULT_PARAMS),
+    };
+  }
+
+  /** Starts a contract as the API does: update-with-start of `created`, answered once the escrow is held. */
+  async create(
+    input: ContractInput,
+  ): Promise<{ handle: WorkflowHandle<typeof contractWorkflow>; view: ContractView }> {
+    const startWorkflowOperation = new WithStartWorkflowOperation(contractWorkflow, {
+      workflowId: contractWorkflowId(input.contractId),
+      taskQueue: this.taskQueue,
+      args: [input],
+      workflowIdConflictPolicy: 'FAIL',
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      staticSummary: `${input.terms.code} contract ${input.contractId}: ${input.terms.amount} USDC minor units, ${input.terms.acceptanceCriteria.length} criteria`,
+    });
+    const view = await this.client.executeUpdateWithStart(createdUpdate, { startWorkflowOperation });
+    return { handle: await startWorkflowOperation.workflowHandle(), view };
+  }
+
+  view(handle: WorkflowHandle): Promise<ContractView> {
+    return handle.query(contractQuery);
+  }
+}
+
+/** Asserts an Update was refused with the given failure type and machine code. */
+export async function assertRefused(promise: Promise<unknown>, type: string, code: string): Promise<void> {
+  await assert.rejects(promise, (error: unknown) => {
+    assert.ok(error instanceof WorkflowUpdateFailedError, `not an update failure: ${String(error)}`);
+    const cause = error.cause;
+    assert.ok(cause instanceof ApplicationFailure, `cause is not an ApplicationFailure: ${String(cause)}`);
+    assert.equal(cause.type, type, cause.message);
+    assert.equal((cause.details?.[0] as { code?: string } | undefined)?.code, code, cause.message);
+    return true;
+  });
+}
+
+export const b = (available: bigint, held = 0n): Balance => ({ available, held });
+
+export const SHA_A = 'a'.repeat(64);
+export const SHA_B = 'b'.repeat(64);
+export const delivery = (caller: string) => ({
+  caller,
+  uri: 'https://store.example/d/1',
+  sha256: SHA_A,
+  contentHash: SHA_B,
+});

@@ -1,0 +1,220 @@
+// Every path of a fixed-price contract, driven the way the API drives it. The workflow tests assert
+// their outcomes; test/histories/record.ts saves each one's history for the replay test.
+import assert from 'node:assert/strict';
+import type { WorkflowHandle } from '@temporalio/client';
+import {
+  acceptSignal,
+  acceptUpdate,
+  approveSignal,
+  approveUpdate,
+  cancelSignal,
+  cancelUpdate,
+  contractWorkflowId,
+  declineUpdate,
+  deliverUpdate,
+  eventsQuery,
+  FailureType,
+  withdrawSignal,
+  withdrawUpdate,
+} from '../../workflows/definitions';
+import type { ContractOutcome, ContractView } from '../../workflows/definitions';
+import type { UpdateDefinition } from '@temporalio/common';
+import {
+  assertRefused,
+  CLIENT,
+  CLIENT_FUNDS,
+  delivery,
+  HOUR,
+  OTHER,
+  POOR,
+  STRANGER,
+  WORKER,
+  type Harness,
+} from './harness';
+
+export interface PathRun {
+  contractId: string;
+  handle: WorkflowHandle;
+  /** The workflow's result; null when the path leaves it running (standard mode awaits its panel). */
+  outcome: ContractOutcome | null;
+}
+
+type Path = (h: Harness) => Promise<PathRun>;
+
+async function finish(contractId: string, handle: WorkflowHandle): Promise<PathRun> {
+  return { contractId, handle, outcome: (await handle.result()) as ContractOutcome };
+}
+
+function send<I>(
+  handle: WorkflowHandle,
+  update: UpdateDefinition<ContractView, [I]>,
+  arg: I,
+): Promise<ContractView> {
+  return handle.executeUpdate(update, { args: [arg] });
+}
+
+export const PATHS = {
+  /** The Client cannot fund the escrow: the creating Update fails with 402 and the workflow ends holding nothing. */
+  async 'not-created-insufficient-funds'(h) {
+    const input = await h.input({ amount: (CLIENT_FUNDS + 1n).toString() });
+    await assertRefused(h.create(input), FailureType.InsufficientFunds, 'insufficient-funds');
+    return finish(input.contractId, h.client.getHandle(contractWorkflowId(input.contractId)));
+  },
+
+  /** FDP: the Client cancels while `created`. */
+  async 'cancelled-by-client'(h) {
+    const input = await h.input();
+    const { handle } = await h.create(input);
+    await assertRefused(
+      send(handle, cancelUpdate, { caller: WORKER }),
+      FailureType.Forbidden,
+      'not-the-client',
+    );
+    const view = await send(handle, cancelUpdate, { caller: CLIENT });
+    assert.equal(view.status, 'cancelled-by-client');
+    return finish(input.contractId, handle);
+  },
+
+  /** FDP: the named Worker declines. */
+  async 'cancelled-unmatched-declined'(h) {
+    const input = await h.input();
+    const { handle } = await h.create(input);
+    await assertRefused(
+      send(handle, declineUpdate, { caller: OTHER }),
+      FailureType.Forbidden,
+      'not-the-worker',
+    );
+    const view = await send(handle, declineUpdate, { caller: WORKER });
+    assert.equal(view.status, 'cancelled-unmatched');
+    return finish(input.contractId, handle);
+  },
+
+  /** FOP: nobody accepts before the Match Deadline. */
+  async 'cancelled-unmatched-deadline'(h) {
+    const input = await h.input({
+      awardMethod: 'open',
+      worker: undefined,
+      verificationMode: 'privacy-preserving',
+    });
+    const { handle } = await h.create(input);
+    return finish(input.contractId, handle);
+  },
+
+  /** FDP: the Worker withdraws before the Withdrawal Deadline. */
+  async 'cancelled-withdrawn'(h) {
+    const input = await h.input();
+    const { handle } = await h.create(input);
+    await send(handle, acceptUpdate, { caller: WORKER });
+    await assertRefused(
+      send(handle, withdrawUpdate, { caller: CLIENT }),
+      FailureType.Forbidden,
+      'not-the-worker',
+    );
+    const view = await send(handle, withdrawUpdate, { caller: WORKER });
+    assert.equal(view.status, 'cancelled-withdrawn');
+    return finish(input.contractId, handle);
+  },
+
+  /** FDP: withdrawal refused after its deadline; no delivery by the Delivery Deadline → absent. */
+  async 'cancelled-absent'(h) {
+    const input = await h.input();
+    const { handle } = await h.create(input);
+    await send(handle, acceptUpdate, { caller: WORKER });
+    await h.sleep(2 * HOUR); // past the Withdrawal Deadline (t0 + 2 h), before the Delivery Deadline (t0 + 3 h)
+    await assertRefused(send(handle, withdrawUpdate, { caller: WORKER }), FailureType.Conflict, 'late');
+    assert.equal((await h.view(handle)).status, 'matched');
+    return finish(input.contractId, handle);
+  },
+
+  /** FDP: delivered, the Client approves. */
+  async 'settled-approved'(h) {
+    const input = await h.input();
+    const { handle } = await h.create(input);
+    await send(handle, acceptUpdate, { caller: WORKER });
+    await assertRefused(send(handle, approveUpdate, { caller: CLIENT }), FailureType.Conflict, 'wrong-state');
+    assert.equal((await send(handle, deliverUpdate, delivery(WORKER))).status, 'under-review');
+    await assertRefused(send(handle, deliverUpdate, delivery(WORKER)), FailureType.Conflict, 'wrong-state');
+    await assertRefused(
+      send(handle, approveUpdate, { caller: WORKER }),
+      FailureType.Forbidden,
+      'not-the-client',
+    );
+    const view = await send(handle, approveUpdate, { caller: CLIENT });
+    assert.equal(view.status, 'settled-fully-met');
+    return finish(input.contractId, handle);
+  },
+
+  /** FOP: an open tender won by the first accept; delivered; no review by the Review Deadline → approved. */
+  async 'settled-auto-approved'(h) {
+    const input = await h.input({
+      awardMethod: 'open',
+      worker: undefined,
+      verificationMode: 'privacy-preserving',
+    });
+    const { handle } = await h.create(input);
+    await assertRefused(
+      send(handle, acceptUpdate, { caller: CLIENT }),
+      FailureType.Forbidden,
+      'client-cannot-accept',
+    );
+    await send(handle, acceptUpdate, { caller: WORKER });
+    await assertRefused(
+      send(handle, acceptUpdate, { caller: OTHER }),
+      FailureType.Conflict,
+      'already-matched',
+    );
+    await send(handle, deliverUpdate, delivery(WORKER));
+    return finish(input.contractId, handle);
+  },
+
+  /** FOP: the first caller cannot fund its stake (402, nothing locked); the next caller wins. */
+  async 'open-tender-failed-stake'(h) {
+    const input = await h.input({
+      awardMethod: 'open',
+      worker: undefined,
+      verificationMode: 'privacy-preserving',
+    });
+    const { handle } = await h.create(input);
+    await assertRefused(
+      send(handle, acceptUpdate, { caller: POOR }),
+      FailureType.InsufficientFunds,
+      'insufficient-funds',
+    );
+    const view = await send(handle, acceptUpdate, { caller: OTHER });
+    assert.equal(view.worker, OTHER);
+    await send(handle, deliverUpdate, delivery(OTHER));
+    await send(handle, approveUpdate, { caller: CLIENT });
+    return finish(input.contractId, handle);
+  },
+
+  /** FOS: standard mode reaches `under-review` and waits there for its panel (issue 6). */
+  async 'standard-under-review'(h) {
+    const input = await h.input({ awardMethod: 'open', worker: undefined });
+    const { handle } = await h.create(input);
+    await send(handle, acceptUpdate, { caller: WORKER });
+    await send(handle, deliverUpdate, delivery(WORKER));
+    await assertRefused(
+      send(handle, approveUpdate, { caller: CLIENT }),
+      FailureType.Conflict,
+      'standard-mode',
+    );
+    return { contractId: input.contractId, handle, outcome: null };
+  },
+
+  /** FDP through Signals: rejected signals change nothing and are logged; a valid one cancels. */
+  async 'signals-rejected-then-cancelled'(h) {
+    const input = await h.input();
+    const { handle } = await h.create(input);
+    await handle.signal(approveSignal, { caller: STRANGER });
+    await handle.signal(withdrawSignal, { caller: CLIENT });
+    await handle.signal(acceptSignal, { caller: OTHER });
+    await handle.signal(cancelSignal, { caller: 'not-an-address' });
+    const events = await handle.query(eventsQuery);
+    assert.equal(events.filter((e) => e.type === 'contract.message-rejected').length, 4);
+    assert.equal((await h.view(handle)).status, 'created');
+    await handle.signal(cancelSignal, { caller: CLIENT });
+    return finish(input.contractId, handle);
+  },
+} satisfies Record<string, Path>;
+
+export type PathName = keyof typeof PATHS;

@@ -1,0 +1,131 @@
+// Privacy-preserving review (SPEC §7, §7a): approve, auto-approve at the Review Deadline, standard
+// mode reaching `under-review`, and the Signal path — each with the exact balances of every party.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { eventsQuery } from '../../workflows/definitions';
+import {
+  clientKey,
+  contractCodeKey,
+  contractStatusKey,
+  nextDeadlineKey,
+  workerKey,
+} from '../../workflows/search-attributes';
+import {
+  b,
+  CLIENT,
+  CLIENT_FUNDS,
+  createSuite,
+  Harness,
+  OTHER,
+  PRICE,
+  STAKE,
+  STRANGER,
+  WORKER,
+  WORKER_FUNDS,
+  type Suite,
+} from './harness';
+import { PATHS } from './scenarios';
+
+let suite: Suite;
+before(async () => {
+  suite = await createSuite();
+});
+after(async () => {
+  await suite?.teardown();
+});
+
+const paidInFull = {
+  [CLIENT]: b(CLIENT_FUNDS - PRICE),
+  [WORKER]: b(WORKER_FUNDS + PRICE),
+  [OTHER]: b(WORKER_FUNDS),
+  treasury: b(0n),
+};
+
+describe('review and settlement (time-skipping server, real ledger on SQLite)', () => {
+  test('approve: the whole escrow to the Worker, its stake returned, in one ledger batch', () =>
+    Harness.run(suite, async (h) => {
+      const run = await PATHS['settled-approved'](h);
+      assert.equal(run.outcome?.created && run.outcome.status, 'settled-fully-met');
+      await h.assertBalances(paidInFull);
+      await h.assertNothingPending(run.contractId);
+      const settlementOps = new Set(
+        (await h.ledger.postingsByContract(run.contractId))
+          .filter((p) => p.opId.startsWith(`${run.contractId}:settlement:`))
+          .map((p) => p.opId),
+      );
+      assert.deepEqual([...settlementOps].sort(), [
+        `${run.contractId}:settlement:0`,
+        `${run.contractId}:settlement:1`,
+      ]);
+      const view = await h.view(run.handle);
+      assert.deepEqual(view.criteriaMet, ['met', 'met']);
+      const attributes = (await run.handle.describe()).typedSearchAttributes;
+      assert.equal(attributes.get(contractStatusKey), 'settled-fully-met');
+      assert.equal(attributes.get(contractCodeKey), 'FDP');
+      assert.equal(attributes.get(clientKey), CLIENT);
+      assert.equal(attributes.get(workerKey), WORKER);
+      assert.equal(attributes.get(nextDeadlineKey), undefined);
+      assert.equal(view.payment, PRICE.toString());
+      const types = (await run.handle.query(eventsQuery)).map((e) => e.type);
+      assert.deepEqual(
+        types.filter((t) => t !== 'contract.message-rejected'),
+        [
+          'contract.created',
+          'contract.matched',
+          'contract.delivered',
+          'agent.verified',
+          'contract.resolved',
+          'contract.settled',
+        ],
+      );
+    }));
+
+  test('auto-approve at the Review Deadline (open tender, losers refused)', () =>
+    Harness.run(suite, async (h) => {
+      const run = await PATHS['settled-auto-approved'](h);
+      assert.equal(run.outcome?.created && run.outcome.status, 'settled-fully-met');
+      await h.assertBalances(paidInFull);
+      await h.assertNothingPending(run.contractId);
+      const resolved = (await run.handle.query(eventsQuery)).find((e) => e.type === 'contract.resolved');
+      assert.equal(resolved?.type === 'contract.resolved' && resolved.source, 'review-timeout');
+    }));
+
+  test('standard mode (FOS) reaches under-review and holds escrow and stake until its panel', () =>
+    Harness.run(suite, async (h) => {
+      const run = await PATHS['standard-under-review'](h);
+      const view = await h.view(run.handle);
+      assert.equal(view.status, 'under-review');
+      assert.equal(view.contractCode, 'FOS');
+      assert.equal(view.nextDeadline, null);
+      const attributes = (await run.handle.describe()).typedSearchAttributes;
+      assert.equal(attributes.get(contractStatusKey), 'under-review');
+      assert.equal(attributes.get(nextDeadlineKey), undefined);
+      await h.assertBalances({
+        [CLIENT]: b(CLIENT_FUNDS - PRICE, PRICE),
+        [WORKER]: b(WORKER_FUNDS - STAKE, STAKE),
+        treasury: b(0n),
+      });
+      await run.handle.terminate('test over: the panel arrives in issue 6');
+    }));
+
+  test('Signal path: rejected signals change nothing and are logged; a valid cancel signal cancels', () =>
+    Harness.run(suite, async (h) => {
+      const run = await PATHS['signals-rejected-then-cancelled'](h);
+      assert.equal(run.outcome?.created && run.outcome.status, 'cancelled-by-client');
+      await h.assertBalances({
+        [CLIENT]: b(CLIENT_FUNDS),
+        [OTHER]: b(WORKER_FUNDS),
+        [STRANGER]: b(0n),
+        treasury: b(0n),
+      });
+      const rejected = (await run.handle.query(eventsQuery)).flatMap((e) =>
+        e.type === 'contract.message-rejected' ? [[e.message, e.actor, e.code, e.field ?? null]] : [],
+      );
+      assert.deepEqual(rejected, [
+        ['approve', STRANGER, 'not-the-client', null],
+        ['withdraw', CLIENT, 'not-the-worker', null],
+        ['accept', OTHER, 'not-the-worker', null],
+        ['cancel', 'system', 'bad-caller', 'caller'],
+      ]);
+    }));
+});

@@ -1,0 +1,20 @@
+// The contract workflow: one per contract, workflow ID `contract-<contractId>` (SPEC §3–§7a, §12–§14).
+// Also the worker's workflowsPath: it exports every workflow the worker runs.
+import { allHandlersFinished, condition } from '@temporalio/workflow';
+import type { ContractInput, ContractOutcome } from './definitions';
+import { lockEscrow, runContract } from './contract/lifecycle';
+import { registerHandlers } from './contract/messages';
+import { Contract } from './contract/state';
+
+export async function contractWorkflow(input: ContractInput): Promise<ContractOutcome> {
+  const contract = new Contract(input, Date.now());
+  registerHandlers(contract);
+  if (await lockEscrow(contract)) await runContract(contract);
+  await condition(allHandlersFinished);
+  const { contractId, escrow } = contract;
+  if (escrow.state === 'refused') {
+    const reason = escrow.failureType === 'InsufficientFunds' ? 'insufficient-funds' : 'escrow-refused';
+    return { created: false, reason, contractId };
+  }
+  return { created: true, status: contract.status, contractId };
+}

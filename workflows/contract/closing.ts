@@ -1,0 +1,79 @@
+// Carrying out a decision: a cancellation (SPEC §5, §6) or a resolution and its settlement (§7a).
+// The rules split every hold; this module maps roles to addresses and posts the whole split as ONE
+// `settle` activity call, i.e. one atomic ledger batch.
+import type { SettlementPosting } from '../../activities/ledger-activities';
+import { contractCancelledEvent, contractResolvedEvent, contractSettledEvent } from '../rules/events';
+import type { HoldSplit, Role } from '../rules/holds';
+import { toWire } from '../rules/money';
+import { cancel, settle } from '../rules/settlement';
+import { cancelledStatus } from '../rules/status';
+import { ledger } from './activities';
+import type { Contract, Decision } from './state';
+
+function partyOf(c: Contract, role: Role): string {
+  if (role === 'treasury') return 'treasury';
+  if (role === 'client') return c.terms.client;
+  if (c.worker === null) throw new RangeError('a part to the Worker needs a matched Worker');
+  return c.worker;
+}
+
+export function postingsFor(c: Contract, splits: readonly HoldSplit[]): SettlementPosting[] {
+  return splits.map((split) => ({
+    type: 'resolve',
+    holdId: c.holdId(split.hold),
+    parts: split.parts.map((p) => ({ to: partyOf(c, p.role), amount: toWire(p.amount) })),
+  }));
+}
+
+async function applyCancellation(c: Contract, decision: Extract<Decision, { kind: 'cancel' }>) {
+  const cancellation = cancel(decision.reason, c.holds(), c.params);
+  await ledger.settle({
+    contractId: c.contractId,
+    step: 'cancellation',
+    postings: postingsFor(c, cancellation.holds),
+  });
+  c.cancellationReason = decision.reason;
+  c.transition(cancelledStatus(decision.reason));
+  c.record(
+    contractCancelledEvent(c.eventContext(decision.actor), {
+      status: cancellation.status,
+      reason: decision.reason,
+      holds: cancellation.holds,
+    }),
+  );
+}
+
+async function applyResolution(c: Contract, decision: Extract<Decision, { kind: 'resolve' }>) {
+  c.criteriaMet = decision.criteriaMet;
+  c.transition('resolved');
+  c.record(
+    contractResolvedEvent(c.eventContext(decision.actor), {
+      source: decision.source,
+      criteriaMet: decision.criteriaMet,
+    }),
+  );
+  const settlement = settle(c.holds(), decision.criteriaMet, c.params);
+  await ledger.settle({
+    contractId: c.contractId,
+    step: 'settlement',
+    postings: postingsFor(c, settlement.holds),
+  });
+  c.payment = settlement.payment;
+  c.transition(settlement.status);
+  c.record(
+    contractSettledEvent(c.eventContext('system'), {
+      status: settlement.status,
+      tier: settlement.tier,
+      payment: settlement.payment,
+      holds: settlement.holds,
+    }),
+  );
+}
+
+/** Carries out the pending decision; the contract ends terminal. */
+export async function applyDecision(c: Contract): Promise<void> {
+  const decision = c.decision;
+  if (decision === null) throw new RangeError('no decision to apply');
+  if (decision.kind === 'cancel') await applyCancellation(c, decision);
+  else await applyResolution(c, decision);
+}

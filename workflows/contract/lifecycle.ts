@@ -1,0 +1,108 @@
+// The contract's life as one loop: react to each decision and each deadline until a terminal status.
+// Which deadline is next comes from the rules (nextDeadline); what happens when it passes is here.
+// Issue 6 (disputes, panels, votes) adds the `disputed` status and the `voting` deadline; issue 7
+// (auctions) turns the `match` deadline of an auction into the close of bidding.
+import { condition } from '@temporalio/workflow';
+import { FailureType } from '../definitions';
+import { contractCreatedEvent } from '../rules/events';
+import type { NextDeadline } from '../rules/deadlines';
+import { toWire } from '../rules/money';
+import { clientReviewVerdicts } from '../rules/events';
+import { ledger } from './activities';
+import { applyDecision } from './closing';
+import { publish } from './observability';
+import { activityFailureMessage, activityFailureType } from './rejection';
+import type { Contract } from './state';
+
+/** Locks the Escrowed Funds (`<contractId>:escrow`). False when the ledger refuses: nothing is held. */
+export async function lockEscrow(c: Contract): Promise<boolean> {
+  const amount = c.terms.amount;
+  try {
+    const { holdId } = await ledger.lockEscrow({
+      contractId: c.contractId,
+      client: c.terms.client,
+      amount: toWire(amount),
+    });
+    c.escrow = { state: 'held', amount, holdId };
+  } catch (error) {
+    const type = activityFailureType(error);
+    if (type === null) throw error;
+    c.escrow = {
+      state: 'refused',
+      failureType: type === FailureType.InsufficientFunds ? type : FailureType.BadInput,
+      message: activityFailureMessage(error),
+    };
+    return false;
+  }
+  c.record(
+    contractCreatedEvent(c.eventContext(c.terms.client), {
+      contractCode: c.terms.code,
+      contractType: c.terms.contractType,
+      awardMethod: c.terms.awardMethod,
+      verificationMode: c.terms.verificationMode,
+      worker: c.terms.worker,
+      amount,
+      acceptanceCriteria: c.terms.acceptanceCriteria,
+      deadlines: c.terms.deadlines,
+      materialsSha256: c.terms.supplementaryMaterials?.sha256 ?? null,
+    }),
+  );
+  publish(c);
+  return true;
+}
+
+/** Waits for `changed` or the deadline; true when `changed` held first. A passed deadline does not wait. */
+async function untilChangedOr(changed: () => boolean, next: NextDeadline | null): Promise<boolean> {
+  if (next === null) {
+    await condition(changed);
+    return true;
+  }
+  const remaining = next.at - Date.now();
+  if (remaining <= 0) return changed();
+  return condition(changed, remaining, { summary: `${next.kind} deadline` });
+}
+
+async function onDeadline(c: Contract, kind: NextDeadline['kind']): Promise<void> {
+  switch (kind) {
+    case 'match':
+      // Under the match lock: an accept already locking its stake finishes first and wins.
+      await c.matchLock.run(() => {
+        if (c.status === 'created' && c.decision === null) {
+          c.decide({ kind: 'cancel', reason: 'unmatched', actor: 'system' });
+        }
+      });
+      return;
+    case 'withdrawal':
+      return; // The withdrawal window closed; the Delivery Deadline is next.
+    case 'delivery':
+      if (c.status === 'matched' && c.decision === null)
+        c.decide({ kind: 'cancel', reason: 'absent', actor: 'system' });
+      return;
+    case 'review':
+      if (c.status === 'under-review' && c.decision === null) {
+        const criteriaMet = clientReviewVerdicts(c.terms.acceptanceCriteria.length, { approved: true });
+        c.decide({ kind: 'resolve', source: 'review-timeout', criteriaMet, actor: 'system' });
+      }
+      return;
+    case 'voting':
+      throw new RangeError('voting deadlines arrive with the Backup Agent panels (issue 6)');
+  }
+}
+
+/**
+ * Runs the contract from `created` to a terminal status. Standard mode stops in `under-review`
+ * until the panel of issue 6 exists: no deadline is pending there, so the loop waits for a message.
+ */
+export async function runContract(c: Contract): Promise<void> {
+  while (!c.terminal) {
+    if (c.decision !== null) {
+      await applyDecision(c);
+      continue;
+    }
+    publish(c); // e.g. NextDeadline moves from the withdrawal to the delivery deadline
+    const next = c.nextDeadline(Date.now());
+    const seen = c.revision;
+    const changed = await untilChangedOr(() => c.revision !== seen, next);
+    if (!changed && next !== null) await onDeadline(c, next.kind);
+  }
+}

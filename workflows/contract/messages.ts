@@ -1,0 +1,266 @@
+// The contract's messages. Each is registered twice over one handler (SPEC §12): as an Update whose
+// synchronous validator refuses at once (the API's path), and as a Signal that runs the same checks
+// and, when the rules refuse it, records a `contract.message-rejected` event and changes nothing.
+// Handlers that end the contract leave the money to the main loop (a Decision) and wait until it is done,
+// so the Update's answer is the view after the change.
+import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
+import { ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
+import {
+  acceptSignal,
+  acceptUpdate,
+  approveSignal,
+  approveUpdate,
+  cancelSignal,
+  cancelUpdate,
+  contractQuery,
+  createdUpdate,
+  declineSignal,
+  declineUpdate,
+  deliverSignal,
+  deliverUpdate,
+  eventsQuery,
+  FailureType,
+  withdrawSignal,
+  withdrawUpdate,
+  type ContractView,
+  type DeliverInput,
+} from '../definitions';
+import {
+  agentVerifiedEvent,
+  contractDeliveredEvent,
+  contractMatchedEvent,
+  contractWithdrawnEvent,
+  messageRejectedEvent,
+  type ContractMessage,
+} from '../rules/events';
+import { clientReviewVerdicts } from '../rules/events';
+import { toWire } from '../rules/money';
+import { ledger } from './activities';
+import {
+  activityFailureMessage,
+  activityFailureType,
+  reject,
+  rejection,
+  rejectionOf,
+  type Rejection,
+} from './rejection';
+import type { Contract } from './state';
+import {
+  callerOf,
+  validateAccept,
+  validateApprove,
+  validateCancel,
+  validateDecline,
+  validateDeliver,
+  validateWithdraw,
+} from './validators';
+
+interface MessageSpec<I> {
+  message: ContractMessage;
+  signal: SignalDefinition<[I]>;
+  update: UpdateDefinition<ContractView, [I]>;
+  validate(c: Contract, input: unknown): Rejection | null;
+  /** Runs after the checks passed. May wait (a lock, an activity) and throw a rejection. */
+  run(c: Contract, input: I): Promise<void>;
+}
+
+/** Re-checks after a wait: the state may have changed while the message queued for the lock. */
+function recheck(c: Contract, input: unknown, validate: MessageSpec<unknown>['validate']): void {
+  const broken = validate(c, input);
+  if (broken !== null) reject(broken);
+}
+
+async function untilClosed(c: Contract): Promise<void> {
+  await condition(() => c.terminal);
+}
+
+const accept: MessageSpec<{ caller: string }> = {
+  message: 'accept',
+  signal: acceptSignal,
+  update: acceptUpdate,
+  validate: validateAccept,
+  // Open tender: the first accept whose stake lock succeeds wins. The match lock serializes callers,
+  // so a loser is refused before anything of it is locked, and a failed lock frees the way for the next.
+  run: (c, input) =>
+    c.matchLock.run(async () => {
+      recheck(c, input, validateAccept);
+      const worker = callerOf(input)!;
+      const amount = c.stakeAmount();
+      let holdId: string;
+      try {
+        ({ holdId } = await ledger.lockStake({ contractId: c.contractId, worker, amount: toWire(amount) }));
+      } catch (error) {
+        if (activityFailureType(error) !== 'InsufficientFunds') throw error;
+        reject(
+          rejection(
+            FailureType.InsufficientFunds,
+            'insufficient-funds',
+            `the Worker Stake of ${amount} could not be locked: ${activityFailureMessage(error)}`,
+          ),
+        );
+      }
+      c.worker = worker;
+      c.stake = { amount, holdId };
+      c.transition('matched');
+      c.record(
+        contractMatchedEvent(c.eventContext(worker), {
+          worker,
+          via: 'accept',
+          price: c.terms.amount,
+          workerStake: amount,
+        }),
+      );
+    }),
+};
+
+const decline: MessageSpec<{ caller: string }> = {
+  message: 'decline',
+  signal: declineSignal,
+  update: declineUpdate,
+  validate: validateDecline,
+  run: async (c, input) => {
+    await c.matchLock.run(() => {
+      recheck(c, input, validateDecline);
+      c.decide({ kind: 'cancel', reason: 'unmatched', actor: callerOf(input)! });
+    });
+    await untilClosed(c);
+  },
+};
+
+const cancel: MessageSpec<{ caller: string }> = {
+  message: 'cancel',
+  signal: cancelSignal,
+  update: cancelUpdate,
+  validate: validateCancel,
+  run: async (c, input) => {
+    await c.matchLock.run(() => {
+      recheck(c, input, validateCancel);
+      c.decide({ kind: 'cancel', reason: 'by-client', actor: callerOf(input)! });
+    });
+    await untilClosed(c);
+  },
+};
+
+const withdraw: MessageSpec<{ caller: string }> = {
+  message: 'withdraw',
+  signal: withdrawSignal,
+  update: withdrawUpdate,
+  validate: validateWithdraw,
+  run: async (c, input) => {
+    const worker = callerOf(input)!;
+    c.record(contractWithdrawnEvent(c.eventContext(worker)));
+    c.decide({ kind: 'cancel', reason: 'withdrawn', actor: worker });
+    await untilClosed(c);
+  },
+};
+
+const deliver: MessageSpec<DeliverInput> = {
+  message: 'deliver',
+  signal: deliverSignal,
+  update: deliverUpdate,
+  validate: validateDeliver,
+  run: async (c, input) => {
+    const worker = callerOf(input)!;
+    const sha256 = input.sha256.toLowerCase();
+    const contentHash = input.contentHash.toLowerCase();
+    c.delivery = { uri: input.uri, sha256, contentHash, deliveredAt: Date.now() };
+    c.transition('under-review');
+    c.record(
+      contractDeliveredEvent(c.eventContext(worker), {
+        deliverySha256: sha256,
+        contentSha256: contentHash,
+        evidenceCriterionIndexes: (input.evidence ?? []).map((e) => e.criterionIndex),
+      }),
+    );
+  },
+};
+
+const approve: MessageSpec<{ caller: string }> = {
+  message: 'approve',
+  signal: approveSignal,
+  update: approveUpdate,
+  validate: validateApprove,
+  run: async (c, input) => {
+    const client = callerOf(input)!;
+    const criteriaMet = clientReviewVerdicts(c.terms.acceptanceCriteria.length, { approved: true });
+    c.record(
+      agentVerifiedEvent(c.eventContext(client), {
+        agentId: client,
+        role: 'client',
+        deliverySha256: c.delivery!.sha256,
+        verdicts: criteriaMet,
+      }),
+    );
+    c.decide({ kind: 'resolve', source: 'client-approval', criteriaMet, actor: client });
+    await untilClosed(c);
+  },
+};
+
+function recordRejection(c: Contract, message: ContractMessage, input: unknown, r: Rejection): void {
+  c.record(
+    messageRejectedEvent(c.eventContext(callerOf(input) ?? 'system'), {
+      message,
+      code: r.code,
+      ...(r.field === undefined ? {} : { field: r.field }),
+    }),
+  );
+}
+
+function register<I>(c: Contract, spec: MessageSpec<I>): void {
+  setHandler(
+    spec.update,
+    async (input: I) => {
+      try {
+        await spec.run(c, input);
+      } catch (error) {
+        const refused = rejectionOf(error);
+        if (refused !== null) recordRejection(c, spec.message, input, refused);
+        throw error;
+      }
+      return c.view();
+    },
+    {
+      validator: (input: I) => {
+        const broken = spec.validate(c, input);
+        if (broken !== null) reject(broken);
+      },
+    },
+  );
+  setHandler(spec.signal, async (input: I) => {
+    const broken = spec.validate(c, input);
+    if (broken !== null) return recordRejection(c, spec.message, input, broken);
+    try {
+      await spec.run(c, input);
+    } catch (error) {
+      const refused = rejectionOf(error);
+      if (refused === null) throw error;
+      recordRejection(c, spec.message, input, refused);
+    }
+  });
+}
+
+/** The Update the API sends with the start: the view once the escrow is held, or why it is not. */
+function registerCreated(c: Contract): void {
+  setHandler(createdUpdate, async () => {
+    await condition(() => c.escrow.state !== 'pending');
+    if (c.escrow.state === 'refused') {
+      throw ApplicationFailure.nonRetryable(c.escrow.message, c.escrow.failureType, {
+        code:
+          c.escrow.failureType === FailureType.InsufficientFunds ? 'insufficient-funds' : 'escrow-refused',
+      });
+    }
+    return c.view();
+  });
+}
+
+export function registerHandlers(c: Contract): void {
+  registerCreated(c);
+  register(c, accept);
+  register(c, decline);
+  register(c, cancel);
+  register(c, withdraw);
+  register(c, deliver);
+  register(c, approve);
+  setHandler(contractQuery, () => c.view());
+  setHandler(eventsQuery, () => c.events);
+}

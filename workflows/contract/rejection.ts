@@ -1,0 +1,45 @@
+// A message the rules refuse: its failure type (the API's HTTP status), a machine code for the
+// event log, the offending field, and a message for the caller.
+import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
+import type { FailureType } from '../definitions';
+import { FAILURE_TYPES, type RejectionDetails } from '../definitions';
+
+export interface Rejection extends RejectionDetails {
+  type: FailureType;
+  message: string;
+}
+
+export function rejection(type: FailureType, code: string, message: string, field?: string): Rejection {
+  return { type, code, message, ...(field === undefined ? {} : { field }) };
+}
+
+export function toFailure(r: Rejection): ApplicationFailure {
+  const details: RejectionDetails = { code: r.code, ...(r.field === undefined ? {} : { field: r.field }) };
+  return ApplicationFailure.nonRetryable(r.message, r.type, details);
+}
+
+/** Throws the rejection as the failure an Update caller receives. */
+export function reject(r: Rejection): never {
+  throw toFailure(r);
+}
+
+/** The rejection carried by a failure a handler threw, or null for any other error. */
+export function rejectionOf(error: unknown): Rejection | null {
+  if (!(error instanceof ApplicationFailure)) return null;
+  const type = error.type as FailureType;
+  if (!FAILURE_TYPES.includes(type)) return null;
+  const details = (error.details?.[0] ?? {}) as Partial<RejectionDetails>;
+  return rejection(type, details.code ?? 'rejected', error.message, details.field);
+}
+
+/** The ApplicationFailure type of an activity's non-retryable domain error (e.g. `InsufficientFunds`). */
+export function activityFailureType(error: unknown): string | null {
+  if (error instanceof ActivityFailure && error.cause instanceof ApplicationFailure) {
+    return error.cause.type ?? null;
+  }
+  return null;
+}
+
+export function activityFailureMessage(error: unknown): string {
+  return error instanceof ActivityFailure && error.cause ? error.cause.message : String(error);
+}

@@ -1,0 +1,201 @@
+// The state of one contract inside its workflow: terms, holds, status, the pending decision and the
+// event log. Every status change goes through `transition`, which checks it against the rules and
+// publishes the search attributes and current details.
+import { ApplicationFailure } from '@temporalio/workflow';
+import type { ContentRef, ContractInput, ContractView, DeliveryRef } from '../definitions';
+import { FailureType } from '../definitions';
+import type { Address } from '../rules/address';
+import { deadlinesToIso, type ContractTerms } from '../rules/contract-terms';
+import { nextDeadline, type NextDeadline } from '../rules/deadlines';
+import type { Actor, ContractEvent, EventContext, ResolutionSource } from '../rules/events';
+import { workerStakeFor, type HoldKind } from '../rules/holds';
+import { fromWire, toWire } from '../rules/money';
+import { paramsFromWire, type ProtocolParams } from '../rules/params';
+import type { ContractHolds } from '../rules/settlement';
+import { assertTransition, isTerminal, type CancellationReason, type ContractStatus } from '../rules/status';
+import type { Verdict } from '../rules/verdicts';
+import { WorkflowLock } from './lock';
+import { publish } from './observability';
+
+/** Terms as the workflow keeps them: the rules' terms, the materials reduced to a key-less reference. */
+export type Terms = Omit<ContractTerms, 'supplementaryMaterials'> & {
+  supplementaryMaterials: ContentRef | null;
+};
+
+/** What the main loop must carry out next; set by a message handler or a deadline. */
+export type Decision =
+  | { kind: 'cancel'; reason: CancellationReason; actor: Actor }
+  | { kind: 'resolve'; source: ResolutionSource; criteriaMet: Verdict[]; actor: Actor };
+
+export interface HeldFunds {
+  amount: bigint;
+  holdId: string;
+}
+
+export type EscrowState =
+  | { state: 'pending' }
+  | ({ state: 'held' } & HeldFunds)
+  | { state: 'refused'; failureType: string; message: string };
+
+export class Contract {
+  readonly contractId: string;
+  readonly terms: Terms;
+  readonly params: ProtocolParams;
+  readonly createdAt: number;
+
+  escrow: EscrowState = { state: 'pending' };
+  status: ContractStatus = 'created';
+  worker: Address | null;
+  stake: HeldFunds | null = null;
+  /** Issue 6: the Dispute Bond once the Client disputes. */
+  disputeBond: HeldFunds | null = null;
+  backupAgents: Address[] = [];
+  delivery: (ContentRef & { contentHash: string; deliveredAt: number }) | null = null;
+  criteriaMet: Verdict[] | null = null;
+  payment: bigint | null = null;
+  cancellationReason: CancellationReason | null = null;
+  decision: Decision | null = null;
+  /** Bumped on every change the main loop must react to. */
+  revision = 0;
+  readonly events: ContractEvent[] = [];
+  /** What observability.publish last sent, so an unchanged view is not upserted again. */
+  publishedKey = '';
+  /** Serializes the messages that race for the match (accept, decline, cancel) and the Match Deadline. */
+  readonly matchLock = new WorkflowLock();
+
+  constructor(input: ContractInput, now: number) {
+    try {
+      this.params = paramsFromWire(input.params);
+      this.terms = { ...input.terms, amount: fromWire(input.terms.amount) };
+    } catch (error) {
+      throw ApplicationFailure.nonRetryable(
+        `invalid contract input: ${(error as Error).message}`,
+        FailureType.BadInput,
+      );
+    }
+    this.contractId = input.contractId;
+    this.worker = this.terms.worker;
+    this.createdAt = now;
+  }
+
+  get created(): boolean {
+    return this.escrow.state === 'held';
+  }
+
+  get terminal(): boolean {
+    return isTerminal(this.status);
+  }
+
+  /** A fixed contract's price; an auction's once matched (issue 7). */
+  get price(): bigint | null {
+    return this.terms.contractType === 'fixed' ? this.terms.amount : null;
+  }
+
+  /** Worker Stake for the price (rules/holds). */
+  stakeAmount(): bigint {
+    const price = this.price;
+    if (price === null) throw new RangeError('no price to stake on before the match');
+    return workerStakeFor(price, this.params);
+  }
+
+  holds(): ContractHolds {
+    if (this.escrow.state !== 'held') throw new RangeError('no escrow is held');
+    return {
+      escrow: this.escrow.amount,
+      workerStake: this.stake?.amount ?? null,
+      disputeBond: this.disputeBond?.amount ?? null,
+    };
+  }
+
+  holdId(kind: HoldKind): string {
+    const held = {
+      escrow: this.escrow.state === 'held' ? this.escrow : null,
+      workerStake: this.stake,
+      disputeBond: this.disputeBond,
+    }[kind];
+    if (held === null) throw new RangeError(`no ${kind} hold`);
+    return held.holdId;
+  }
+
+  nextDeadline(now: number): NextDeadline | null {
+    return nextDeadline(
+      {
+        status: this.status,
+        verificationMode: this.terms.verificationMode,
+        deadlines: this.terms.deadlines,
+        votingEndsAt: null,
+      },
+      now,
+    );
+  }
+
+  /** Workflow code: Date.now() is the deterministic workflow time. */
+  eventContext(actor: Actor): EventContext {
+    return { contractId: this.contractId, at: Date.now(), actor };
+  }
+
+  record(event: ContractEvent): void {
+    this.events.push(event);
+  }
+
+  transition(to: ContractStatus): void {
+    assertTransition(this.status, to);
+    this.status = to;
+    this.revision++;
+    publish(this);
+  }
+
+  decide(decision: Decision): void {
+    if (this.decision !== null) throw new RangeError('a decision is already pending');
+    this.decision = decision;
+    this.revision++;
+  }
+
+  view(): ContractView {
+    const next = this.created ? this.nextDeadline(Date.now()) : null;
+    const price = this.price;
+    const delivery: DeliveryRef | null =
+      this.delivery === null
+        ? null
+        : {
+            uri: this.delivery.uri,
+            sha256: this.delivery.sha256,
+            contentHash: this.delivery.contentHash,
+            deliveredAt: new Date(this.delivery.deliveredAt).toISOString(),
+          };
+    const deadlines = deadlinesToIso(this.terms.deadlines);
+    return {
+      contractId: this.contractId,
+      created: this.created,
+      status: this.status,
+      contractCode: this.terms.code,
+      contractType: this.terms.contractType,
+      awardMethod: this.terms.awardMethod,
+      verificationMode: this.terms.verificationMode,
+      client: this.terms.client,
+      worker: this.worker,
+      taskDescription: this.terms.taskDescription,
+      acceptanceCriteria: this.terms.acceptanceCriteria,
+      criteriaMet: this.criteriaMet,
+      backupAgents: this.backupAgents,
+      price: price === null ? null : toWire(price),
+      budget: this.terms.contractType === 'auction' ? toWire(this.terms.amount) : null,
+      escrowedFunds: toWire(this.terms.amount),
+      workerStake: this.stake === null ? null : toWire(this.stake.amount),
+      disputeBond: this.disputeBond === null ? null : toWire(this.disputeBond.amount),
+      payment: this.payment === null ? null : toWire(this.payment),
+      deadlines: {
+        match: deadlines.match!,
+        withdrawal: deadlines.withdrawal!,
+        delivery: deadlines.delivery!,
+        review: deadlines.review,
+      },
+      nextDeadline: next === null ? null : { kind: next.kind, at: new Date(next.at).toISOString() },
+      createdAt: new Date(this.createdAt).toISOString(),
+      materials: this.terms.supplementaryMaterials,
+      delivery,
+      cancellationReason: this.cancellationReason,
+      paramsVersion: this.params.version,
+    };
+  }
+}

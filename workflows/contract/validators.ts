@@ -1,0 +1,191 @@
+// The synchronous checks of each message (SPEC §5, §6, §7, §12): role, state, deadline, fields.
+// Each returns the first broken rule, or null. They read the state and never change it, so they serve
+// as Update validators, as the Signal path's checks, and as re-checks after waiting for a lock.
+import { FailureType, type CallerInput, type DeliverInput } from '../definitions';
+import { isAddress, type Address } from '../rules/address';
+import { isBeforeDeadline } from '../rules/deadlines';
+import type { ContractStatus } from '../rules/status';
+import { rejection, type Rejection } from './rejection';
+import type { Contract } from './state';
+
+type Check = () => Rejection | null;
+
+function firstBroken(...checks: Check[]): Rejection | null {
+  for (const check of checks) {
+    const broken = check();
+    if (broken !== null) return broken;
+  }
+  return null;
+}
+
+/** The caller's address, lowercase; null when the message carries none. */
+export function callerOf(input: unknown): Address | null {
+  const caller = (input as Partial<CallerInput> | null | undefined)?.caller;
+  return isAddress(caller) ? (caller.toLowerCase() as Address) : null;
+}
+
+const callerIsAddress =
+  (input: unknown): Check =>
+  () =>
+    callerOf(input) === null
+      ? rejection(FailureType.BadInput, 'bad-caller', 'caller must be an address (0x + 40 hex)', 'caller')
+      : null;
+
+const exists =
+  (c: Contract): Check =>
+  () =>
+    c.created
+      ? null
+      : rejection(FailureType.NotFound, 'not-created', `contract ${c.contractId} does not exist`);
+
+const callerIs =
+  (c: Contract, input: unknown, role: 'client' | 'worker'): Check =>
+  () => {
+    const expected = role === 'client' ? c.terms.client : c.worker;
+    return callerOf(input) === expected
+      ? null
+      : rejection(
+          FailureType.Forbidden,
+          `not-the-${role}`,
+          `only the contract's ${role === 'client' ? 'Client' : 'Worker'} may do this`,
+        );
+  };
+
+const statusIs =
+  (c: Contract, expected: ContractStatus): Check =>
+  () =>
+    c.status === expected && c.decision === null
+      ? null
+      : rejection(
+          FailureType.Conflict,
+          'wrong-state',
+          c.decision === null
+            ? `the contract is ${c.status}, not ${expected}`
+            : `the contract is ${c.status} and closing`,
+        );
+
+const before =
+  (deadline: number | null, name: string): Check =>
+  () =>
+    deadline !== null && isBeforeDeadline(Date.now(), deadline)
+      ? null
+      : rejection(FailureType.Conflict, 'late', `the ${name} deadline has passed`);
+
+export function validateAccept(c: Contract, input: unknown): Rejection | null {
+  const caller = callerOf(input);
+  return firstBroken(
+    callerIsAddress(input),
+    exists(c),
+    () =>
+      caller === c.terms.client
+        ? rejection(
+            FailureType.Forbidden,
+            'client-cannot-accept',
+            'the Client cannot accept its own contract',
+          )
+        : null,
+    () =>
+      c.terms.awardMethod === 'direct' && caller !== c.terms.worker
+        ? rejection(
+            FailureType.Forbidden,
+            'not-the-worker',
+            'only the named Worker may accept a direct award',
+          )
+        : null,
+    () =>
+      c.terms.contractType === 'auction'
+        ? rejection(FailureType.Conflict, 'auction', 'an auction is matched by quotes, not by accept')
+        : null,
+    () =>
+      c.stake !== null
+        ? rejection(FailureType.Conflict, 'already-matched', 'the contract is already matched')
+        : null,
+    statusIs(c, 'created'),
+    before(c.terms.deadlines.match, 'match'),
+  );
+}
+
+export function validateDecline(c: Contract, input: unknown): Rejection | null {
+  return firstBroken(
+    callerIsAddress(input),
+    exists(c),
+    () =>
+      c.terms.awardMethod === 'direct'
+        ? null
+        : rejection(FailureType.Conflict, 'not-direct-award', 'only a direct award can be declined'),
+    callerIs(c, input, 'worker'),
+    statusIs(c, 'created'),
+    before(c.terms.deadlines.match, 'match'),
+  );
+}
+
+export function validateCancel(c: Contract, input: unknown): Rejection | null {
+  return firstBroken(callerIsAddress(input), exists(c), callerIs(c, input, 'client'), statusIs(c, 'created'));
+}
+
+export function validateWithdraw(c: Contract, input: unknown): Rejection | null {
+  return firstBroken(
+    callerIsAddress(input),
+    exists(c),
+    callerIs(c, input, 'worker'),
+    statusIs(c, 'matched'),
+    before(c.terms.deadlines.withdrawal, 'withdrawal'),
+  );
+}
+
+const SHA256_RE = /^[0-9a-f]{64}$/i;
+
+function deliveryFields(c: Contract, input: Partial<DeliverInput>): Rejection | null {
+  const bad = (field: string, message: string) =>
+    rejection(FailureType.BadInput, 'bad-field', message, field);
+  if (typeof input.uri !== 'string' || input.uri === '' || input.uri.length > 2048) {
+    return bad('uri', 'uri must be a non-empty string of at most 2048 characters');
+  }
+  if (typeof input.sha256 !== 'string' || !SHA256_RE.test(input.sha256)) {
+    return bad('sha256', 'sha256 must be 64 hexadecimal characters');
+  }
+  if (typeof input.contentHash !== 'string' || !SHA256_RE.test(input.contentHash)) {
+    return bad('contentHash', 'contentHash must be 64 hexadecimal characters');
+  }
+  if (input.confidence !== undefined && !(input.confidence >= 0 && input.confidence <= 1)) {
+    return bad('confidence', 'confidence must be a number in [0, 1]');
+  }
+  const criteria = c.terms.acceptanceCriteria.length;
+  if (input.evidence !== undefined) {
+    if (!Array.isArray(input.evidence)) return bad('evidence', 'evidence must be an array');
+    const outside = input.evidence.find(
+      (e) => !(Number.isInteger(e?.criterionIndex) && e.criterionIndex < criteria),
+    );
+    if (outside !== undefined) return bad('evidence', `evidence criterionIndex must be below ${criteria}`);
+  }
+  return null;
+}
+
+export function validateDeliver(c: Contract, input: unknown): Rejection | null {
+  return firstBroken(
+    callerIsAddress(input),
+    exists(c),
+    callerIs(c, input, 'worker'),
+    statusIs(c, 'matched'),
+    before(c.terms.deadlines.delivery, 'delivery'),
+    () => deliveryFields(c, (input ?? {}) as Partial<DeliverInput>),
+  );
+}
+
+export function validateApprove(c: Contract, input: unknown): Rejection | null {
+  return firstBroken(
+    callerIsAddress(input),
+    exists(c),
+    callerIs(c, input, 'client'),
+    () =>
+      c.terms.verificationMode === 'privacy-preserving'
+        ? null
+        : rejection(
+            FailureType.Conflict,
+            'standard-mode',
+            'in standard mode the panel decides, not the Client',
+          ),
+    statusIs(c, 'under-review'),
+    before(c.terms.deadlines.review, 'review'),
+  );
+}

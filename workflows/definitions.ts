@@ -1,0 +1,201 @@
+// Every message of the contract workflow, its wire types, its input and its view (SHARED DESIGN §2).
+// Sandbox-safe: imported by the workflow, the worker, the API and the tests alike.
+//
+// Wire conventions: amounts are decimal strings of minor units; times in views, events and message
+// results are ISO-8601 UTC strings; the workflow input carries the rules' terms wire form
+// (ContractTermsWire: deadlines as epoch ms). Every mutating message carries `caller`, the verified
+// signer's lowercase address, set by the API from the signature.
+//
+// Each mutating message is BOTH a Signal and an Update of the same name over the same handler. The
+// API always sends the Update (its validator answers at once); a Signal the rules reject changes
+// nothing and is recorded as a `contract.message-rejected` event.
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { Address } from './rules/address';
+import type {
+  AwardMethod,
+  ContractCode,
+  ContractTermsWire,
+  ContractType,
+  Criterion,
+  VerificationMode,
+} from './rules/contract-terms';
+import type { DeadlineKind } from './rules/deadlines';
+import type { ContractEvent } from './rules/events';
+import type { ProtocolParamsWire } from './rules/params';
+import type { DeliveryEvidence } from './rules/scoring/evidence';
+import type { CancellationReason, ContractStatus } from './rules/status';
+import type { Verdict } from './rules/verdicts';
+
+export const CONTRACT_WORKFLOW_TYPE = 'contractWorkflow';
+
+/** `contract-<contractId>`: the business ID, so a second start of the same contract is refused. */
+export function contractWorkflowId(contractId: string): string {
+  return `contract-${contractId}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Failure types of a refused Update (ApplicationFailure.type); the API maps them to HTTP statuses.
+
+export const FailureType = {
+  /** 400: a field of the message is malformed. */
+  BadInput: 'BadInput',
+  /** 403: the caller is not in the role the message needs. */
+  Forbidden: 'Forbidden',
+  /** 409: wrong state, lost race, or deadline passed. */
+  Conflict: 'Conflict',
+  /** 402: the caller cannot fund the hold the message needs. */
+  InsufficientFunds: 'InsufficientFunds',
+  /** 404: the contract does not exist (e.g. its escrow lock failed at creation). */
+  NotFound: 'NotFound',
+} as const;
+export type FailureType = (typeof FailureType)[keyof typeof FailureType];
+export const FAILURE_TYPES: readonly FailureType[] = Object.values(FailureType);
+
+/** HTTP status for each failure type (SPEC §12). */
+export const FAILURE_HTTP_STATUS: { readonly [T in FailureType]: number } = {
+  BadInput: 400,
+  Forbidden: 403,
+  Conflict: 409,
+  InsufficientFunds: 402,
+  NotFound: 404,
+};
+
+/** `details` of a refused message: a machine code (also the rejected event's code) and the field. */
+export interface RejectionDetails {
+  code: string;
+  field?: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Input
+
+/** A reference to encrypted content held elsewhere. Its decryption key lives in the API's vault. */
+export interface ContentRef {
+  uri: string;
+  /** sha256 of the encrypted content, lowercase hex. */
+  sha256: string;
+}
+
+/** The validated terms (rules/contract-terms validateContractTerms → termsToWire) without any key. */
+export type ContractTermsInput = Omit<ContractTermsWire, 'supplementaryMaterials'> & {
+  supplementaryMaterials: ContentRef | null;
+};
+
+export interface ContractInput {
+  contractId: string;
+  terms: ContractTermsInput;
+  /** The parameter snapshot in force at creation (rules/params paramsToWire), used for the whole life. */
+  params: ProtocolParamsWire;
+}
+
+/** What the workflow returns when it completes. */
+export type ContractOutcome =
+  | { created: true; status: ContractStatus; contractId: string }
+  | { created: false; reason: 'insufficient-funds' | 'escrow-refused'; contractId: string };
+
+// ---------------------------------------------------------------------------------------------
+// The contract view (SPEC Appendix A): every field a party may see. The API derives the public view.
+
+export interface DeliveryRef extends ContentRef {
+  /** sha256 of the normalized content (api/ingest contentSha256). */
+  contentHash: string;
+  deliveredAt: string;
+}
+
+export interface DeadlinesIso {
+  match: string;
+  withdrawal: string;
+  delivery: string;
+  review: string | null;
+}
+
+export interface ContractView {
+  contractId: string;
+  /** False until the escrow is held; stays false when the escrow lock failed (the API answers 404). */
+  created: boolean;
+  status: ContractStatus;
+  contractCode: ContractCode;
+  contractType: ContractType;
+  awardMethod: AwardMethod;
+  verificationMode: VerificationMode;
+  client: Address;
+  /** The named Worker of a direct award, or the matched Worker; null while nobody is matched in a tender. */
+  worker: Address | null;
+  taskDescription: string;
+  acceptanceCriteria: Criterion[];
+  /** One verdict per criterion once final (resolved / settled), else null. */
+  criteriaMet: Verdict[] | null;
+  backupAgents: Address[];
+  /** The fixed price (null for an auction until matched). */
+  price: string | null;
+  /** The auction's budget cap (null for a fixed-price contract). */
+  budget: string | null;
+  escrowedFunds: string;
+  workerStake: string | null;
+  disputeBond: string | null;
+  /** The Worker's share of the escrow once settled, else null. */
+  payment: string | null;
+  deadlines: DeadlinesIso;
+  nextDeadline: { kind: DeadlineKind; at: string } | null;
+  createdAt: string;
+  materials: ContentRef | null;
+  delivery: DeliveryRef | null;
+  cancellationReason: CancellationReason | null;
+  paramsVersion: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Message arguments
+
+export interface CallerInput {
+  /** The verified signer's address, lowercase. */
+  caller: string;
+}
+
+export type AcceptInput = CallerInput;
+export type DeclineInput = CallerInput;
+export type CancelInput = CallerInput;
+export type WithdrawInput = CallerInput;
+export type ApproveInput = CallerInput;
+
+/** A delivery as ingested (api/ingest NormalizedDelivery) with its key removed (stored in the vault). */
+export interface DeliverInput extends CallerInput {
+  uri: string;
+  sha256: string;
+  /** api/ingest contentSha256 of the normalized content. */
+  contentHash: string;
+  confidence?: number;
+  /** Machine-check evidence (seed 003_…), scored by the automatic verifier in standard mode. */
+  evidence?: DeliveryEvidence;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages. Names are the wire names; Signal and Update share them.
+
+export const MESSAGE_NAMES = ['accept', 'decline', 'cancel', 'withdraw', 'deliver', 'approve'] as const;
+export type MessageName = (typeof MESSAGE_NAMES)[number];
+
+/**
+ * Update with start (SHARED DESIGN §6): its handler waits for the escrow lock and returns the view, or
+ * fails with InsufficientFunds, after which the workflow ends holding nothing.
+ */
+export const createdUpdate = defineUpdate<ContractView, []>('created');
+
+export const acceptSignal = defineSignal<[AcceptInput]>('accept');
+export const acceptUpdate = defineUpdate<ContractView, [AcceptInput]>('accept');
+export const declineSignal = defineSignal<[DeclineInput]>('decline');
+export const declineUpdate = defineUpdate<ContractView, [DeclineInput]>('decline');
+export const cancelSignal = defineSignal<[CancelInput]>('cancel');
+export const cancelUpdate = defineUpdate<ContractView, [CancelInput]>('cancel');
+export const withdrawSignal = defineSignal<[WithdrawInput]>('withdraw');
+export const withdrawUpdate = defineUpdate<ContractView, [WithdrawInput]>('withdraw');
+export const deliverSignal = defineSignal<[DeliverInput]>('deliver');
+export const deliverUpdate = defineUpdate<ContractView, [DeliverInput]>('deliver');
+export const approveSignal = defineSignal<[ApproveInput]>('approve');
+export const approveUpdate = defineUpdate<ContractView, [ApproveInput]>('approve');
+
+// Issue 6 adds here: disputeSignal/disputeUpdate (DisputeInput { caller, claims?: Verdict[] }) and
+// voteSignal/voteUpdate (VoteInput { caller, votes: Verdict[] }); issue 7: quote and award.
+
+export const contractQuery = defineQuery<ContractView>('contract');
+export const eventsQuery = defineQuery<ContractEvent[]>('events');
