@@ -1,6 +1,11 @@
 // The payload codec of SPEC §9 / design point 5: every payload of the contract workflows (task
 // description, criteria, delivery content) is sealed with AES-256-GCM before it reaches Temporal,
 // so the history holds no content in plain text. Every client and worker uses it, tests included.
+//
+// One exception, so operators can read contracts in the Temporal UI without the codec (SPEC §14): a payload
+// that is a bare JSON string stays readable. The SDK encodes a workflow's static summary, its current details
+// and timer/activity summaries that way, and the service writes them content-free. Content never travels as
+// a bare string: every workflow input, message, query answer and activity argument is an object.
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
@@ -20,6 +25,20 @@ export function codecKeyId(key: Uint8Array): string {
 
 export class PayloadDecryptError extends Error {
   override readonly name = 'PayloadDecryptError';
+}
+
+const JSON_PLAIN = 'json/plain';
+const QUOTE = 0x22;
+
+/** A bare JSON string: operator-facing text (summaries, details), left readable. */
+export function isOperatorText(payload: Payload): boolean {
+  const encoding = payload.metadata?.encoding;
+  return (
+    encoding !== undefined &&
+    encoding !== null &&
+    fromUtf8.decode(encoding) === JSON_PLAIN &&
+    payload.data?.[0] === QUOTE
+  );
 }
 
 export function createPayloadCodec(key: Uint8Array): PayloadCodec {
@@ -56,10 +75,14 @@ export function createPayloadCodec(key: Uint8Array): PayloadCodec {
 
   return {
     async encode(payloads: Payload[]): Promise<Payload[]> {
-      return payloads.map((payload) => ({
-        metadata: { encoding: utf8.encode(ENCRYPTED_ENCODING), [KEY_ID_METADATA]: keyIdBytes },
-        data: seal(temporal.api.common.v1.Payload.encode(payload).finish()),
-      }));
+      return payloads.map((payload) =>
+        isOperatorText(payload)
+          ? payload
+          : {
+              metadata: { encoding: utf8.encode(ENCRYPTED_ENCODING), [KEY_ID_METADATA]: keyIdBytes },
+              data: seal(temporal.api.common.v1.Payload.encode(payload).finish()),
+            },
+      );
     },
     async decode(payloads: Payload[]): Promise<Payload[]> {
       return payloads.map((payload) => {

@@ -12,7 +12,12 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
-async function waitUntilServing(address: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+async function waitUntilServing(
+  address: string,
+  child: ChildProcess,
+  logFile: string,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
@@ -32,7 +37,9 @@ async function waitUntilServing(address: string, child: ChildProcess, timeoutMs:
       await new Promise((r) => setTimeout(r, 200));
     }
   }
-  throw new Error(`Temporal dev server did not answer at ${address} within ${timeoutMs} ms: ${String(lastError)}`);
+  throw new Error(
+    `Temporal dev server did not answer at ${address} within ${timeoutMs} ms: ${String(lastError)}`,
+  );
 }
 
 /** Starts the dev server; its own log goes to `<dataDir>/temporal.log`. */
@@ -63,7 +70,7 @@ export async function startDevServer(dataDir = embedded.dataDir): Promise<DevSer
     { stdio: ['ignore', openSync(logFile, 'a'), openSync(logFile, 'a')] },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await waitUntilServing(address, child, 30_000);
+  await waitUntilServing(address, child, logFile, 30_000);
   return {
     address,
     uiUrl: `http://127.0.0.1:${embedded.uiPort}`,

@@ -12,7 +12,10 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
-export async function startWorker(settings: Settings, env: NodeJS.ProcessEnv = process.env): Promise<RunningWorker> {
+export async function startWorker(
+  settings: Settings,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<RunningWorker> {
   const config = temporalConnectConfig(env);
   const connection = await NativeConnection.connect(config.connectionOptions);
   const ledger = await openLedger(settings.ledger);

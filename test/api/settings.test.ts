@@ -74,14 +74,27 @@ test('payload codec: sealed with AES-256-GCM, no plaintext, opened only with the
   const codec = createPayloadCodec(new Uint8Array(32).fill(1));
   const payload = {
     metadata: { encoding: new TextEncoder().encode('json/plain') },
-    data: new TextEncoder().encode('"secret task text"'),
+    data: new TextEncoder().encode('{"taskDescription":"secret task text"}'),
   };
   const [sealed] = await codec.encode([payload]);
   assert.equal(new TextDecoder().decode(sealed!.metadata!.encoding), ENCRYPTED_ENCODING);
   assert.ok(!Buffer.from(sealed!.data!).toString('latin1').includes('secret task text'));
   const [opened] = await codec.decode([sealed!]);
-  assert.equal(new TextDecoder().decode(opened!.data!), '"secret task text"');
+  assert.equal(new TextDecoder().decode(opened!.data!), '{"taskDescription":"secret task text"}');
   await assert.rejects(createPayloadCodec(new Uint8Array(32).fill(2)).decode([sealed!]), /sealed with key/);
   const tampered = { ...sealed!, data: Uint8Array.from(sealed!.data!, (b, i) => (i === 20 ? b ^ 1 : b)) };
   await assert.rejects(codec.decode([tampered]), /authentication/);
+});
+
+test('payload codec: a bare string (summary, current details) stays readable for operators', async () => {
+  const codec = createPayloadCodec(new Uint8Array(32).fill(1));
+  const summary = {
+    metadata: { encoding: new TextEncoder().encode('json/plain') },
+    data: new TextEncoder().encode('"FOP contract c-1: status matched"'),
+  };
+  const [encoded] = await codec.encode([summary]);
+  assert.equal(new TextDecoder().decode(encoded!.metadata!.encoding), 'json/plain');
+  assert.equal(new TextDecoder().decode(encoded!.data!), '"FOP contract c-1: status matched"');
+  const [decoded] = await codec.decode([encoded!]);
+  assert.deepEqual(decoded, summary);
 });
