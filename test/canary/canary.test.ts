@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { createDevServerEnv, createTimeSkippingEnv } from '../support/temporal';
 import { canaryWorkflow, pokeSignal, setLabelUpdate, stateQuery } from './canary-workflow';
@@ -12,11 +12,23 @@ const workflowsPath = require.resolve('./canary-workflow');
 
 async function withWorker<T>(
   env: TestWorkflowEnvironment,
-  taskQueue: string,
-  fn: () => Promise<T>,
+  fn: (taskQueue: string) => Promise<T>,
 ): Promise<T> {
+  const taskQueue = `canary-${randomUUID()}`;
   const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath });
-  return worker.runUntil(fn);
+  return worker.runUntil(fn(taskQueue));
+}
+
+/** A signal, an Update whose validator refuses bad input and accepts good input, and a query. */
+async function exerciseMessages(handle: WorkflowHandle<typeof canaryWorkflow>, label: string): Promise<void> {
+  await handle.signal(pokeSignal, 'alice');
+  await assert.rejects(handle.executeUpdate(setLabelUpdate, { args: ['Not Valid!'] }), (err) => {
+    assert.ok(err instanceof WorkflowUpdateFailedError);
+    assert.match(String(err.cause?.message), /invalid label/);
+    return true;
+  });
+  assert.equal(await handle.executeUpdate(setLabelUpdate, { args: [label] }), label);
+  assert.deepEqual(await handle.query(stateQuery), { pokes: ['alice'], label, timerFired: false });
 }
 
 describe('canary on the time-skipping test server', () => {
@@ -29,26 +41,14 @@ describe('canary on the time-skipping test server', () => {
   });
 
   test('signal, update validator, query, and a 30-day timer skipped in wall-clock seconds', async () => {
-    const taskQueue = `canary-${randomUUID()}`;
-    await withWorker(env, taskQueue, async () => {
+    await withWorker(env, async (taskQueue) => {
       const startedAt = Date.now();
       const serverStart = await env.currentTimeMs();
       const handle = await env.client.workflow.start(canaryWorkflow, {
         taskQueue,
         workflowId: `canary-${randomUUID()}`,
       });
-      await handle.signal(pokeSignal, 'alice');
-      await assert.rejects(handle.executeUpdate(setLabelUpdate, { args: ['Not Valid!'] }), (err) => {
-        assert.ok(err instanceof WorkflowUpdateFailedError);
-        assert.match(String(err.cause?.message), /invalid label/);
-        return true;
-      });
-      assert.equal(await handle.executeUpdate(setLabelUpdate, { args: ['matched'] }), 'matched');
-      assert.deepEqual(await handle.query(stateQuery), {
-        pokes: ['alice'],
-        label: 'matched',
-        timerFired: false,
-      });
+      await exerciseMessages(handle, 'matched');
 
       assert.equal(await handle.result(), 'matched:alice:timer');
       const skippedMs = (await env.currentTimeMs()) - serverStart;
@@ -67,17 +67,15 @@ describe('canary on the dev server', () => {
     await env?.teardown();
   });
 
-  test('a typed search attribute set by an update is found by a visibility query', async () => {
-    const taskQueue = `canary-${randomUUID()}`;
-    await withWorker(env, taskQueue, async () => {
+  test('signal, update validator, query, and a typed search attribute found by a visibility query', async () => {
+    await withWorker(env, async (taskQueue) => {
       const workflowId = `canary-${randomUUID()}`;
       const handle = await env.client.workflow.start(canaryWorkflow, { taskQueue, workflowId });
       const label = `label-${randomUUID().slice(0, 8).replace(/[0-9]/g, 'x')}`;
-      await handle.executeUpdate(setLabelUpdate, { args: [label] });
+      await exerciseMessages(handle, label);
 
       let found: string[] = [];
       for (let i = 0; i < 100 && found.length === 0; i++) {
-        found = [];
         for await (const wf of env.client.workflow.list({ query: `ContractStatus = "${label}"` })) {
           found.push(wf.workflowId);
         }
@@ -86,7 +84,7 @@ describe('canary on the dev server', () => {
       assert.deepEqual(found, [workflowId]);
 
       await handle.signal(pokeSignal, 'done');
-      assert.equal(await handle.result(), `${label}:done:signal`);
+      assert.equal(await handle.result(), `${label}:alice,done:signal`);
     });
   });
 });
