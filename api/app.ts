@@ -7,9 +7,11 @@ import type { ApiContext, AppDeps } from './deps';
 import { mapError } from './error-mapping';
 import { errorBody, validationHook } from './errors';
 import { authMiddleware } from './middleware';
+import { notOnOpenPanel } from './panel-check';
 import { agentsApp } from './routes/agents';
 import { contractsApp } from './routes/contracts';
 import { eligibilityApp } from './routes/eligibility';
+import { DEFAULT_EVENT_STREAM } from './routes/event-stream';
 import { operatorApp } from './routes/operator';
 import { docsPage, healthApp } from './routes/system';
 
@@ -39,7 +41,8 @@ export function createApp(deps: AppDeps) {
     params: deps.params,
     operatorToken: deps.operatorToken,
     now: deps.now ?? Date.now,
-    eligibilityUnlockCheck: deps.eligibilityUnlockCheck ?? (async () => undefined),
+    eligibilityUnlockCheck: deps.eligibilityUnlockCheck ?? notOnOpenPanel(deps.ledger),
+    eventStream: { ...DEFAULT_EVENT_STREAM, ...deps.eventStream },
   };
   const logError = deps.logError ?? ((err: unknown) => console.error('unexpected API error', err));
   const auth = authMiddleware(ctx);

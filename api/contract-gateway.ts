@@ -11,6 +11,8 @@ import {
   contractWorkflowId,
   createdUpdate,
   eventsQuery,
+  votesQuery,
+  type VotesResult,
   type ContractInput,
   type ContractView,
 } from '../workflows/definitions';
@@ -38,6 +40,8 @@ export interface ContractGateway {
   /** The view, or undefined when no such contract exists (never started, or its escrow failed). */
   view(contractId: string): Promise<ContractView | undefined>;
   events(contractId: string): Promise<ContractEvent[] | undefined>;
+  /** The vote rows once tallied (`{ sealed: true }` before); undefined when no such contract exists. */
+  votes(contractId: string): Promise<VotesResult | undefined>;
   /** Sends a message as an Update and returns the view after it. */
   send<Arg>(
     contractId: string,
@@ -102,6 +106,11 @@ export function createContractGateway({
     async events(contractId) {
       if ((await readView(contractId)) === undefined) return undefined;
       return handle(contractId).query(eventsQuery);
+    },
+
+    async votes(contractId) {
+      if ((await readView(contractId)) === undefined) return undefined;
+      return handle(contractId).query(votesQuery);
     },
 
     async send(contractId, update, arg, updateId) {

@@ -5,6 +5,7 @@ import type { ProtocolParams } from '../workflows/rules/params';
 import type { NonceStore } from './auth';
 import type { ContractGateway } from './contract-gateway';
 import type { IdempotencyStore } from './idempotency';
+import type { EventStreamSettings } from './routes/event-stream';
 import type { KeyVault } from './vault';
 
 /**
@@ -29,6 +30,8 @@ export interface AppDeps {
   eligibilityUnlockCheck?: EligibilityUnlockCheck;
   /** Where unexpected (500) errors are reported; defaults to console.error. */
   logError?: (err: unknown) => void;
+  /** The event stream's polling, duration limit and heartbeat (routes/event-stream.ts defaults). */
+  eventStream?: Partial<EventStreamSettings>;
 }
 
 /** The deps with defaults applied and the Temporal gateway built: what the sub-apps receive. */
@@ -42,4 +45,5 @@ export interface ApiContext {
   operatorToken: string;
   now: () => number;
   eligibilityUnlockCheck: EligibilityUnlockCheck;
+  eventStream: EventStreamSettings;
 }

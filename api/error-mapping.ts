@@ -75,7 +75,8 @@ export function mapError(err: unknown): MappedError {
   if (err instanceof VaultConflictError) {
     return {
       status: 409,
-      body: errorBody('key_conflict', 'another key is already registered for this contract'),
+      // The vault's message names the record (key or content) and the contract, never a value.
+      body: errorBody('key_conflict', err.message),
     };
   }
   if (err instanceof ServiceError || err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) {

@@ -111,6 +111,31 @@ export const partyViewSchema = z
     delivery: contentRef.extend({ contentHash: z.string(), deliveredAt: instant }).nullable(),
     cancellationReason: z.string().nullable(),
     paramsVersion: z.number(),
+    disputeClaims: z.array(z.enum(VERDICTS)).nullable(),
+    voting: z.object({ drawnAt: instant, endsAt: instant, tallied: z.boolean() }).nullable(),
+    keyReaders: z
+      .object({ materials: z.array(address), delivery: z.array(address) })
+      .openapi({ description: 'who may read which key (SPEC §9)' }),
+    autoVerification: z
+      .object({
+        agentId: z.string(),
+        target: z.string(),
+        evaluatedAt: instant,
+        verdict: z.enum(['pass', 'fail', 'revise']),
+        results: z.array(
+          z.object({
+            criterionIndex: z.number(),
+            key: z.string(),
+            checkType: z.enum(['consistency', 'quality', 'time_bound']),
+            score: z.number(),
+            roundedScore: z.number(),
+            verdict: z.enum(VERDICTS),
+            breakdown: z.record(z.string(), z.unknown()),
+          }),
+        ),
+      })
+      .nullable()
+      .openapi({ description: 'the automatic verifier’s scores (SPEC §10): informs, never decides' }),
   })
   .openapi('PartyContractView');
 export const contractViewSchema = z.union([partyViewSchema, publicViewSchema]).openapi('ContractView');
@@ -129,9 +154,41 @@ export const contractListSchema = z
   })
   .openapi('ContractList');
 
+const verdictList = z.array(z.enum(VERDICTS)).min(1).max(10);
+
+/** POST /contracts/:id/disputes: the Client's claimed verdicts, informational, in criterion order. */
+export const disputeBody = z.object({ claims: verdictList.optional() }).strict().openapi('DisputeRequest');
+
+/** POST /contracts/:id/votes: a drawn BA's verdicts in criterion order (its baBond is taken with them). */
+export const voteBody = z.object({ votes: verdictList }).strict().openapi('VoteRequest');
+
+export const voteRowSchema = z
+  .object({
+    contractId: z.string(),
+    backupAgent: address,
+    criterionIndex: z.number(),
+    vote: z.enum([...VERDICTS, 'no vote']),
+    majorityOutcome: z.enum(VERDICTS),
+    bondOutcome: z.enum(['returned', 'slashed', 'partially slashed']),
+    reward: amount.openapi({ description: 'OCT minor units minted for this row' }),
+  })
+  .openapi('VoteRow');
+export const voteRowsSchema = z.object({ rows: z.array(voteRowSchema) }).openapi('VoteRows');
+
 export const eventsSchema = z
   .object({ contractId: z.string(), events: z.array(z.record(z.string(), z.unknown())) })
   .openapi('ContractEvents');
+
+export const deliveryContentSchema = z
+  .object({
+    contractId: z.string(),
+    uri: z.string(),
+    sha256: z.string(),
+    contentHash: z.string(),
+    content: z.record(z.string(), z.unknown()),
+    confidence: z.number().optional(),
+  })
+  .openapi('DeliveryContent');
 
 export const keySchema = z
   .object({

@@ -1,5 +1,5 @@
 // The key vault (SPEC §9): holds the decryption keys of a contract's Supplementary Materials and
-// Delivery, envelope-encrypted. Each record gets a fresh 256-bit data key; the value is sealed
+// Delivery, and the delivery's normalized content (SPEC §10), envelope-encrypted. Each record gets a fresh 256-bit data key; the value is sealed
 // under it with AES-256-GCM and the data key is sealed under the master key, both with the record's
 // identity as additional authenticated data, so a sealed value moved to another row fails to open.
 // Nothing is stored in plain text: not the value, not the data key, not a hash of the value.
@@ -12,6 +12,8 @@ export type KeyKind = (typeof KEY_KINDS)[number];
 
 export const MASTER_KEY_SETTING = 'VAULT_MASTER_KEY';
 const MAX_KEY_LENGTH = 8192;
+/** A delivery body is at most 1 MiB (api/app.ts); its normalized content is smaller still. */
+const MAX_CONTENT_LENGTH = 2 * 1024 * 1024;
 const MAX_CONTRACT_ID_LENGTH = 200;
 const FORMAT_VERSION = 1;
 
@@ -58,9 +60,16 @@ function open(key: Uint8Array, sealed: Buffer, aad: Buffer): Buffer {
   return Buffer.concat([decipher.update(sealed.subarray(12, sealed.length - 16)), decipher.final()]);
 }
 
-/** Binds a sealed value to its row; the NUL separators keep ("a", "bc") and ("ab", "c") apart. */
-function recordAad(contractId: string, kind: KeyKind): Buffer {
-  return Buffer.from(`opencontract-vault/v${FORMAT_VERSION}\0${contractId}\0${kind}`, 'utf8');
+/** The two tables: decryption keys, and contents (the delivery's normalized content). */
+type RecordTable = 'vault_keys' | 'vault_contents';
+
+/**
+ * Binds a sealed value to its row; the NUL separators keep ("a", "bc") and ("ab", "c") apart. A
+ * content's identity differs from its key's, so a row moved between the tables fails to open.
+ */
+function recordAad(contractId: string, kind: KeyKind, table: RecordTable = 'vault_keys'): Buffer {
+  const what = table === 'vault_keys' ? kind : `${kind}\0content`;
+  return Buffer.from(`opencontract-vault/v${FORMAT_VERSION}\0${contractId}\0${what}`, 'utf8');
 }
 
 /** A public fingerprint of the master key, stored per record so a wrong key gets a clear error. */
@@ -90,6 +99,10 @@ export interface KeyVault {
   put(contractId: string, kind: KeyKind, key: string): Promise<void>;
   /** The stored key, or undefined when there is none. */
   get(contractId: string, kind: KeyKind): Promise<string | undefined>;
+  /** Stores a content (e.g. the delivery's normalized content as JSON); same rules as `put`. */
+  putContent(contractId: string, kind: KeyKind, content: string): Promise<void>;
+  /** The stored content, or undefined when there is none. */
+  getContent(contractId: string, kind: KeyKind): Promise<string | undefined>;
 }
 
 export class SqliteKeyVault implements KeyVault {
@@ -111,6 +124,15 @@ export class SqliteKeyVault implements KeyVault {
       sealed_value BLOB NOT NULL,
       PRIMARY KEY (contract_id, kind)
     ) WITHOUT ROWID`);
+    this.db.exec(`CREATE TABLE IF NOT EXISTS vault_contents (
+      contract_id TEXT NOT NULL,
+      kind TEXT NOT NULL CHECK (kind IN ('materials', 'delivery')),
+      format_version INTEGER NOT NULL,
+      master_key_id TEXT NOT NULL,
+      wrapped_data_key BLOB NOT NULL,
+      sealed_value BLOB NOT NULL,
+      PRIMARY KEY (contract_id, kind)
+    ) WITHOUT ROWID`);
   }
 
   async put(contractId: string, kind: KeyKind, key: string): Promise<void> {
@@ -118,11 +140,39 @@ export class SqliteKeyVault implements KeyVault {
     if (typeof key !== 'string' || key.length === 0 || key.length > MAX_KEY_LENGTH) {
       throw new Error(`key must be a non-empty string of at most ${MAX_KEY_LENGTH} characters`);
     }
-    const aad = recordAad(contractId, kind);
+    this.putSealed('vault_keys', contractId, kind, key, `the ${kind} key`);
+  }
+
+  async get(contractId: string, kind: KeyKind): Promise<string | undefined> {
+    checkRecordId(contractId, kind);
+    return this.openRow('vault_keys', contractId, kind)?.toString('utf8');
+  }
+
+  async putContent(contractId: string, kind: KeyKind, content: string): Promise<void> {
+    checkRecordId(contractId, kind);
+    if (typeof content !== 'string' || content.length > MAX_CONTENT_LENGTH) {
+      throw new Error(`content must be a string of at most ${MAX_CONTENT_LENGTH} characters`);
+    }
+    this.putSealed('vault_contents', contractId, kind, content, `the ${kind} content`);
+  }
+
+  async getContent(contractId: string, kind: KeyKind): Promise<string | undefined> {
+    checkRecordId(contractId, kind);
+    return this.openRow('vault_contents', contractId, kind)?.toString('utf8');
+  }
+
+  private putSealed(
+    table: RecordTable,
+    contractId: string,
+    kind: KeyKind,
+    value: string,
+    what: string,
+  ): void {
+    const aad = recordAad(contractId, kind, table);
     const dataKey = randomBytes(32);
     const inserted = this.db
       .prepare(
-        `INSERT INTO vault_keys (contract_id, kind, format_version, master_key_id, wrapped_data_key, sealed_value)
+        `INSERT INTO ${table} (contract_id, kind, format_version, master_key_id, wrapped_data_key, sealed_value)
          VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
       )
       .run(
@@ -131,38 +181,33 @@ export class SqliteKeyVault implements KeyVault {
         FORMAT_VERSION,
         this.keyId,
         seal(this.masterKey, dataKey, aad),
-        seal(dataKey, Buffer.from(key, 'utf8'), aad),
+        seal(dataKey, Buffer.from(value, 'utf8'), aad),
       );
     dataKey.fill(0);
     if (inserted.changes === 1) return;
 
-    const existing = this.openRow(contractId, kind);
-    const given = Buffer.from(key, 'utf8');
+    const existing = this.openRow(table, contractId, kind);
+    const given = Buffer.from(value, 'utf8');
     if (existing !== undefined && existing.length === given.length && timingSafeEqual(existing, given)) {
       return;
     }
-    throw new VaultConflictError(`the ${kind} key of contract ${contractId} is already set to another value`);
+    throw new VaultConflictError(`${what} of contract ${contractId} is already set to another value`);
   }
 
-  async get(contractId: string, kind: KeyKind): Promise<string | undefined> {
-    checkRecordId(contractId, kind);
-    return this.openRow(contractId, kind)?.toString('utf8');
-  }
-
-  private openRow(contractId: string, kind: KeyKind): Buffer | undefined {
+  private openRow(table: RecordTable, contractId: string, kind: KeyKind): Buffer | undefined {
     const row = this.db
       .prepare(
-        'SELECT master_key_id, wrapped_data_key, sealed_value FROM vault_keys WHERE contract_id = ? AND kind = ?',
+        `SELECT master_key_id, wrapped_data_key, sealed_value FROM ${table} WHERE contract_id = ? AND kind = ?`,
       )
       .get(contractId, kind) as Row | undefined;
     if (!row) return undefined;
-    const what = `the ${kind} key of contract ${contractId}`;
+    const what = `the ${kind} ${table === 'vault_keys' ? 'key' : 'content'} of contract ${contractId}`;
     if (row.master_key_id !== this.keyId) {
       throw new VaultDecryptError(
         `${what} was sealed under another master key (id ${row.master_key_id}, ours ${this.keyId})`,
       );
     }
-    const aad = recordAad(contractId, kind);
+    const aad = recordAad(contractId, kind, table);
     try {
       const dataKey = open(this.masterKey, row.wrapped_data_key, aad);
       const value = open(dataKey, row.sealed_value, aad);

@@ -20,10 +20,12 @@ import type {
   VerificationMode,
 } from './rules/contract-terms';
 import type { DeadlineKind } from './rules/deadlines';
-import type { ContractEvent } from './rules/events';
+import type { AgentVerdict, ContractEvent } from './rules/events';
+import type { CriterionScore } from './rules/scoring/criteria';
 import type { ProtocolParamsWire } from './rules/params';
 import type { DeliveryEvidence } from './rules/scoring/evidence';
 import type { CancellationReason, ContractStatus } from './rules/status';
+import type { BondOutcome, RowVote } from './rules/tally';
 import type { Verdict } from './rules/verdicts';
 
 export const CONTRACT_WORKFLOW_TYPE = 'contractWorkflow';
@@ -142,6 +144,43 @@ export interface ContractView {
   delivery: DeliveryRef | null;
   cancellationReason: CancellationReason | null;
   paramsVersion: number;
+  /** The Client's claimed verdicts of its dispute (informational), else null. */
+  disputeClaims: Verdict[] | null;
+  /** The panel's voting window (SPEC §8) once drawn, else null. Votes stay sealed: see `votesQuery`. */
+  voting: VotingView | null;
+  /** Who may read which decryption key (SPEC §9), for the API's key release. */
+  keyReaders: KeyReaders;
+  /** The automatic verifier's scores of the machine-checkable criteria (SPEC §10); informs, never decides. */
+  autoVerification: AutoVerificationView | null;
+}
+
+/** The `agent.verified` of the automatic verifier, with what the event leaves out: scores and breakdowns. */
+export interface AutoVerificationView {
+  agentId: string;
+  /** The delivery's sha256. */
+  target: string;
+  evaluatedAt: string;
+  /** Over the checked criteria: all met → pass, any not met → fail, otherwise revise. */
+  verdict: AgentVerdict;
+  /** One per checked criterion, in criterion order. */
+  results: CriterionScore[];
+}
+
+export interface VotingView {
+  drawnAt: string;
+  endsAt: string;
+  /** True once the tally is in; the vote rows are readable from then on. */
+  tallied: boolean;
+}
+
+/**
+ * SPEC §9: materials → the matched Worker; delivery → the Client; both → the drawn BAs at the voting
+ * stage (standard mode: as soon as the panel is drawn at delivery; privacy-preserving: only once the
+ * Client disputed, which is when a panel is drawn at all).
+ */
+export interface KeyReaders {
+  materials: Address[];
+  delivery: Address[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -158,6 +197,32 @@ export type CancelInput = CallerInput;
 export type WithdrawInput = CallerInput;
 export type ApproveInput = CallerInput;
 
+/** The Client's dispute (privacy-preserving, before the Review Deadline); claims are informational. */
+export interface DisputeInput extends CallerInput {
+  /** One verdict per criterion, in criterion order. */
+  claims?: Verdict[];
+}
+
+/** A drawn Backup Agent's one combined call: a verdict per criterion; its baBond is taken with it. */
+export interface VoteInput extends CallerInput {
+  votes: Verdict[];
+}
+
+/** One vote row of SPEC §8: one per (contract, BA, criterion), a BA that never voted included. */
+export interface VoteRowView {
+  contractId: string;
+  backupAgent: Address;
+  criterionIndex: number;
+  vote: RowVote;
+  majorityOutcome: Verdict;
+  bondOutcome: BondOutcome;
+  /** OCT minor units minted for this row, decimal string. */
+  reward: string;
+}
+
+/** Votes are sealed until the tally: before it, nothing about them (not even who voted) is answered. */
+export type VotesResult = { sealed: true } | { sealed: false; rows: VoteRowView[] };
+
 /** A delivery as ingested (api/ingest NormalizedDelivery) with its key removed (stored in the vault). */
 export interface DeliverInput extends CallerInput {
   uri: string;
@@ -172,7 +237,16 @@ export interface DeliverInput extends CallerInput {
 // ---------------------------------------------------------------------------------------------
 // Messages. Names are the wire names; Signal and Update share them.
 
-export const MESSAGE_NAMES = ['accept', 'decline', 'cancel', 'withdraw', 'deliver', 'approve'] as const;
+export const MESSAGE_NAMES = [
+  'accept',
+  'decline',
+  'cancel',
+  'withdraw',
+  'deliver',
+  'approve',
+  'dispute',
+  'vote',
+] as const;
 export type MessageName = (typeof MESSAGE_NAMES)[number];
 
 /**
@@ -194,8 +268,13 @@ export const deliverUpdate = defineUpdate<ContractView, [DeliverInput]>('deliver
 export const approveSignal = defineSignal<[ApproveInput]>('approve');
 export const approveUpdate = defineUpdate<ContractView, [ApproveInput]>('approve');
 
-// Issue 6 adds here: disputeSignal/disputeUpdate (DisputeInput { caller, claims?: Verdict[] }) and
-// voteSignal/voteUpdate (VoteInput { caller, votes: Verdict[] }); issue 7: quote and award.
+export const disputeSignal = defineSignal<[DisputeInput]>('dispute');
+export const disputeUpdate = defineUpdate<ContractView, [DisputeInput]>('dispute');
+export const voteSignal = defineSignal<[VoteInput]>('vote');
+export const voteUpdate = defineUpdate<ContractView, [VoteInput]>('vote');
+// Issue 7 adds here: quote and award.
 
 export const contractQuery = defineQuery<ContractView>('contract');
 export const eventsQuery = defineQuery<ContractEvent[]>('events');
+/** The vote rows once tallied; `{ sealed: true }` before (the API answers 409). */
+export const votesQuery = defineQuery<VotesResult>('votes');

@@ -9,6 +9,7 @@ import {
   InvariantViolationError,
   PartsMismatchError,
 } from './errors';
+import { SqlPanelRegistry, type PanelRegistry } from './panels';
 import { big, nullableStr, placeholders, str } from './sql';
 import type { Row, SqlDriver, SqlTx } from './sql';
 import { ASSETS } from './types';
@@ -149,7 +150,11 @@ function emptyBalances(): Balances {
 }
 
 export class SqlLedger implements Ledger {
-  constructor(private readonly db: SqlDriver) {}
+  readonly panels: PanelRegistry;
+
+  constructor(private readonly db: SqlDriver) {
+    this.panels = new SqlPanelRegistry(db);
+  }
 
   deposit(op: OpInput<'deposit'>) {
     return this.single('deposit', op);

@@ -4,3 +4,4 @@ export * from './errors';
 export { agentOwner, addressOf, MAX_AMOUNT } from './validate';
 export { openLedger } from './open';
 export type { LedgerConfig } from './open';
+export type { PanelRegistry, VoteRecord, RowVote } from './panels';

@@ -5,6 +5,7 @@
 import { Pool } from 'pg';
 import type { PoolClient } from 'pg';
 import { SqlLedger } from './engine';
+import { PANEL_SCHEMA } from './panels';
 import type { Row, SqlDriver, SqlTx } from './sql';
 import type { Ledger } from './types';
 
@@ -234,6 +235,7 @@ export async function openPostgresLedger(options: PostgresLedgerOptions): Promis
     await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK_KEY]);
     if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
     await client.query(SCHEMA);
+    await client.query(PANEL_SCHEMA);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);

@@ -4,6 +4,7 @@
 // Other processes are excluded by BEGIN IMMEDIATE (one writer at a time, waiting up to busy_timeout).
 import Database from 'better-sqlite3';
 import { SqlLedger } from './engine';
+import { PANEL_SCHEMA } from './panels';
 import type { Row, SqlDriver, SqlTx } from './sql';
 import type { Ledger } from './types';
 
@@ -171,5 +172,6 @@ export function openSqliteLedger(path: string): Ledger {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 10000');
   db.exec(SCHEMA);
+  db.exec(PANEL_SCHEMA);
   return new SqlLedger(new SqliteDriver(db));
 }

@@ -1,5 +1,6 @@
 // The ledger's vocabulary: assets, accounts, operations, and what the read side returns.
 // Amounts are integer minor units as bigint; the wire form (decimal strings) lives at the edges.
+import type { PanelRegistry } from './panels';
 
 export const ASSETS = ['USDC', 'OCT'] as const;
 export type Asset = (typeof ASSETS)[number];
@@ -177,6 +178,8 @@ export interface Ledger {
   postingsByContract(contractId: string): Promise<Posting[]>;
   /** Agents whose open eligibility holds add up to at least `minStake`, by address. */
   eligibleAgents(minStake: bigint): Promise<EligibleAgent[]>;
+  /** The Backup Agent panel registry (open panel seats, vote rows), in the same database. */
+  readonly panels: PanelRegistry;
   /** Recomputes every balance from the transfer rows and checks each invariant; throws if one fails. */
   audit(): Promise<AuditReport>;
   close(): Promise<void>;

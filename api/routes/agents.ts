@@ -1,4 +1,5 @@
 // /agents/:address/balances: an agent reads its own balances only (SPEC §12, Appendix A).
+// /agents/:address/votes: anyone reads an agent's vote rows (SPEC §8), from the panel registry.
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { agentOwner } from '../../activities/ledger';
 import { isAddress } from '../../workflows/rules/address';
@@ -6,7 +7,7 @@ import type { SignedEnv } from '../auth';
 import type { ApiContext } from '../deps';
 import { badRequest, forbidden, validationHook } from '../errors';
 import type { AuthMiddleware } from '../middleware';
-import { addressParams, balancesSchema, errorResponses } from '../schemas';
+import { addressParams, balancesSchema, errorResponses, voteRowsSchema } from '../schemas';
 import { balancesToWire } from '../wire';
 import { reply } from './respond';
 
@@ -31,6 +32,25 @@ export function agentsApp(ctx: ApiContext, auth: AuthMiddleware) {
       if (address !== c.var.caller)
         throw forbidden('an agent reads only its own balances', undefined, 'not_allowed');
       return reply(c, balancesToWire(address, await ctx.ledger.balances(agentOwner(address))));
+    },
+  );
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/{address}/votes',
+      summary: 'An agent’s vote rows over every tallied panel (public)',
+      request: { params: addressParams },
+      responses: {
+        200: { description: 'vote rows', content: { 'application/json': { schema: voteRowsSchema } } },
+        ...errorResponses(400),
+      },
+    }),
+    async (c) => {
+      const param = c.req.param('address');
+      if (!isAddress(param)) throw badRequest('address must be 0x + 40 hex', undefined, 'invalid_input');
+      const address = param.toLowerCase();
+      const rows = await ctx.ledger.panels.voteRowsOf(address);
+      return reply(c, { address, rows: rows.map((r) => ({ ...r, reward: r.reward.toString() })) });
     },
   );
   return app;

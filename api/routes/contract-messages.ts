@@ -9,6 +9,8 @@ import {
   acceptUpdate,
   approveUpdate,
   cancelUpdate,
+  disputeUpdate,
+  voteUpdate,
   declineUpdate,
   deliverUpdate,
   withdrawUpdate,
@@ -21,18 +23,27 @@ import { viewFor } from '../contract-views';
 import type { ApiContext } from '../deps';
 import { badRequest, conflict, forbidden, notFound, validationHook } from '../errors';
 import { IDEMPOTENCY_HEADER } from '../idempotency';
-import { contentSha256, parseDeliveryBody, type DeliveryIngestResult } from '../ingest';
+import {
+  canonicalJson,
+  contentSha256,
+  evidenceCriteriaErrors,
+  parseDeliveryBody,
+  type DeliveryIngestResult,
+} from '../ingest';
+import { checksOf } from '../../workflows/rules/scoring/criteria';
 import type { AuthMiddleware, MaybeSignedEnv } from '../middleware';
 import {
   contractIdParams,
   contractViewSchema,
   deliveryRequestSchema,
+  disputeBody,
   emptyBody,
+  voteBody,
   errorResponses,
 } from '../schemas';
 import { existingContract } from './contracts';
 import { reply } from './respond';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 
 interface MessageRoute {
   path: string;
@@ -78,6 +89,13 @@ function ingestError(result: Extract<DeliveryIngestResult, { ok: false }>) {
   );
 }
 
+/** Runs before the route's JSON validator, so a malformed body is answered by api/ingest (SPEC §10). */
+const ingestBeforeValidation: MiddlewareHandler = async (c, next) => {
+  const parsed = parseDeliveryBody(await c.req.text());
+  if (!parsed.ok) throw ingestError(parsed);
+  await next();
+};
+
 const messageResponses = {
   200: {
     description: 'the caller’s view after the change',
@@ -117,10 +135,57 @@ export function registerMessageRoutes(
   app.openapi(
     createRoute({
       method: 'post',
+      path: '/{id}/disputes',
+      summary:
+        'Dispute the delivery as the Client (privacy-preserving, before the Review Deadline): posts the Dispute Bond and draws a panel',
+      middleware: [...auth.signedMutation],
+      request: {
+        params: contractIdParams,
+        body: { content: { 'application/json': { schema: disputeBody } } },
+      },
+      responses: messageResponses,
+    }),
+    async (c) => {
+      const caller = c.var.caller!;
+      const id = c.req.param('id');
+      if (!isContractId(id)) throw notFound(`no contract ${id}`, undefined, 'contract_not_found');
+      const { claims } = c.req.valid('json');
+      const input = { caller, ...(claims === undefined ? {} : { claims }) };
+      const view = await ctx.contracts.send(id, disputeUpdate, input, updateId(c, caller));
+      return reply(c, viewFor(view, caller));
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/{id}/votes',
+      summary:
+        'Vote as a drawn Backup Agent, once, a verdict per criterion; the baBond is locked from the caller’s balance',
+      middleware: [...auth.signedMutation],
+      request: {
+        params: contractIdParams,
+        body: { required: true, content: { 'application/json': { schema: voteBody } } },
+      },
+      responses: messageResponses,
+    }),
+    async (c) => {
+      const caller = c.var.caller!;
+      const id = c.req.param('id');
+      if (!isContractId(id)) throw notFound(`no contract ${id}`, undefined, 'contract_not_found');
+      const { votes } = c.req.valid('json');
+      const view = await ctx.contracts.send(id, voteUpdate, { caller, votes }, updateId(c, caller));
+      return reply(c, viewFor(view, caller));
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
       path: '/{id}/deliveries',
       summary:
         'Deliver as the matched Worker: the reference, its key (kept in the vault) and the ingest fields',
-      middleware: [...auth.signedMutation],
+      middleware: [...auth.signedMutation, ingestBeforeValidation],
       request: {
         params: contractIdParams,
         body: { required: true, content: { 'application/json': { schema: deliveryRequestSchema } } },
@@ -144,6 +209,17 @@ export function registerMessageRoutes(
         );
       }
       const { delivery } = parsed;
+      const evidenceErrors = evidenceCriteriaErrors(
+        delivery.evidence ?? [],
+        checksOf(view.acceptanceCriteria),
+      );
+      if (evidenceErrors.length > 0) {
+        const fields = [...new Set(evidenceErrors.map((e) => e.field))];
+        throw badRequest(`invalid ${fields.join(', ')}`, { fields: evidenceErrors }, 'invalid_input');
+      }
+      // The content stays out of the workflow (only its hash goes there): sealed in the vault, in the
+      // canonical form its hash is taken over.
+      await ctx.vault.putContent(id, 'delivery', canonicalJson(delivery.content));
       await ctx.vault.put(id, 'delivery', delivery.key);
       const input: DeliverInput = {
         caller,

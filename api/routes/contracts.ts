@@ -15,7 +15,14 @@ import { paramsToWire } from '../../workflows/rules/params';
 import { contractIdForKey, isContractId, randomContractId } from '../contract-ids';
 import { partyView, viewFor } from '../contract-views';
 import type { ApiContext } from '../deps';
-import { badRequest, insufficientFunds, notFound, validationHook, type FieldIssue } from '../errors';
+import {
+  badRequest,
+  conflict,
+  insufficientFunds,
+  notFound,
+  validationHook,
+  type FieldIssue,
+} from '../errors';
 import { IDEMPOTENCY_HEADER } from '../idempotency';
 import type { AuthMiddleware, MaybeSignedEnv } from '../middleware';
 import {
@@ -24,10 +31,13 @@ import {
   contractViewSchema,
   errorResponses,
   eventsSchema,
+  voteRowsSchema,
   listQuerySchema,
   partyViewSchema,
 } from '../schemas';
 import { formatUsdc } from '../wire';
+import { registerDeliveryContentRoute } from './delivery-content';
+import { registerEventStreamRoute } from './event-stream';
 import { registerKeyRoutes } from './keys';
 import { registerMessageRoutes } from './contract-messages';
 import { reply } from './respond';
@@ -187,7 +197,26 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
     },
   );
 
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/{id}/votes',
+      summary: 'The vote rows of the contract’s panel, after the tally (sealed before it: 409)',
+      request: { params: contractIdParams },
+      responses: { 200: json(voteRowsSchema, 'one row per (BA, criterion)'), ...errorResponses(404, 409) },
+    }),
+    async (c) => {
+      const id = c.req.param('id');
+      const votes = isContractId(id) ? await ctx.contracts.votes(id) : undefined;
+      if (votes === undefined) throw notFound(`no contract ${id}`, undefined, 'contract_not_found');
+      if (votes.sealed) throw conflict('votes are sealed until the tally', undefined, 'votes_sealed');
+      return reply(c, { contractId: id, rows: votes.rows });
+    },
+  );
+
   registerMessageRoutes(app, ctx, auth);
   registerKeyRoutes(app, ctx, auth);
+  registerDeliveryContentRoute(app, ctx, auth);
+  registerEventStreamRoute(app, ctx);
   return app;
 }

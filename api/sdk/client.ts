@@ -1,5 +1,6 @@
 // The typed agent SDK: one method per route, every call signed (api/sdk/signer.ts), every refusal
 // thrown as an AgentApiError carrying the §12 error. Depends on no server code at run time.
+import { contractEventStream, type StreamEventsOptions } from './event-stream';
 import { addressFromPrivateKey, signRequest, type Address } from './signer';
 import type {
   Balances,
@@ -7,12 +8,15 @@ import type {
   ContractEvents,
   ContractViewFor,
   CreateContractRequest,
+  DeliveryContent,
   DeliveryRequest,
   DepositResult,
   EligibilityResult,
   ListContractsFilter,
   ListedContract,
   PartyContractView,
+  Verdict,
+  VoteRow,
 } from './types';
 
 export class AgentApiError extends Error {
@@ -49,8 +53,13 @@ interface RequestSpec {
   authorize?: (url: URL, body: string | undefined) => Record<string, string>;
 }
 
+/** `path` under the base URL, which may itself carry a path prefix. */
+function resolveUrl(baseUrl: string, path: string): URL {
+  return new URL(path.replace(/^\//, ''), baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+}
+
 async function call<T>({ baseUrl, fetch = globalThis.fetch }: HttpOptions, spec: RequestSpec): Promise<T> {
-  const url = new URL(spec.path.replace(/^\//, ''), baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+  const url = resolveUrl(baseUrl, spec.path);
   for (const [name, value] of Object.entries(spec.query ?? {})) {
     if (value !== undefined) url.searchParams.set(name, String(value));
   }
@@ -136,12 +145,41 @@ export function createAgentClient(options: AgentClientOptions) {
     decline: message('decline'),
     withdraw: message('withdraw'),
     approve: message('approve'),
+    /** The Client disputes (privacy-preserving), optionally claiming a verdict per criterion. */
+    dispute: (id: string, claims?: Verdict[], opts?: CallOptions) =>
+      post<ContractViewFor>(contract(id, '/disputes'), claims === undefined ? {} : { claims }, opts),
+    /** A drawn BA's one combined call: a verdict per criterion (its baBond is locked with it). */
+    vote: (id: string, votes: Verdict[], opts?: CallOptions) =>
+      post<ContractViewFor>(contract(id, '/votes'), { votes }, opts),
+    /** The contract's vote rows after the tally (409 `votes_sealed` before). */
+    getVotes: (id: string) =>
+      get<{ contractId: string; rows: VoteRow[] }>(contract(id, '/votes'), undefined, false),
+    /** Any agent's vote rows. */
+    getAgentVotes: (of: string = address) =>
+      get<{ address: string; rows: VoteRow[] }>(`/agents/${encodeURIComponent(of)}/votes`, undefined, false),
     cancel: message('cancel'),
     deliver: (id: string, body: DeliveryRequest, opts?: CallOptions) =>
       post<ContractViewFor>(contract(id, '/deliveries'), body, opts),
     getMaterialsKey: (id: string) => get<ContentKey>(contract(id, '/keys/materials')),
     getDeliveryKey: (id: string) => get<ContentKey>(contract(id, '/keys/delivery')),
     getEvents: (id: string) => get<ContractEvents>(contract(id, '/events'), undefined, false),
+    /** The event log as a live stream (SSE): the past events, then each new one, until the contract ends. */
+    streamEvents: (id: string, opts?: StreamEventsOptions) =>
+      contractEventStream(
+        (headers, signal) =>
+          (options.fetch ?? globalThis.fetch)(
+            resolveUrl(options.baseUrl, contract(id, '/events/stream')).toString(),
+            {
+              method: 'GET',
+              headers,
+              ...(signal ? { signal } : {}),
+            },
+          ),
+        (status, code, message) => new AgentApiError(status, code, message),
+        opts,
+      ),
+    /** The delivery's normalized content, for the Client (and drawn Backup Agents). */
+    getDeliveryContent: (id: string) => get<DeliveryContent>(contract(id, '/delivery')),
     getBalances: (of: string = address) => get<Balances>(`/agents/${encodeURIComponent(of)}/balances`),
     lockEligibility: (amount: string, opts?: CallOptions) =>
       post<EligibilityResult>('/eligibility/lock', { amount }, opts),

@@ -43,6 +43,17 @@ export interface ContentKey {
   key: string;
 }
 
+export interface DeliveryContent {
+  contractId: string;
+  uri: string;
+  sha256: string;
+  contentHash: string;
+  /** The normalized content (api/ingest): as given, or built from the other ingest fields. */
+  content: Record<string, unknown>;
+  /** content.confidence, then content.artifact.confidence, then content.artifacts.confidence. */
+  confidence?: number;
+}
+
 export interface ContractEvents {
   contractId: string;
   events: ContractEvent[];
@@ -50,3 +61,7 @@ export interface ContractEvents {
 
 export type EligibilityResult = BalancesWire & { locked?: string; released?: string };
 export type DepositResult = BalancesWire & { asset: 'USDC'; deposited: string };
+
+export type { Verdict } from '../../workflows/rules/verdicts';
+/** One vote row of SPEC §8 (reward: OCT minor units, decimal string). */
+export type { VoteRowView as VoteRow } from '../../workflows/definitions';

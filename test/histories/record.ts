@@ -1,5 +1,7 @@
 // Records the history of every contract path (test/workflows/scenarios.ts) under test/histories/<path>.json,
-// for the replay test. Run after a deliberate change of workflow code: `npx tsx test/histories/record.ts`.
+// for the replay test. Run after a deliberate change of workflow code: `npx tsx test/histories/record.ts`
+// (every path) or `npx tsx test/histories/record.ts <path> ...` (only those). Histories of paths no
+// longer in PATHS (e.g. legacy-*.json, recorded by older code) are kept: they prove patched() works.
 // The payloads are sealed with the test-only HISTORY_CODEC_KEY, as every history is in production.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,7 +12,11 @@ import { historyToFile } from './format';
 async function main(): Promise<void> {
   const suite = await createSuite(HISTORY_CODEC_KEY);
   try {
+    const only = process.argv.slice(2);
+    const unknown = only.filter((name) => !(name in PATHS));
+    if (unknown.length > 0) throw new Error(`unknown paths: ${unknown.join(', ')}`);
     for (const [name, path] of Object.entries(PATHS)) {
+      if (only.length > 0 && !only.includes(name)) continue;
       await Harness.run(suite, async (h) => {
         const run = await path(h);
         const history = await run.handle.fetchHistory();

@@ -39,6 +39,15 @@ export const OTHER = '0x' + 'b0'.repeat(20);
 export const POOR = '0x' + 'd3'.repeat(20);
 export const STRANGER = '0x' + 'e5'.repeat(20);
 
+/** Backup Agents: funded and holding the BA Eligibility Stake when a test calls `h.seatable()`. */
+export const BA1 = '0x' + '1b'.repeat(20);
+export const BA2 = '0x' + '2b'.repeat(20);
+export const BA3 = '0x' + '3b'.repeat(20);
+export const BAS = [BA1, BA2, BA3] as const;
+export const BA_FUNDS = 200_000_000n;
+/** baEligibilityStake (default). */
+export const ELIGIBILITY = 100_000_000n;
+
 export const HOUR = 3_600_000;
 export const PRICE = 2_500_000n;
 /** workerStakeBps (10%) of the price. */
@@ -133,6 +142,26 @@ export class Harness {
 
   async fund(address: string, amount: bigint): Promise<void> {
     await this.ledger.deposit({ id: `fund:${address}`, asset: 'USDC', to: agentOwner(address), amount });
+  }
+
+  /** Funds each agent and locks its BA Eligibility Stake, so the draw can seat it. */
+  async makeEligible(agents: readonly string[] = BAS): Promise<void> {
+    for (const agent of agents) {
+      await this.fund(agent, BA_FUNDS);
+      await this.ledger.hold({
+        id: `eligibility:${agent}:lock:test`,
+        owner: agentOwner(agent),
+        asset: 'USDC',
+        amount: ELIGIBILITY,
+        holdKind: 'eligibility',
+      });
+    }
+  }
+
+  /** OCT (reward tokens) of a party. */
+  async tokens(party: Party): Promise<bigint> {
+    const b = await this.ledger.balances(party === 'treasury' ? 'treasury' : agentOwner(party));
+    return b.OCT.available;
   }
 
   async balance(party: Party): Promise<Balance> {

@@ -12,15 +12,23 @@ import {
   contractWorkflowId,
   declineUpdate,
   deliverUpdate,
+  disputeUpdate,
   eventsQuery,
+  voteUpdate,
+  votesQuery,
   FailureType,
   withdrawSignal,
   withdrawUpdate,
 } from '../../workflows/definitions';
 import type { ContractOutcome, ContractView } from '../../workflows/definitions';
 import type { UpdateDefinition } from '@temporalio/common';
+import type { Verdict } from '../../workflows/rules/verdicts';
 import {
   assertRefused,
+  BA1,
+  BA2,
+  BA3,
+  BAS,
   CLIENT,
   CLIENT_FUNDS,
   delivery,
@@ -187,20 +195,6 @@ export const PATHS = {
     return finish(input.contractId, handle);
   },
 
-  /** FOS: standard mode reaches `under-review` and waits there for its panel (issue 6). */
-  async 'standard-under-review'(h) {
-    const input = await h.input({ awardMethod: 'open', worker: undefined });
-    const { handle } = await h.create(input);
-    await send(handle, acceptUpdate, { caller: WORKER });
-    await send(handle, deliverUpdate, delivery(WORKER));
-    await assertRefused(
-      send(handle, approveUpdate, { caller: CLIENT }),
-      FailureType.Conflict,
-      'standard-mode',
-    );
-    return { contractId: input.contractId, handle, outcome: null };
-  },
-
   /** FDP through Signals: rejected signals change nothing and are logged; a valid one cancels. */
   async 'signals-rejected-then-cancelled'(h) {
     const input = await h.input();
@@ -215,6 +209,133 @@ export const PATHS = {
     await handle.signal(cancelSignal, { caller: CLIENT });
     return finish(input.contractId, handle);
   },
+  /** FDP: the Client disputes (claims c2 not met); all three BAs find both criteria met → fully met. */
+  async 'dispute-fully-met'(h) {
+    await h.makeEligible();
+    const { input, handle } = await delivered(h, {});
+    await assertRefused(
+      send(handle, disputeUpdate, { caller: WORKER }),
+      FailureType.Forbidden,
+      'not-the-client',
+    );
+    await assertRefused(
+      send(handle, disputeUpdate, { caller: CLIENT, claims: ['met'] }),
+      FailureType.BadInput,
+      'bad-field',
+    );
+    const view = await send(handle, disputeUpdate, { caller: CLIENT, claims: ['met', 'not met'] });
+    assert.equal(view.status, 'disputed');
+    assert.deepEqual([...view.backupAgents].sort(), [...BAS].sort());
+    await assertRefused(send(handle, approveUpdate, { caller: CLIENT }), FailureType.Conflict, 'wrong-state');
+    await voteAll(handle, [
+      [BA1, ['met', 'met']],
+      [BA2, ['met', 'met']],
+      [BA3, ['met', 'met']],
+    ]);
+    return finish(input.contractId, handle);
+  },
+
+  /** FDP: the panel splits the criteria (BA3 dissents) → partially met, pro-rata pay, bond back. */
+  async 'dispute-partially-met'(h) {
+    await h.makeEligible();
+    const { input, handle } = await delivered(h, {});
+    await send(handle, disputeUpdate, { caller: CLIENT });
+    await voteAll(handle, [
+      [BA1, ['met', 'not met']],
+      [BA2, ['met', 'not met']],
+      [BA3, ['unclear', 'met']],
+    ]);
+    return finish(input.contractId, handle);
+  },
+
+  /** FOP: the panel finds nothing met → none met, the Worker Stake slashed, bond back. */
+  async 'dispute-none-met'(h) {
+    await h.makeEligible();
+    const { input, handle } = await delivered(h, {
+      awardMethod: 'open',
+      worker: undefined,
+      verificationMode: 'privacy-preserving',
+    });
+    await send(handle, disputeUpdate, { caller: CLIENT, claims: ['not met', 'not met'] });
+    await voteAll(handle, [
+      [BA1, ['not met', 'not met']],
+      [BA2, ['not met', 'not met']],
+      [BA3, ['not met', 'unclear']],
+    ]);
+    return finish(input.contractId, handle);
+  },
+
+  /** FDS: the panel is drawn at delivery and finds every criterion met; the Client cannot dispute. */
+  async 'standard-fds-panel'(h) {
+    await h.makeEligible();
+    const { input, handle, view } = await delivered(h, { verificationMode: 'standard' });
+    assert.equal(view.contractCode, 'FDS');
+    await assertRefused(
+      send(handle, disputeUpdate, { caller: CLIENT }),
+      FailureType.Conflict,
+      'standard-mode',
+    );
+    await voteAll(handle, [
+      [BA1, ['met', 'met']],
+      [BA2, ['met', 'met']],
+      [BA3, ['met', 'met']],
+    ]);
+    return finish(input.contractId, handle);
+  },
+
+  /**
+   * FOS: BA3 never votes. Votes stay sealed while the window is open; a second vote and a stranger's
+   * are refused; the window ends, the tally counts BA3 as no vote (its slices from its eligibility
+   * stake); a vote after that is refused.
+   */
+  async 'standard-fos-no-vote'(h) {
+    await h.makeEligible();
+    const { input, handle } = await delivered(h, { awardMethod: 'open', worker: undefined });
+    await voteAll(handle, [
+      [BA1, ['met', 'met']],
+      [BA2, ['met', 'not met']],
+    ]);
+    await assertRefused(
+      send(handle, voteUpdate, { caller: BA1, votes: ['met', 'met'] }),
+      FailureType.Conflict,
+      'already-voted',
+    );
+    await assertRefused(
+      send(handle, voteUpdate, { caller: STRANGER, votes: ['met', 'met'] }),
+      FailureType.Forbidden,
+      'not-on-panel',
+    );
+    assert.deepEqual(await handle.query(votesQuery), { sealed: true });
+    const during = await h.view(handle);
+    assert.equal(during.status, 'under-review');
+    assert.equal(during.voting?.tallied, false);
+    assert.equal(during.criteriaMet, null);
+    const events = await handle.query(eventsQuery);
+    assert.equal(events.filter((e) => e.type === 'agent.verified').length, 0, 'no verdict before the tally');
+    assert.deepEqual(await h.ledger.panels.openPanelsOf(BA3), [input.contractId]);
+    const outcome = await handle.result();
+    await assert.rejects(send(handle, voteUpdate, { caller: BA3, votes: ['met', 'met'] }));
+    return { contractId: input.contractId, handle, outcome: outcome as ContractOutcome };
+  },
+
+  /** FOS with nobody eligible: an empty panel, every criterion unclear, the whole escrow paid. */
+  async 'standard-no-eligible'(h) {
+    const { input, handle } = await delivered(h, { awardMethod: 'open', worker: undefined });
+    return finish(input.contractId, handle);
+  },
 } satisfies Record<string, Path>;
+
+/** Creates, accepts (WORKER) and delivers a contract. */
+async function delivered(h: Harness, body: Parameters<Harness['input']>[0]) {
+  const input = await h.input(body);
+  const { handle } = await h.create(input);
+  await send(handle, acceptUpdate, { caller: WORKER });
+  const view = await send(handle, deliverUpdate, delivery(WORKER));
+  return { input, handle, view };
+}
+
+async function voteAll(handle: WorkflowHandle, ballots: [string, Verdict[]][]): Promise<void> {
+  for (const [caller, votes] of ballots) await send(handle, voteUpdate, { caller, votes });
+}
 
 export type PathName = keyof typeof PATHS;

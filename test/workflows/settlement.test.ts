@@ -1,5 +1,5 @@
-// Privacy-preserving review (SPEC §7, §7a): approve, auto-approve at the Review Deadline, standard
-// mode reaching `under-review`, and the Signal path — each with the exact balances of every party.
+// Privacy-preserving review (SPEC §7, §7a): approve, auto-approve at the Review Deadline, and the
+// Signal path — each with the exact balances of every party.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eventsQuery } from '../../workflows/definitions';
@@ -18,7 +18,6 @@ import {
   Harness,
   OTHER,
   PRICE,
-  STAKE,
   STRANGER,
   WORKER,
   WORKER_FUNDS,
@@ -88,24 +87,6 @@ describe('review and settlement (time-skipping server, real ledger on SQLite)', 
       await h.assertNothingPending(run.contractId);
       const resolved = (await run.handle.query(eventsQuery)).find((e) => e.type === 'contract.resolved');
       assert.equal(resolved?.type === 'contract.resolved' && resolved.source, 'review-timeout');
-    }));
-
-  test('standard mode (FOS) reaches under-review and holds escrow and stake until its panel', () =>
-    Harness.run(suite, async (h) => {
-      const run = await PATHS['standard-under-review'](h);
-      const view = await h.view(run.handle);
-      assert.equal(view.status, 'under-review');
-      assert.equal(view.contractCode, 'FOS');
-      assert.equal(view.nextDeadline, null);
-      const attributes = (await run.handle.describe()).typedSearchAttributes;
-      assert.equal(attributes.get(contractStatusKey), 'under-review');
-      assert.equal(attributes.get(nextDeadlineKey), undefined);
-      await h.assertBalances({
-        [CLIENT]: b(CLIENT_FUNDS - PRICE, PRICE),
-        [WORKER]: b(WORKER_FUNDS - STAKE, STAKE),
-        treasury: b(0n),
-      });
-      await run.handle.terminate('test over: the panel arrives in issue 6');
     }));
 
   test('Signal path: rejected signals change nothing and are logged; a valid cancel signal cancels', () =>

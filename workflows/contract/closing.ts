@@ -2,12 +2,20 @@
 // The rules split every hold; this module maps roles to addresses and posts the whole split as ONE
 // `settle` activity call, i.e. one atomic ledger batch.
 import type { SettlementPosting } from '../../activities/ledger-activities';
-import { contractCancelledEvent, contractResolvedEvent, contractSettledEvent } from '../rules/events';
+import {
+  agentVerifiedEvent,
+  contractCancelledEvent,
+  contractResolvedEvent,
+  contractSettledEvent,
+} from '../rules/events';
 import type { HoldSplit, Role } from '../rules/holds';
 import { toWire } from '../rules/money';
 import { cancel, settle } from '../rules/settlement';
 import { cancelledStatus } from '../rules/status';
-import { ledger } from './activities';
+import type { Tally } from '../rules/tally';
+import { ledger, panels } from './activities';
+import { tallyOf } from './panel';
+import { panelPostings, slashedNonVoters } from './panel-postings';
 import type { Contract, Decision } from './state';
 
 function partyOf(c: Contract, role: Role): string {
@@ -43,8 +51,36 @@ async function applyCancellation(c: Contract, decision: Extract<Decision, { kind
   );
 }
 
+/**
+ * The tally's postings (bonds, eligibility slashes, mints) for the settlement batch. The non-voters'
+ * eligibility holds are read first (an activity, so the batch is the same on every retry).
+ */
+async function tallyPostings(c: Contract, t: Tally): Promise<SettlementPosting[]> {
+  const nonVoters = slashedNonVoters(t);
+  const eligibility = nonVoters.length === 0 ? [] : await panels.eligibilityHolds({ addresses: nonVoters });
+  const bondHolds = new Map(c.ballots.map((b) => [b.voter, b.bond.holdId]));
+  return panelPostings({ tally: t, bondHolds, eligibility });
+}
+
+/** Votes are published at the tally: each voter's verdict (agent.verified) and the vote rows. */
+function publishVotes(c: Contract, t: Tally): void {
+  for (const ballot of c.ballots) {
+    c.record(
+      agentVerifiedEvent(c.eventContext(ballot.voter), {
+        agentId: ballot.voter,
+        role: 'backup-agent',
+        deliverySha256: c.delivery!.sha256,
+        verdicts: ballot.verdicts,
+      }),
+    );
+  }
+  c.voteRows = t.rows.map((r) => ({ contractId: c.contractId, ...r, reward: toWire(r.reward) }));
+}
+
 async function applyResolution(c: Contract, decision: Extract<Decision, { kind: 'resolve' }>) {
+  const t = decision.source === 'panel-tally' ? tallyOf(c) : null;
   c.criteriaMet = decision.criteriaMet;
+  if (t !== null) publishVotes(c, t);
   c.transition('resolved');
   c.record(
     contractResolvedEvent(c.eventContext(decision.actor), {
@@ -53,11 +89,15 @@ async function applyResolution(c: Contract, decision: Extract<Decision, { kind: 
     }),
   );
   const settlement = settle(c.holds(), decision.criteriaMet, c.params);
+  const panelMoney = t === null ? [] : await tallyPostings(c, t);
   await ledger.settle({
     contractId: c.contractId,
     step: 'settlement',
-    postings: postingsFor(c, settlement.holds),
+    postings: [...postingsFor(c, settlement.holds), ...panelMoney],
   });
+  if (t !== null && c.panel!.members.length > 0) {
+    await panels.closePanel({ contractId: c.contractId, rows: c.voteRows! });
+  }
   c.payment = settlement.payment;
   c.transition(settlement.status);
   c.record(

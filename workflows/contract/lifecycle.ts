@@ -1,7 +1,7 @@
 // The contract's life as one loop: react to each decision and each deadline until a terminal status.
 // Which deadline is next comes from the rules (nextDeadline); what happens when it passes is here.
-// Issue 6 (disputes, panels, votes) adds the `disputed` status and the `voting` deadline; issue 7
-// (auctions) turns the `match` deadline of an auction into the close of bidding.
+// A standard delivery or a dispute draws a Backup Agent panel here; its `voting` deadline tallies.
+// Issue 7 (auctions) turns the `match` deadline of an auction into the close of bidding.
 import { condition } from '@temporalio/workflow';
 import { FailureType } from '../definitions';
 import { contractCreatedEvent } from '../rules/events';
@@ -10,6 +10,7 @@ import { toWire } from '../rules/money';
 import { clientReviewVerdicts } from '../rules/events';
 import { ledger } from './activities';
 import { applyDecision } from './closing';
+import { decideTally, drawPanelFor } from './panel';
 import { publish } from './observability';
 import { activityFailureMessage, activityFailureType } from './rejection';
 import type { Contract } from './state';
@@ -79,24 +80,32 @@ async function onDeadline(c: Contract, kind: NextDeadline['kind']): Promise<void
         c.decide({ kind: 'cancel', reason: 'absent', actor: 'system' });
       return;
     case 'review':
+      // A dispute that arrived in time is still locking its bond: it decides, unless its lock fails.
+      if (c.disputing) await condition(() => !c.disputing);
       if (c.status === 'under-review' && c.decision === null) {
         const criteriaMet = clientReviewVerdicts(c.terms.acceptanceCriteria.length, { approved: true });
         c.decide({ kind: 'resolve', source: 'review-timeout', criteriaMet, actor: 'system' });
       }
       return;
     case 'voting':
-      throw new RangeError('voting deadlines arrive with the Backup Agent panels (issue 6)');
+      // Votes accepted before the window ended finish locking their bonds first; then the tally.
+      if (c.votesInFlight.length > 0) await condition(() => c.votesInFlight.length === 0);
+      decideTally(c);
+      return;
   }
 }
 
-/**
- * Runs the contract from `created` to a terminal status. Standard mode stops in `under-review`
- * until the panel of issue 6 exists: no deadline is pending there, so the loop waits for a message.
- */
+
+
+/** Runs the contract from `created` to a terminal status. */
 export async function runContract(c: Contract): Promise<void> {
   while (!c.terminal) {
     if (c.decision !== null) {
       await applyDecision(c);
+      continue;
+    }
+    if (c.panelDue && c.panel === null) {
+      await drawPanelFor(c);
       continue;
     }
     publish(c); // e.g. NextDeadline moves from the withdrawal to the delivery deadline

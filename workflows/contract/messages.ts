@@ -4,7 +4,7 @@
 // Handlers that end the contract leave the money to the main loop (a Decision) and wait until it is done,
 // so the Update's answer is the view after the change.
 import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
-import { ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
+import { ApplicationFailure, condition, patched, setHandler } from '@temporalio/workflow';
 import {
   acceptSignal,
   acceptUpdate,
@@ -18,8 +18,16 @@ import {
   declineUpdate,
   deliverSignal,
   deliverUpdate,
+  disputeSignal,
+  disputeUpdate,
   eventsQuery,
   FailureType,
+  voteSignal,
+  voteUpdate,
+  votesQuery,
+  type DisputeInput,
+  type VoteInput,
+  type VotesResult,
   withdrawSignal,
   withdrawUpdate,
   type ContractView,
@@ -28,13 +36,17 @@ import {
 import {
   agentVerifiedEvent,
   contractDeliveredEvent,
+  contractDisputedEvent,
   contractMatchedEvent,
   contractWithdrawnEvent,
   messageRejectedEvent,
   type ContractMessage,
 } from '../rules/events';
 import { clientReviewVerdicts } from '../rules/events';
+import type { Address } from '../rules/address';
+import { disputeBondFor } from '../rules/holds';
 import { toWire } from '../rules/money';
+import { decideTally, everyoneVoted, PANEL_PATCH } from './panel';
 import { ledger } from './activities';
 import {
   activityFailureMessage,
@@ -44,6 +56,7 @@ import {
   rejectionOf,
   type Rejection,
 } from './rejection';
+import { verifyDelivery } from './auto-verifier';
 import type { Contract } from './state';
 import {
   callerOf,
@@ -52,6 +65,8 @@ import {
   validateCancel,
   validateDecline,
   validateDeliver,
+  validateDispute,
+  validateVote,
   validateWithdraw,
 } from './validators';
 
@@ -164,6 +179,9 @@ const deliver: MessageSpec<DeliverInput> = {
     const sha256 = input.sha256.toLowerCase();
     const contentHash = input.contentHash.toLowerCase();
     c.delivery = { uri: input.uri, sha256, contentHash, deliveredAt: Date.now() };
+    // Standard mode: the panel is drawn at once (by the main loop) and votes while under review.
+    // Histories recorded before panels (no marker) keep waiting in `under-review` as they did.
+    if (c.terms.verificationMode === 'standard' && patched(PANEL_PATCH)) c.panelDue = true;
     c.transition('under-review');
     c.record(
       contractDeliveredEvent(c.eventContext(worker), {
@@ -172,6 +190,9 @@ const deliver: MessageSpec<DeliverInput> = {
         evidenceCriterionIndexes: (input.evidence ?? []).map((e) => e.criterionIndex),
       }),
     );
+    await verifyDelivery(c, input.evidence);
+    // Standard mode answers once the panel is drawn, so the caller sees who votes and a vote can follow.
+    if (c.panelDue) await condition(() => c.panel !== null || c.terminal);
   },
 };
 
@@ -193,6 +214,97 @@ const approve: MessageSpec<{ caller: string }> = {
     );
     c.decide({ kind: 'resolve', source: 'client-approval', criteriaMet, actor: client });
     await untilClosed(c);
+  },
+};
+
+/** Runs `work` with `who` marked as in flight; the mark goes whatever happens. */
+async function inFlight<T>(list: Address[], who: Address, work: () => Promise<T>): Promise<T> {
+  list.push(who);
+  try {
+    return await work();
+  } finally {
+    list.splice(list.indexOf(who), 1);
+  }
+}
+
+/** Locks a bond for the caller, or refuses with InsufficientFunds (402), nothing locked. */
+async function lockBondOrRefuse(
+  c: Contract,
+  kind: 'dispute-bond' | 'ba-bond',
+  party: Address,
+  amount: bigint,
+): Promise<string> {
+  try {
+    const { holdId } = await ledger.lockBond({
+      contractId: c.contractId,
+      kind,
+      party,
+      amount: toWire(amount),
+    });
+    return holdId;
+  } catch (error) {
+    if (activityFailureType(error) !== 'InsufficientFunds') throw error;
+    return reject(
+      rejection(
+        FailureType.InsufficientFunds,
+        'insufficient-funds',
+        `the ${kind === 'ba-bond' ? 'BA bond' : 'Dispute Bond'} of ${amount} could not be locked: ${activityFailureMessage(error)}`,
+      ),
+    );
+  }
+}
+
+const dispute: MessageSpec<DisputeInput> = {
+  message: 'dispute',
+  signal: disputeSignal,
+  update: disputeUpdate,
+  validate: validateDispute,
+  // The Dispute Bond is locked first; while it locks, approve and the review timeout wait (c.disputing).
+  // The answer comes once the panel is drawn, so it names the Backup Agents.
+  run: async (c, input) => {
+    recheck(c, input, validateDispute);
+    const client = callerOf(input)!;
+    const amount = disputeBondFor(c.terms.amount, c.params);
+    c.disputing = true;
+    try {
+      const holdId = amount > 0n ? await lockBondOrRefuse(c, 'dispute-bond', client, amount) : null;
+      if (holdId !== null) c.disputeBond = { amount, holdId };
+    } finally {
+      c.disputing = false;
+    }
+    const claims = input.claims === undefined ? undefined : [...input.claims];
+    c.disputeClaims = claims ?? null;
+    c.record(
+      agentVerifiedEvent(c.eventContext(client), {
+        agentId: client,
+        role: 'client',
+        deliverySha256: c.delivery!.sha256,
+        verdicts: clientReviewVerdicts(c.terms.acceptanceCriteria.length, { approved: false, claims }),
+      }),
+    );
+    c.record(contractDisputedEvent(c.eventContext(client), { disputeBond: amount }));
+    c.panelDue = true;
+    c.transition('disputed');
+    await condition(() => c.panel !== null || c.terminal);
+  },
+};
+
+const vote: MessageSpec<VoteInput> = {
+  message: 'vote',
+  signal: voteSignal,
+  update: voteUpdate,
+  validate: validateVote,
+  // The BA's bond is locked with its verdicts; nothing about the ballot is published until the tally.
+  run: async (c, input) => {
+    recheck(c, input, validateVote);
+    const voter = callerOf(input)!;
+    const amount = c.params.baBond;
+    const holdId = await inFlight(c.votesInFlight, voter, () =>
+      lockBondOrRefuse(c, 'ba-bond', voter, amount),
+    );
+    c.ballots.push({ voter, verdicts: [...input.votes], bond: { amount, holdId } });
+    c.revision++;
+    if (everyoneVoted(c)) decideTally(c);
   },
 };
 
@@ -261,6 +373,11 @@ export function registerHandlers(c: Contract): void {
   register(c, withdraw);
   register(c, deliver);
   register(c, approve);
+  register(c, dispute);
+  register(c, vote);
   setHandler(contractQuery, () => c.view());
+  setHandler(votesQuery, (): VotesResult =>
+    c.voteRows === null ? { sealed: true } : { sealed: false, rows: c.voteRows },
+  );
   setHandler(eventsQuery, () => c.events);
 }

@@ -2,7 +2,15 @@
 // event log. Every status change goes through `transition`, which checks it against the rules and
 // publishes the search attributes and current details.
 import { ApplicationFailure } from '@temporalio/workflow';
-import type { ContentRef, ContractInput, ContractView, DeliveryRef } from '../definitions';
+import type {
+  AutoVerificationView,
+  ContentRef,
+  ContractInput,
+  ContractView,
+  DeliveryRef,
+  KeyReaders,
+  VoteRowView,
+} from '../definitions';
 import { FailureType } from '../definitions';
 import type { Address } from '../rules/address';
 import { deadlinesToIso, type ContractTerms } from '../rules/contract-terms';
@@ -32,6 +40,20 @@ export interface HeldFunds {
   holdId: string;
 }
 
+/** The drawn Backup Agent panel and its voting window (SPEC §8). */
+export interface Panel {
+  members: Address[];
+  drawnAt: number;
+  votingEndsAt: number;
+}
+
+/** A BA's accepted combined call: its verdicts and its locked bond. Sealed until the tally. */
+export interface Ballot {
+  voter: Address;
+  verdicts: Verdict[];
+  bond: HeldFunds;
+}
+
 export type EscrowState =
   | { state: 'pending' }
   | ({ state: 'held' } & HeldFunds)
@@ -49,9 +71,23 @@ export class Contract {
   stake: HeldFunds | null = null;
   /** Issue 6: the Dispute Bond once the Client disputes. */
   disputeBond: HeldFunds | null = null;
+  /** The drawn panel's members (draw order); empty until a panel is drawn. */
   backupAgents: Address[] = [];
+  /** Set when a panel must be drawn (a standard delivery, a dispute); the main loop draws it. */
+  panelDue = false;
+  panel: Panel | null = null;
+  readonly ballots: Ballot[] = [];
+  /** BAs whose accepted vote is still locking its bond: they called in time, the tally waits for them. */
+  readonly votesInFlight: Address[] = [];
+  /** True while a dispute is locking its bond: approve, a second dispute and the review timeout wait. */
+  disputing = false;
+  disputeClaims: Verdict[] | null = null;
+  /** The vote rows, once tallied (sealed until then). */
+  voteRows: VoteRowView[] | null = null;
   delivery: (ContentRef & { contentHash: string; deliveredAt: number }) | null = null;
   criteriaMet: Verdict[] | null = null;
+  /** The automatic verifier's result (auto-verifier.ts), once the delivery is scored. */
+  autoVerification: AutoVerificationView | null = null;
   payment: bigint | null = null;
   cancellationReason: CancellationReason | null = null;
   decision: Decision | null = null;
@@ -123,7 +159,7 @@ export class Contract {
         status: this.status,
         verificationMode: this.terms.verificationMode,
         deadlines: this.terms.deadlines,
-        votingEndsAt: null,
+        votingEndsAt: this.panel?.votingEndsAt ?? null,
       },
       now,
     );
@@ -196,6 +232,28 @@ export class Contract {
       delivery,
       cancellationReason: this.cancellationReason,
       paramsVersion: this.params.version,
+      disputeClaims: this.disputeClaims,
+      voting:
+        this.panel === null
+          ? null
+          : {
+              drawnAt: new Date(this.panel.drawnAt).toISOString(),
+              endsAt: new Date(this.panel.votingEndsAt).toISOString(),
+              tallied: this.voteRows !== null,
+            },
+      keyReaders: this.keyReaders(),
+      autoVerification: this.autoVerification,
+    };
+  }
+
+  /** SPEC §9: a panel exists only at the voting stage (standard) or after a dispute (privacy-preserving). */
+  keyReaders(): KeyReaders {
+    const panel = this.panel?.members ?? [];
+    const worker = this.stake !== null && this.worker !== null ? [this.worker] : [];
+    return {
+      materials: [...worker, ...panel],
+      // The Client may always ask (nothing delivered yet → the API answers 404 for the missing key).
+      delivery: [this.terms.client, ...panel],
     };
   }
 }

@@ -1,10 +1,18 @@
 // The synchronous checks of each message (SPEC §5, §6, §7, §12): role, state, deadline, fields.
 // Each returns the first broken rule, or null. They read the state and never change it, so they serve
 // as Update validators, as the Signal path's checks, and as re-checks after waiting for a lock.
-import { FailureType, type CallerInput, type DeliverInput } from '../definitions';
+import {
+  FailureType,
+  type CallerInput,
+  type DeliverInput,
+  type DisputeInput,
+  type VoteInput,
+} from '../definitions';
+import { checkBallot } from '../rules/ballot';
 import { isAddress, type Address } from '../rules/address';
 import { isBeforeDeadline } from '../rules/deadlines';
 import type { ContractStatus } from '../rules/status';
+import { VERDICTS, type Verdict } from '../rules/verdicts';
 import { rejection, type Rejection } from './rejection';
 import type { Contract } from './state';
 
@@ -186,6 +194,86 @@ export function validateApprove(c: Contract, input: unknown): Rejection | null {
             'in standard mode the panel decides, not the Client',
           ),
     statusIs(c, 'under-review'),
+    notDisputing(c),
     before(c.terms.deadlines.review, 'review'),
+  );
+}
+
+const notDisputing =
+  (c: Contract): Check =>
+  () =>
+    c.disputing
+      ? rejection(FailureType.Conflict, 'wrong-state', 'the Client is disputing the delivery')
+      : null;
+
+const privacyPreserving =
+  (c: Contract, what: string): Check =>
+  () =>
+    c.terms.verificationMode === 'privacy-preserving'
+      ? null
+      : rejection(FailureType.Conflict, 'standard-mode', `in standard mode the panel decides; no ${what}`);
+
+/** One verdict per criterion, each `met`, `not met` or `unclear`. */
+function verdictList(value: unknown, criteria: number, field: string): Rejection | null {
+  const bad = (message: string) => rejection(FailureType.BadInput, 'bad-field', message, field);
+  if (!Array.isArray(value)) return bad(`${field} must be an array of verdicts`);
+  if (value.length !== criteria) {
+    return bad(`${field} must hold one verdict per criterion (${criteria}), got ${value.length}`);
+  }
+  const wrong = value.findIndex((v) => !VERDICTS.includes(v as Verdict));
+  return wrong === -1 ? null : bad(`${field}[${wrong}] must be one of ${VERDICTS.join(', ')}`);
+}
+
+export function validateDispute(c: Contract, input: unknown): Rejection | null {
+  const claims = (input as Partial<DisputeInput> | null | undefined)?.claims;
+  return firstBroken(
+    callerIsAddress(input),
+    exists(c),
+    callerIs(c, input, 'client'),
+    privacyPreserving(c, 'dispute'),
+    statusIs(c, 'under-review'),
+    notDisputing(c),
+    before(c.terms.deadlines.review, 'review'),
+    () => (claims === undefined ? null : verdictList(claims, c.terms.acceptanceCriteria.length, 'claims')),
+  );
+}
+
+const BALLOT_REJECTIONS = {
+  'not-on-panel': [FailureType.Forbidden, 'not-on-panel'],
+  'already-voted': [FailureType.Conflict, 'already-voted'],
+  'window-closed': [FailureType.Conflict, 'late'],
+  'wrong-length': [FailureType.BadInput, 'bad-field'],
+} as const;
+
+/** A drawn BA's one call (rules/ballot): on the panel, once (an in-flight vote counts), within the window. */
+export function validateVote(c: Contract, input: unknown): Rejection | null {
+  const votes = (input as Partial<VoteInput> | null | undefined)?.votes;
+  const criteria = c.terms.acceptanceCriteria.length;
+  return firstBroken(
+    callerIsAddress(input),
+    exists(c),
+    () =>
+      c.panel === null
+        ? rejection(FailureType.Conflict, 'no-panel', 'no Backup Agent panel is voting on this contract')
+        : null,
+    () => {
+      const broken = checkBallot({
+        panel: c.panel!.members,
+        alreadyVoted: [...c.ballots.map((b) => b.voter), ...c.votesInFlight],
+        voter: callerOf(input)!,
+        verdictCount: Array.isArray(votes) ? votes.length : criteria,
+        criteriaCount: criteria,
+        now: Date.now(),
+        windowEndsAt: c.panel!.votingEndsAt,
+      });
+      if (broken === null) return null;
+      const [type, code] = BALLOT_REJECTIONS[broken.code];
+      return rejection(type, code, broken.message, code === 'bad-field' ? 'votes' : undefined);
+    },
+    () =>
+      c.decision === null
+        ? null
+        : rejection(FailureType.Conflict, 'wrong-state', `the contract is ${c.status} and closing`),
+    () => verdictList(votes, criteria, 'votes'),
   );
 }

@@ -1,0 +1,135 @@
+// GET /contracts/:id/events/stream: the content-free event log as Server-Sent Events (SPEC §13). The
+// events already logged are sent first, then each new one as the workflow records it (the `events`
+// query, polled). Each message's `id` is the event's 1-based position in the log, so a client that
+// reconnects with `Last-Event-ID` gets only what it missed. The stream ends with an `end` message once
+// the contract is terminal (a reconnect after that is answered 204: EventSource stops retrying), when
+// the client disconnects, or after `maxDurationMs` (the client reconnects and resumes).
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
+import type { ContractEvent } from '../../workflows/rules/events';
+import { isContractId } from '../contract-ids';
+import type { ApiContext } from '../deps';
+import { badRequest, notFound } from '../errors';
+import type { MaybeSignedEnv } from '../middleware';
+import { contractIdParams, errorResponses } from '../schemas';
+
+export interface EventStreamSettings {
+  /** How often the workflow's event log is read while the stream is open. */
+  pollMs: number;
+  /** A stream is closed after this long (the client resumes with Last-Event-ID). */
+  maxDurationMs: number;
+  /** A comment line is sent after this long without a message, so proxies keep the connection. */
+  heartbeatMs: number;
+}
+
+export const DEFAULT_EVENT_STREAM: EventStreamSettings = {
+  pollMs: 1000,
+  maxDurationMs: 10 * 60_000,
+  heartbeatMs: 15_000,
+};
+
+const TERMINAL_EVENTS: ReadonlySet<ContractEvent['type']> = new Set([
+  'contract.settled',
+  'contract.cancelled',
+]);
+
+function isClosed(events: readonly ContractEvent[]): boolean {
+  return events.some((e) => TERMINAL_EVENTS.has(e.type));
+}
+
+/** How many events the client already has: `Last-Event-ID` (a position), 0 when absent. */
+function alreadySeen(header: string | undefined): number {
+  if (header === undefined || header.trim() === '') return 0;
+  if (!/^\d{1,9}$/.test(header.trim())) {
+    throw badRequest('Last-Event-ID must be an event position (a non-negative integer)', {
+      fields: [{ field: 'Last-Event-ID', message: 'must be a non-negative integer' }],
+    });
+  }
+  return Number(header.trim());
+}
+
+/** `pause(ms)` resolves after `ms`, or at once when the client goes away (one abort listener). */
+function pauser(stream: SSEStreamingApi): (ms: number) => Promise<void> {
+  let wake: (() => void) | undefined;
+  stream.onAbort(() => wake?.());
+  return (ms) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+}
+
+export function registerEventStreamRoute(app: OpenAPIHono<MaybeSignedEnv>, ctx: ApiContext): void {
+  const settings = ctx.eventStream;
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/{id}/events/stream',
+      summary: 'The content-free event log as Server-Sent Events: the past events, then each new one',
+      request: {
+        params: contractIdParams,
+        headers: z.object({ 'last-event-id': z.string().optional() }),
+      },
+      responses: {
+        200: {
+          description:
+            'text/event-stream: one message per event (`id` = its 1-based position, `data` = the event as JSON), then `event: end` once the contract is terminal',
+          content: { 'text/event-stream': { schema: z.string() } },
+        },
+        204: { description: 'the contract is terminal and the client has every event' },
+        ...errorResponses(400, 404),
+      },
+    }),
+    async (c) => {
+      const id = c.req.param('id');
+      const seen = alreadySeen(c.req.header('Last-Event-ID'));
+      const first = isContractId(id) ? await ctx.contracts.events(id) : undefined;
+      if (first === undefined) throw notFound(`no contract ${id}`, undefined, 'contract_not_found');
+      if (isClosed(first) && seen >= first.length) return c.body(null, 204) as never;
+
+      return streamSSE(c, async (stream) => {
+        const pause = pauser(stream);
+        const startedAt = Date.now();
+        let sent = Math.min(seen, first.length);
+        let lastWrite = Date.now();
+        let events = first;
+        for (;;) {
+          for (; sent < events.length; sent++) {
+            await stream.writeSSE({ id: String(sent + 1), data: JSON.stringify(events[sent]) });
+            lastWrite = Date.now();
+          }
+          if (isClosed(events)) {
+            await stream.writeSSE({
+              event: 'end',
+              data: JSON.stringify({ contractId: id, reason: 'terminal' }),
+            });
+            return;
+          }
+          if (Date.now() - startedAt >= settings.maxDurationMs) {
+            await stream.writeSSE({
+              event: 'end',
+              data: JSON.stringify({ contractId: id, reason: 'time-limit' }),
+            });
+            return;
+          }
+          if (Date.now() - lastWrite >= settings.heartbeatMs) {
+            await stream.write(': keep-alive\n\n');
+            lastWrite = Date.now();
+          }
+          await pause(settings.pollMs);
+          if (stream.aborted) return;
+          try {
+            events = (await ctx.contracts.events(id)) ?? events;
+          } catch {
+            // Temporal did not answer: say so (content-free) and end; the client resumes later.
+            await stream.writeSSE({ event: 'error', data: JSON.stringify({ code: 'temporal_unavailable' }) });
+            return;
+          }
+        }
+      }) as never;
+    },
+  );
+}

@@ -1,0 +1,143 @@
+// Disputes and votes through app.request() on the real stack (dev server, worker, SQLite ledger and
+// vault): FDP, the Client disputes, three Backup Agents vote; sealed votes (409), the open-panel
+// unlock refusal (409), key release to the drawn BAs (§9), refusals, then the vote rows by contract
+// and by agent and the exact USDC and OCT balances of all five parties.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startAppHarness, type AppHarness } from '../support/service';
+import { call, contractBody, newAgent, type TestAgent } from './support';
+
+let h: AppHarness;
+before(async () => {
+  h = await startAppHarness();
+});
+after(async () => {
+  await h?.close();
+});
+
+const FUNDS = 10_000_000n;
+const BA_FUNDS = 200_000_000n;
+const STAKE = 100_000_000n; // baEligibilityStake
+const PRICE = 2_500_000n;
+const BOND = 125_000n;
+const REF = { uri: 'https://files.example/out.enc', sha256: 'ef'.repeat(32), key: 'delivery-key-1' };
+
+describe('POST /contracts/:id/disputes and /votes, GET votes', () => {
+  test('a privacy-preserving dispute decided by three BAs (partially met)', async () => {
+    const client = newAgent();
+    const worker = newAgent();
+    const stranger = newAgent();
+    const bas: TestAgent[] = [newAgent(), newAgent(), newAgent()];
+    await h.fund(client.address, FUNDS);
+    await h.fund(worker.address, FUNDS);
+    for (const ba of bas) {
+      await h.fund(ba.address, BA_FUNDS);
+      const locked = await call(h.app, ba, 'POST', '/eligibility/lock', {
+        body: { amount: STAKE.toString() },
+      });
+      assert.equal(locked.status, 200, locked.text);
+    }
+    const created = await call(h.app, client, 'POST', '/contracts', { body: contractBody(worker.address) });
+    assert.equal(created.status, 201, created.text);
+    const id: string = created.json.contractId;
+    assert.equal((await call(h.app, worker, 'POST', `/contracts/${id}/accept`, { body: {} })).status, 200);
+    const delivered = await call(h.app, worker, 'POST', `/contracts/${id}/deliveries`, {
+      body: { ...REF, content: { text: 'done' } },
+    });
+    assert.equal(delivered.status, 200, delivered.text);
+    // Privacy-preserving: no BA is drawn yet, so none gets the delivery key.
+    assert.equal((await call(h.app, bas[0], 'GET', `/contracts/${id}/keys/delivery`)).status, 403);
+    assert.equal(
+      (await call(h.app, bas[0], 'POST', `/contracts/${id}/votes`, { body: { votes: ['met', 'met'] } }))
+        .status,
+      409,
+    );
+
+    const badClaims = await call(h.app, client, 'POST', `/contracts/${id}/disputes`, {
+      body: { claims: ['maybe'] },
+    });
+    assert.equal(badClaims.status, 400, badClaims.text);
+    assert.equal((await call(h.app, worker, 'POST', `/contracts/${id}/disputes`, { body: {} })).status, 403);
+    const disputed = await call(h.app, client, 'POST', `/contracts/${id}/disputes`, {
+      body: { claims: ['met', 'not met'] },
+    });
+    assert.equal(disputed.status, 200, disputed.text);
+    assert.equal(disputed.json.status, 'disputed');
+    assert.deepEqual([...disputed.json.backupAgents].sort(), bas.map((b) => b.address).sort());
+
+    const key = await call(h.app, bas[1], 'GET', `/contracts/${id}/keys/delivery`);
+    assert.equal(key.status, 200, key.text);
+    assert.equal(key.json.key, REF.key);
+    assert.equal((await call(h.app, stranger, 'GET', `/contracts/${id}/keys/delivery`)).status, 403);
+    const unlock = await call(h.app, bas[0], 'POST', '/eligibility/unlock', { body: {} });
+    assert.equal(unlock.status, 409, unlock.text);
+    assert.equal(unlock.json.error.code, 'on_open_panel');
+
+    const vote = (ba: TestAgent, votes: string[]) =>
+      call(h.app, ba, 'POST', `/contracts/${id}/votes`, { body: { votes } });
+    assert.equal((await vote(bas[0]!, ['met', 'not met'])).status, 200);
+    assert.equal((await vote(bas[0]!, ['met', 'not met'])).status, 409, 'a second vote');
+    assert.equal((await vote(stranger, ['met', 'met'])).status, 403, 'not on the panel');
+    assert.equal((await vote(bas[1]!, ['met'])).status, 400, 'one verdict per criterion');
+    const sealed = await call(h.app, undefined, 'GET', `/contracts/${id}/votes`);
+    assert.equal(sealed.status, 409, sealed.text);
+    assert.equal(sealed.json.error.code, 'votes_sealed');
+    assert.equal((await vote(bas[1]!, ['met', 'not met'])).status, 200);
+    const last = await vote(bas[2]!, ['not met', 'not met']);
+    assert.equal(last.status, 200, last.text);
+
+    // The tally closes the contract; the last vote answers as soon as its ballot is in.
+    let view;
+    for (let i = 0; i < 50; i++) {
+      view = (await call(h.app, client, 'GET', `/contracts/${id}`)).json;
+      if (view.status.startsWith('settled-')) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(view.status, 'settled-partially-met');
+    assert.deepEqual(view.criteriaMet, ['met', 'not met']);
+
+    const rows = await call(h.app, undefined, 'GET', `/contracts/${id}/votes`);
+    assert.equal(rows.status, 200, rows.text);
+    assert.equal(rows.json.rows.length, 6);
+    const ba2Rows = rows.json.rows.filter((r: { backupAgent: string }) => r.backupAgent === bas[2]!.address);
+    assert.deepEqual(
+      ba2Rows.map((r: Record<string, unknown>) => [
+        r.criterionIndex,
+        r.vote,
+        r.majorityOutcome,
+        r.bondOutcome,
+        r.reward,
+      ]),
+      [
+        [0, 'not met', 'met', 'slashed', '0'],
+        [1, 'not met', 'not met', 'returned', '1000000'],
+      ],
+    );
+    const byAgent = await call(h.app, undefined, 'GET', `/agents/${bas[0]!.address}/votes`);
+    assert.equal(byAgent.status, 200, byAgent.text);
+    assert.deepEqual(
+      byAgent.json.rows.map((r: Record<string, unknown>) => [r.contractId, r.criterionIndex, r.reward]),
+      [
+        [id, 0, '1000000'],
+        [id, 1, '1000000'],
+      ],
+    );
+
+    const payment = PRICE / 2n;
+    const usdc = async (who: string) => {
+      const b = await h.balances(who);
+      return [b.USDC.available, b.USDC.held, b.OCT.available];
+    };
+    assert.deepEqual(await usdc(client.address), [FUNDS - payment, 0n, 0n]); // dispute bond returned
+    assert.deepEqual(await usdc(worker.address), [FUNDS + payment, 0n, 0n]);
+    assert.deepEqual(await usdc(bas[0]!.address), [BA_FUNDS - STAKE, STAKE, 2_000_000n]);
+    assert.deepEqual(await usdc(bas[1]!.address), [BA_FUNDS - STAKE, STAKE, 2_000_000n]);
+    // BA2 voted `not met` on c1 (majority met): its 5 USDC slice to the Treasury.
+    assert.deepEqual(await usdc(bas[2]!.address), [BA_FUNDS - STAKE - 5_000_000n, STAKE, 1_000_000n]);
+    const treasury = await h.ledger.balances('treasury');
+    assert.equal(treasury.USDC.available, 5_000_000n);
+    assert.ok(BOND > 0n);
+    const unlocked = await call(h.app, bas[0], 'POST', '/eligibility/unlock', { body: {} });
+    assert.equal(unlocked.status, 200, unlocked.text);
+  });
+});

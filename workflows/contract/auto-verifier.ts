@@ -1,0 +1,74 @@
+// The automatic verifier (SPEC §10, §13): on delivery, the contract's machine-checkable criteria are
+// scored against the delivery's evidence by the `scoreDelivery` activity, and the result is published
+// as an `agent.verified` event (keys and verdict only) and in the party view (scores and breakdown).
+// It informs the Client and the panel; it never decides: no decision, no status, no money here.
+import { log, patched, proxyActivities } from '@temporalio/workflow';
+import type { ScoringActivities } from '../../activities/scoring-activities';
+import type { AutoVerificationView } from '../definitions';
+import { agentVerdictFor, agentVerifiedEvent, AUTO_VERIFIER_AGENT_ID } from '../rules/events';
+import { checksOf, verdictsByCriterion, type ScoredCriterion } from '../rules/scoring/criteria';
+import type { DeliveryEvidence } from '../rules/scoring/evidence';
+import type { Contract } from './state';
+
+/** The delivered histories recorded before the automatic verifier replay without the activity. */
+export const AUTO_VERIFIER_PATCH = 'auto-verifier';
+
+// Pure computation: a few attempts cover a worker restart; past them the delivery stays unscored
+// rather than holding the deliver Update open.
+const scoring = proxyActivities<ScoringActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '10 seconds',
+    maximumAttempts: 5,
+  },
+});
+
+/** Only the checks travel to the activity: a criterion's text is not needed to score it. */
+function checksOnly(criteria: readonly ScoredCriterion[]): ScoredCriterion[] {
+  return checksOf(criteria).map((check) => (check === undefined ? {} : { check }));
+}
+
+/**
+ * Scores the delivery just recorded on `c` (status `under-review`). Does nothing for a contract
+ * without machine checks, and nothing on the histories recorded before this existed.
+ */
+export async function verifyDelivery(c: Contract, evidence: DeliveryEvidence | undefined): Promise<void> {
+  const criteria = c.terms.acceptanceCriteria;
+  if (c.delivery === null || checksOf(criteria).every((check) => check === undefined)) return;
+  if (!patched(AUTO_VERIFIER_PATCH)) return;
+  const delivery = c.delivery;
+  let scored;
+  try {
+    scored = await scoring.scoreDelivery({
+      criteria: checksOnly(criteria),
+      ...(evidence === undefined ? {} : { evidence }),
+      evaluatedAt: new Date(delivery.deliveredAt).toISOString(),
+    });
+  } catch (error) {
+    // Content-free: the failure's type only (its message may quote the evidence).
+    log.warn('automatic verification failed; the delivery stays unscored', {
+      contractId: c.contractId,
+      failure: error instanceof Error ? error.name : 'unknown',
+    });
+    return;
+  }
+  const verdicts = verdictsByCriterion(scored.results, criteria.length);
+  const view: AutoVerificationView = {
+    agentId: AUTO_VERIFIER_AGENT_ID,
+    target: delivery.sha256,
+    evaluatedAt: scored.evaluatedAt,
+    verdict: agentVerdictFor(scored.results.map((r) => r.verdict)),
+    results: scored.results,
+  };
+  c.autoVerification = view;
+  c.record(
+    agentVerifiedEvent(c.eventContext('auto-verifier'), {
+      agentId: AUTO_VERIFIER_AGENT_ID,
+      role: 'auto-verifier',
+      deliverySha256: delivery.sha256,
+      verdicts,
+    }),
+  );
+}
