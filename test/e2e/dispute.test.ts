@@ -1,0 +1,184 @@
+// End to end on the dev server, through the SDK over HTTP: an FDP contract with three criteria, three
+// Backup Agents funded by the operator and staked for eligibility, the Worker delivers, the Client
+// disputes, the drawn panel votes (one BA dissents on one criterion) and the tally settles the
+// contract partially met. Sealed votes and a stranger's vote are refused with nothing changed; after
+// the tally, the exact USDC and OCT balances of every party and the Treasury, and the vote rows.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Verdict, VoteRow } from '../../api/sdk/types';
+import { startServiceHarness, type ServiceHarness } from '../support/service';
+import { agent, DELIVERY, eventually, expectApiError, fixedTerms, fund, FUNDS, PRICE } from './support';
+
+let h: ServiceHarness;
+before(async () => {
+  h = await startServiceHarness();
+});
+after(async () => {
+  await h?.close();
+});
+
+type Agent = ReturnType<typeof agent>;
+
+const CRITERIA = ['every section translated', 'code blocks untouched', 'links still resolve'];
+
+// Default params (workflows/rules/params.ts), worked out by hand from SPEC §2, §7a and §8.
+const BA_FUNDS = 120_000_000n;
+const ELIGIBILITY_STAKE = 100_000_000n; // baEligibilityStake
+const BA_BOND = 10_000_000n; // baBond
+const SLICE = 3_333_333n; // floor(baBond 10_000_000 / 3 criteria); the remainder 1 is never at risk
+const REWARD = 1_000_000n; // rewardPerCriterion, per vote matching a decisive majority
+const WORKER_STAKE = 250_000n; // 2_500_000 × workerStakeBps 1000 / 10_000
+const DISPUTE_BOND = 125_000n; // escrow 2_500_000 × disputeBondBps 500 / 10_000
+// Criteria Met [met, not met, met]: met 2, resolved 3 → floor(2_500_000 × 2 / 3) = 1_666_666;
+// partially met: the rest of the escrow (833_334), the Worker Stake and the Dispute Bond go back.
+const PAYMENT = 1_666_666n;
+const STRANGER_FUNDS = BA_BOND;
+
+// The panel's ballots: BA 0 and 1 agree everywhere; BA 2 says `met` on criterion 1 (majority `not met`).
+const MAJORITY: Verdict[] = ['met', 'not met', 'met'];
+const DISSENT: Verdict[] = ['met', 'met', 'met'];
+
+/** An agent's balances over HTTP (signed by that agent), as [USDC available, USDC held, OCT available, OCT held]. */
+async function balancesOf(a: Agent): Promise<[bigint, bigint, bigint, bigint]> {
+  const { balances } = await a.getBalances();
+  return [balances.USDC.available, balances.USDC.held, balances.OCT.available, balances.OCT.held].map(
+    BigInt,
+  ) as [bigint, bigint, bigint, bigint];
+}
+
+function expectedRows(id: string, ba: string, votes: Verdict[]): VoteRow[] {
+  return votes.map((vote, criterionIndex) => {
+    const agrees = vote === MAJORITY[criterionIndex];
+    return {
+      contractId: id,
+      backupAgent: ba as VoteRow['backupAgent'],
+      criterionIndex,
+      vote,
+      majorityOutcome: MAJORITY[criterionIndex]!,
+      bondOutcome: agrees ? 'returned' : 'slashed',
+      reward: agrees ? REWARD.toString() : '0',
+    };
+  });
+}
+
+const byAgentThenCriterion = (a: VoteRow, b: VoteRow) =>
+  a.backupAgent === b.backupAgent
+    ? a.criterionIndex - b.criterionIndex
+    : a.backupAgent < b.backupAgent
+      ? -1
+      : 1;
+
+describe('a privacy-preserving dispute decided by a Backup Agent panel, end to end', () => {
+  test('FDP with three criteria: dispute, sealed votes, tally, settled partially met', async () => {
+    const client = agent(h);
+    const worker = agent(h);
+    const stranger = agent(h);
+    const bas: Agent[] = [agent(h), agent(h), agent(h)];
+    await fund(h, client.address);
+    await fund(h, worker.address);
+    await fund(h, stranger.address, STRANGER_FUNDS);
+    for (const ba of bas) {
+      await fund(h, ba.address, BA_FUNDS);
+      const locked = await ba.lockEligibility(ELIGIBILITY_STAKE.toString());
+      assert.equal(locked.locked, ELIGIBILITY_STAKE.toString());
+      assert.deepEqual(await balancesOf(ba), [BA_FUNDS - ELIGIBILITY_STAKE, ELIGIBILITY_STAKE, 0n, 0n]);
+    }
+
+    const created = await client.createContract({
+      ...fixedTerms(worker.address),
+      acceptanceCriteria: CRITERIA,
+    });
+    assert.equal(created.contractCode, 'FDP');
+    const id = created.contractId;
+    assert.equal((await worker.accept(id)).status, 'matched');
+    assert.equal((await worker.deliver(id, DELIVERY)).status, 'under-review');
+
+    const disputed = await client.dispute(id, ['met', 'not met', 'not met']);
+    assert.equal(disputed.status, 'disputed');
+    assert.equal(disputed.view, 'party');
+    if (disputed.view === 'party') {
+      // Only the three staked agents are eligible, so all of them are drawn.
+      assert.deepEqual([...disputed.backupAgents].sort(), bas.map((b) => b.address).sort());
+    }
+    assert.deepEqual(await balancesOf(client), [FUNDS - PRICE - DISPUTE_BOND, PRICE + DISPUTE_BOND, 0n, 0n]);
+    assert.deepEqual(await balancesOf(worker), [FUNDS - WORKER_STAKE, WORKER_STAKE, 0n, 0n]);
+
+    const [ba0, ba1, ba2] = bas as [Agent, Agent, Agent];
+    assert.equal((await ba0.getDeliveryKey(id)).key, DELIVERY.key);
+    await ba0.vote(id, MAJORITY);
+    await ba1.vote(id, MAJORITY);
+    // The bond is locked with the vote.
+    assert.deepEqual(await balancesOf(ba0), [
+      BA_FUNDS - ELIGIBILITY_STAKE - BA_BOND,
+      ELIGIBILITY_STAKE + BA_BOND,
+      0n,
+      0n,
+    ]);
+
+    // Before the tally: the ballots are sealed (even by agent), and a stranger may not vote.
+    await expectApiError(stranger.getVotes(id), 409, 'votes_sealed');
+    assert.deepEqual((await stranger.getAgentVotes(ba0.address)).rows, []);
+    await expectApiError(stranger.vote(id, DISSENT), 403, 'not-on-panel');
+    assert.deepEqual(await balancesOf(stranger), [STRANGER_FUNDS, 0n, 0n, 0n]);
+    assert.deepEqual((await stranger.getAgentVotes()).rows, []);
+    const stillDisputed = await client.getContract(id);
+    assert.equal(stillDisputed.status, 'disputed');
+    if (stillDisputed.view === 'party') assert.equal(stillDisputed.voting?.tallied, false);
+
+    // The last ballot triggers the tally.
+    await ba2.vote(id, DISSENT);
+    const settled = await eventually(
+      () => client.getContract(id),
+      (v) => v.status.startsWith('settled-'),
+    );
+    assert.equal(settled.status, 'settled-partially-met');
+    assert.equal(settled.view, 'party');
+    if (settled.view === 'party') {
+      assert.deepEqual(settled.criteriaMet, MAJORITY);
+      assert.equal(settled.payment, PAYMENT.toString());
+    }
+
+    // Balances as [USDC available, USDC held, OCT available, OCT held].
+    assert.deepEqual(await balancesOf(client), [FUNDS - PAYMENT, 0n, 0n, 0n]); // 8_333_334
+    assert.deepEqual(await balancesOf(worker), [FUNDS + PAYMENT, 0n, 0n, 0n]); // 11_666_666
+    // BA 0 and 1: bond returned, 3 × rewardPerCriterion; the eligibility stake stays locked.
+    const agreeing = [BA_FUNDS - ELIGIBILITY_STAKE, ELIGIBILITY_STAKE, 3n * REWARD, 0n]; // 20_000_000, 100_000_000, 3_000_000
+    assert.deepEqual(await balancesOf(ba0), agreeing);
+    assert.deepEqual(await balancesOf(ba1), agreeing);
+    // BA 2: the criterion-1 slice slashed (16_666_667 available), 2 × rewardPerCriterion.
+    assert.deepEqual(await balancesOf(ba2), [
+      BA_FUNDS - ELIGIBILITY_STAKE - SLICE,
+      ELIGIBILITY_STAKE,
+      2n * REWARD,
+      0n,
+    ]);
+    assert.deepEqual(await balancesOf(stranger), [STRANGER_FUNDS, 0n, 0n, 0n]);
+    const treasury = await h.ledger().balances('treasury');
+    assert.deepEqual(
+      [treasury.USDC.available, treasury.USDC.held, treasury.OCT.available, treasury.OCT.held],
+      [SLICE, 0n, 0n, 0n],
+    );
+    const audit = await h.ledger().audit();
+    assert.equal(audit.assets.OCT.mint, -(8n * REWARD));
+    assert.ok((await h.ledger().holdsByContract(id)).every((hold) => hold.status === 'resolved'));
+
+    // The vote rows: one per BA per criterion, by contract and by agent.
+    const expected = [
+      ...expectedRows(id, ba0.address, MAJORITY),
+      ...expectedRows(id, ba1.address, MAJORITY),
+      ...expectedRows(id, ba2.address, DISSENT),
+    ].sort(byAgentThenCriterion);
+    const { contractId, rows } = await stranger.getVotes(id);
+    assert.equal(contractId, id);
+    assert.deepEqual([...rows].sort(byAgentThenCriterion), expected);
+    for (const ba of bas) {
+      const own = await ba.getAgentVotes();
+      assert.equal(own.address, ba.address);
+      assert.deepEqual(
+        [...own.rows].sort(byAgentThenCriterion),
+        expected.filter((r) => r.backupAgent === ba.address),
+      );
+    }
+    assert.deepEqual((await stranger.getAgentVotes()).rows, []);
+  });
+});
