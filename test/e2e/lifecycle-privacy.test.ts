@@ -221,6 +221,11 @@ test('a full lifecycle leaves no content and no key in anything an operator or a
     );
   }
 
+  // The delivery content and the keys never entered the workflow at all, not even sealed.
+  for (const secret of [CONTENT_SUMMARY, CONTENT_BODY, MATERIALS_KEY, DELIVERY_KEY]) {
+    assert.ok(!leaks('decoded', decoded).includes(`decoded: ${secret}`), `${secret} in a workflow payload`);
+  }
+
   const found = [
     ...leaks('events (API)', events),
     ...leaks('events (query)', queried),
