@@ -115,7 +115,9 @@ export class SqliteKeyVault implements KeyVault {
     this.masterKey = Uint8Array.from(masterKey);
     this.keyId = masterKeyId(masterKey);
     this.db = openSqliteFile(path);
-    this.db.exec(`CREATE TABLE IF NOT EXISTS vault_keys (
+    // Keys and contents are sealed the same way; they live in two tables of the same shape.
+    for (const table of ['vault_keys', 'vault_contents'] satisfies RecordTable[]) {
+      this.db.exec(`CREATE TABLE IF NOT EXISTS ${table} (
       contract_id TEXT NOT NULL,
       kind TEXT NOT NULL CHECK (kind IN ('materials', 'delivery')),
       format_version INTEGER NOT NULL,
@@ -124,15 +126,7 @@ export class SqliteKeyVault implements KeyVault {
       sealed_value BLOB NOT NULL,
       PRIMARY KEY (contract_id, kind)
     ) WITHOUT ROWID`);
-    this.db.exec(`CREATE TABLE IF NOT EXISTS vault_contents (
-      contract_id TEXT NOT NULL,
-      kind TEXT NOT NULL CHECK (kind IN ('materials', 'delivery')),
-      format_version INTEGER NOT NULL,
-      master_key_id TEXT NOT NULL,
-      wrapped_data_key BLOB NOT NULL,
-      sealed_value BLOB NOT NULL,
-      PRIMARY KEY (contract_id, kind)
-    ) WITHOUT ROWID`);
+    }
   }
 
   async put(contractId: string, kind: KeyKind, key: string): Promise<void> {

@@ -28,6 +28,27 @@ export interface ApiServerOptions {
   taskQueue?: string;
 }
 
+/** The API's own stores, each a SQLite file in `dir`. */
+export interface ApiStores {
+  vault: SqliteKeyVault;
+  nonces: SqliteNonceStore;
+  idempotency: SqliteIdempotencyStore;
+}
+
+export function openApiStores(dir: string, vaultMasterKey: Uint8Array): ApiStores {
+  return {
+    vault: new SqliteKeyVault(join(dir, 'vault.sqlite'), vaultMasterKey),
+    nonces: new SqliteNonceStore(join(dir, 'nonces.sqlite')),
+    idempotency: new SqliteIdempotencyStore(join(dir, 'idempotency.sqlite')),
+  };
+}
+
+export function closeApiStores(stores: ApiStores): void {
+  stores.vault.close();
+  stores.nonces.close();
+  stores.idempotency.close();
+}
+
 function listen(app: App, port: number, hostname: string): Promise<ServerType> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, port, hostname }, () => resolve(server));
@@ -43,16 +64,12 @@ export async function startApiServer(settings: Settings, options: ApiServerOptio
     ...(options.env ? { env: options.env } : {}),
   });
   const ledger = await openLedger(settings.ledger);
-  const vault = new SqliteKeyVault(join(settings.dataDir, 'vault.sqlite'), settings.vaultMasterKey);
-  const nonces = new SqliteNonceStore(join(settings.dataDir, 'nonces.sqlite'));
-  const idempotency = new SqliteIdempotencyStore(join(settings.dataDir, 'idempotency.sqlite'));
+  const stores = openApiStores(settings.dataDir, settings.vaultMasterKey);
   const app = createApp({
     temporal: temporal.client,
     taskQueue: options.taskQueue ?? TASK_QUEUE,
     ledger,
-    vault,
-    nonces,
-    idempotency,
+    ...stores,
     params: settings.params,
     operatorToken: settings.operatorToken,
   });
@@ -70,9 +87,7 @@ export async function startApiServer(settings: Settings, options: ApiServerOptio
       });
       await temporal.connection.close();
       await ledger.close();
-      vault.close();
-      nonces.close();
-      idempotency.close();
+      closeApiStores(stores);
     },
   };
 }

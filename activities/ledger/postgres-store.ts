@@ -6,6 +6,11 @@ import { Pool } from 'pg';
 import type { PoolClient } from 'pg';
 import { SqlLedger } from './engine';
 import { PANEL_SCHEMA } from './panels';
+import {
+  OPERATION_COLUMNS,
+  TRANSFER_HOLD_COLUMNS_AND_INDEXES,
+  TRANSFER_PARTY_COLUMNS,
+} from './shared-schema';
 import type { Row, SqlDriver, SqlTx } from './sql';
 import type { Ledger } from './types';
 
@@ -24,43 +29,14 @@ CREATE TABLE IF NOT EXISTS ledger_accounts (
 );
 
 CREATE TABLE IF NOT EXISTS ledger_operations (
-  id TEXT PRIMARY KEY,
-  kind TEXT NOT NULL CHECK (kind IN ('deposit', 'withdraw', 'transfer', 'hold', 'resolve', 'void', 'mint')),
-  body TEXT NOT NULL,
-  created_at TEXT NOT NULL
+${OPERATION_COLUMNS}
 );
 
 CREATE TABLE IF NOT EXISTS ledger_transfers (
   seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  op_id TEXT NOT NULL REFERENCES ledger_operations (id),
-  idx INTEGER NOT NULL CHECK (idx >= 0),
-  type TEXT NOT NULL CHECK (type IN ('posted', 'pending', 'post', 'void')),
-  asset TEXT NOT NULL,
-  debit_owner TEXT NOT NULL,
-  credit_owner TEXT,
+${TRANSFER_PARTY_COLUMNS}
   amount BIGINT NOT NULL CHECK (amount > 0),
-  hold_id TEXT,
-  closes_hold TEXT UNIQUE,
-  hold_kind TEXT CHECK (hold_kind IN ('escrow', 'stake', 'dispute-bond', 'ba-bond', 'eligibility')),
-  contract_id TEXT,
-  created_at TEXT NOT NULL,
-  UNIQUE (op_id, idx),
-  FOREIGN KEY (debit_owner, asset) REFERENCES ledger_accounts (owner, asset),
-  FOREIGN KEY (credit_owner, asset) REFERENCES ledger_accounts (owner, asset),
-  CHECK (CASE type
-    WHEN 'posted' THEN credit_owner IS NOT NULL AND credit_owner <> debit_owner
-      AND hold_id IS NULL AND closes_hold IS NULL AND hold_kind IS NULL
-    WHEN 'pending' THEN credit_owner IS NULL AND debit_owner <> 'mint' AND hold_id = op_id AND idx = 0
-      AND closes_hold IS NULL AND hold_kind IS NOT NULL
-    WHEN 'post' THEN credit_owner IS NOT NULL AND credit_owner <> debit_owner AND credit_owner <> 'mint'
-      AND hold_id IS NOT NULL AND hold_kind IS NOT NULL
-    WHEN 'void' THEN credit_owner IS NULL AND hold_id IS NOT NULL AND hold_kind IS NOT NULL
-  END),
-  CHECK (closes_hold IS NULL OR closes_hold = hold_id)
-);
-CREATE INDEX IF NOT EXISTS ledger_transfers_hold ON ledger_transfers (hold_id);
-CREATE INDEX IF NOT EXISTS ledger_transfers_contract ON ledger_transfers (contract_id);
-CREATE INDEX IF NOT EXISTS ledger_transfers_holder ON ledger_transfers (debit_owner, hold_kind) WHERE type = 'pending';
+${TRANSFER_HOLD_COLUMNS_AND_INDEXES}
 
 CREATE OR REPLACE FUNCTION ledger_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

@@ -66,9 +66,12 @@ function checkHoldKind(value: unknown, field: string): HoldKind {
   return value as HoldKind;
 }
 
-function checkIssuance(asset: Asset, way: 'deposit' | 'mint', field: string): void {
+/** An asset that enters and leaves the system the given way (USDC by deposit, OCT by mint). */
+function checkIssuedAsset(value: unknown, way: 'deposit' | 'mint', field: string): Asset {
+  const asset = checkAsset(value, field);
   if (ASSET_ISSUANCE[asset] !== way)
     fail(field, `${asset} cannot be ${way === 'mint' ? 'minted' : 'deposited or withdrawn'}`);
+  return asset;
 }
 
 function checkFields(op: Record<string, unknown>, allowed: string[], field: string): void {
@@ -98,29 +101,17 @@ export function normalizeOp(input: unknown, field = 'op'): LedgerOp {
   const id = checkId(op.id, `${field}.id`);
   const f = (name: string) => `${field}.${name}`;
   switch (op.kind) {
-    case 'deposit': {
-      checkFields(op, ['kind', 'id', 'asset', 'to', 'amount'], field);
-      const asset = checkAsset(op.asset, f('asset'));
-      checkIssuance(asset, 'deposit', f('asset'));
-      return {
-        kind: 'deposit',
-        id,
-        asset,
-        to: checkOwner(op.to, f('to')),
-        amount: checkAmount(op.amount, f('amount')),
-      };
-    }
+    case 'deposit':
     case 'withdraw': {
-      checkFields(op, ['kind', 'id', 'asset', 'from', 'amount'], field);
-      const asset = checkAsset(op.asset, f('asset'));
-      checkIssuance(asset, 'deposit', f('asset'));
-      return {
-        kind: 'withdraw',
-        id,
-        asset,
-        from: checkOwner(op.from, f('from')),
-        amount: checkAmount(op.amount, f('amount')),
-      };
+      // Mirror images: money comes in `to` an owner, or goes out `from` one.
+      const side = op.kind === 'deposit' ? 'to' : 'from';
+      checkFields(op, ['kind', 'id', 'asset', side, 'amount'], field);
+      const asset = checkIssuedAsset(op.asset, 'deposit', f('asset'));
+      const owner = checkOwner(op[side], f(side));
+      const amount = checkAmount(op.amount, f('amount'));
+      return op.kind === 'deposit'
+        ? { kind: 'deposit', id, asset, to: owner, amount }
+        : { kind: 'withdraw', id, asset, from: owner, amount };
     }
     case 'transfer': {
       checkFields(op, ['kind', 'id', 'asset', 'from', 'to', 'amount', 'contractId'], field);
@@ -169,8 +160,7 @@ export function normalizeOp(input: unknown, field = 'op'): LedgerOp {
       return { kind: 'void', id, holdId: checkId(op.holdId, f('holdId')) };
     case 'mint': {
       checkFields(op, ['kind', 'id', 'asset', 'to', 'amount', 'contractId'], field);
-      const asset = checkAsset(op.asset, f('asset'));
-      checkIssuance(asset, 'mint', f('asset'));
+      const asset = checkIssuedAsset(op.asset, 'mint', f('asset'));
       return {
         kind: 'mint',
         id,

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { agentOwner, openLedger } from '../../activities/ledger';
-import type { Ledger, LedgerError, LedgerErrorCode } from '../../activities/ledger';
+import type { HoldKind, Ledger, LedgerError, LedgerErrorCode, Owner } from '../../activities/ledger';
 import { describeEachStore } from './stores';
 
 const alice = agentOwner('0x' + 'a1'.repeat(20));
@@ -26,6 +26,17 @@ async function rejectsWith(
 
 async function usdc(ledger: Ledger, owner: Parameters<Ledger['balances']>[0]) {
   return (await ledger.balances(owner)).USDC;
+}
+
+/** Deposits `funds` USDC to `owner` (operation 'd1'), then holds part of it for contract c1. */
+async function depositAndHold(
+  ledger: Ledger,
+  owner: Owner,
+  funds: bigint,
+  hold: { id: string; amount: bigint; holdKind: HoldKind },
+): Promise<void> {
+  await ledger.deposit({ id: 'd1', asset: 'USDC', to: owner, amount: funds });
+  await ledger.hold({ ...hold, owner, asset: 'USDC', contractId: 'c1' });
 }
 
 describeEachStore('ledger', (store) => {
@@ -81,15 +92,7 @@ describeEachStore('ledger', (store) => {
 
   test('a hold reserves available funds, which then cannot be spent; it needs available funds', async () => {
     const { ledger } = await store.fresh();
-    await ledger.deposit({ id: 'd1', asset: 'USDC', to: alice, amount: 1000n });
-    await ledger.hold({
-      id: 'c1:escrow',
-      owner: alice,
-      asset: 'USDC',
-      amount: 700n,
-      holdKind: 'escrow',
-      contractId: 'c1',
-    });
+    await depositAndHold(ledger, alice, 1000n, { id: 'c1:escrow', amount: 700n, holdKind: 'escrow' });
     assert.deepEqual(await usdc(ledger, alice), { available: 300n, held: 700n });
     await rejectsWith(
       ledger.transfer({ id: 't1', asset: 'USDC', from: alice, to: bob, amount: 301n }),
@@ -117,15 +120,7 @@ describeEachStore('ledger', (store) => {
 
   test('a hold resolves once, in parts to several recipients; a part to the owner is a release', async () => {
     const { ledger } = await store.fresh();
-    await ledger.deposit({ id: 'd1', asset: 'USDC', to: alice, amount: 1000n });
-    await ledger.hold({
-      id: 'c1:escrow',
-      owner: alice,
-      asset: 'USDC',
-      amount: 1000n,
-      holdKind: 'escrow',
-      contractId: 'c1',
-    });
+    await depositAndHold(ledger, alice, 1000n, { id: 'c1:escrow', amount: 1000n, holdKind: 'escrow' });
     await rejectsWith(
       ledger.resolve({ id: 'r0', holdId: 'c1:escrow', parts: [{ to: bob, amount: 999n }] }),
       'PartsMismatch',
@@ -164,15 +159,7 @@ describeEachStore('ledger', (store) => {
 
   test('void releases the whole hold to its owner', async () => {
     const { ledger } = await store.fresh();
-    await ledger.deposit({ id: 'd1', asset: 'USDC', to: bob, amount: 500n });
-    await ledger.hold({
-      id: 'c1:stake:b',
-      owner: bob,
-      asset: 'USDC',
-      amount: 50n,
-      holdKind: 'stake',
-      contractId: 'c1',
-    });
+    await depositAndHold(ledger, bob, 500n, { id: 'c1:stake:b', amount: 50n, holdKind: 'stake' });
     await ledger.voidHold({ id: 'c1:stake:b:void', holdId: 'c1:stake:b' });
     assert.deepEqual(await usdc(ledger, bob), { available: 500n, held: 0n });
     const hold = await ledger.getHold('c1:stake:b');
@@ -219,15 +206,7 @@ describeEachStore('ledger', (store) => {
 
   test('a batch can void a hold and open a smaller one (escrow above the winning price refunded)', async () => {
     const { ledger } = await store.fresh();
-    await ledger.deposit({ id: 'd1', asset: 'USDC', to: alice, amount: 1000n });
-    await ledger.hold({
-      id: 'c1:escrow',
-      owner: alice,
-      asset: 'USDC',
-      amount: 1000n,
-      holdKind: 'escrow',
-      contractId: 'c1',
-    });
+    await depositAndHold(ledger, alice, 1000n, { id: 'c1:escrow', amount: 1000n, holdKind: 'escrow' });
     await ledger.batch([
       { kind: 'void', id: 'c1:match:0', holdId: 'c1:escrow' },
       {
@@ -381,15 +360,7 @@ describeEachStore('ledger', (store) => {
 
   test('the database itself refuses to change or delete transfer rows and to overdraw an account', async () => {
     const { ledger, exec } = await store.fresh();
-    await ledger.deposit({ id: 'd1', asset: 'USDC', to: alice, amount: 100n });
-    await ledger.hold({
-      id: 'h1',
-      owner: alice,
-      asset: 'USDC',
-      amount: 40n,
-      holdKind: 'stake',
-      contractId: 'c1',
-    });
+    await depositAndHold(ledger, alice, 100n, { id: 'h1', amount: 40n, holdKind: 'stake' });
     await ledger.resolve({ id: 'r1', holdId: 'h1', parts: [{ to: bob, amount: 40n }] });
     await assert.rejects(exec('UPDATE ledger_transfers SET amount = 1'), /immutable/);
     await assert.rejects(exec('DELETE FROM ledger_transfers'), /immutable/);

@@ -9,11 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agentOwner, openLedger, type Balances, type Ledger } from '../../activities/ledger';
 import { createApp, type App } from '../../api/app';
-import { SqliteNonceStore } from '../../api/auth';
-import { SqliteIdempotencyStore } from '../../api/idempotency';
 import { createOperatorClient } from '../../api/sdk';
-import { SqliteKeyVault } from '../../api/vault';
-import { startApiServer, type ApiServer } from '../../service/api-server';
+import type { SqliteKeyVault } from '../../api/vault';
+import { closeApiStores, openApiStores, startApiServer, type ApiServer } from '../../service/api-server';
 import { loadSettings, type Settings } from '../../service/settings';
 import { contractDataConverter, createTemporalClient } from '../../service/temporal-client';
 import { CONTRACT_WORKFLOWS_PATH, createContractWorker } from '../../service/worker';
@@ -105,9 +103,7 @@ export async function startAppHarness(options: { params?: object } = {}): Promis
   const settings = loadSettings(testSettingsEnv(env, dir, options.params));
   const ledger = await openLedger(settings.ledger);
   const worker = await runContractWorker(env, ledger, settings);
-  const vault = new SqliteKeyVault(join(dir, 'vault.sqlite'), settings.vaultMasterKey);
-  const nonces = new SqliteNonceStore(join(dir, 'nonces.sqlite'));
-  const idempotency = new SqliteIdempotencyStore(join(dir, 'idempotency.sqlite'));
+  const stores = openApiStores(dir, settings.vaultMasterKey);
   const temporal = createTemporalClient({
     connection: env.connection,
     namespace: env.namespace ?? 'default',
@@ -117,9 +113,7 @@ export async function startAppHarness(options: { params?: object } = {}): Promis
     temporal,
     taskQueue: TASK_QUEUE,
     ledger,
-    vault,
-    nonces,
-    idempotency,
+    ...stores,
     params: settings.params,
     operatorToken: settings.operatorToken,
   });
@@ -127,7 +121,7 @@ export async function startAppHarness(options: { params?: object } = {}): Promis
     env,
     app,
     ledger,
-    vault,
+    vault: stores.vault,
     settings,
     async fund(address, amount) {
       fundCounter += 1;
@@ -143,9 +137,7 @@ export async function startAppHarness(options: { params?: object } = {}): Promis
       await worker.stop();
       await env.teardown();
       await ledger.close();
-      vault.close();
-      nonces.close();
-      idempotency.close();
+      closeApiStores(stores);
       remove();
     },
   };
