@@ -2,10 +2,11 @@
 // description, criteria, delivery content) is sealed with AES-256-GCM before it reaches Temporal,
 // so the history holds no content in plain text. Every client and worker uses it, tests included.
 //
-// One exception, so operators can read contracts in the Temporal UI without the codec (SPEC §14): a payload
-// that is a bare JSON string stays readable. The SDK encodes a workflow's static summary, its current details
-// and timer/activity summaries that way, and the service writes them content-free. Content never travels as
-// a bare string: every workflow input, message, query answer and activity argument is an object.
+// One exception, so operators can read contracts in the Temporal UI without the codec (SPEC §14): the
+// payloads the SDK makes of a workflow's static summary, timer/activity summaries (bare JSON strings) and of
+// its current details (the `__temporal_workflow_metadata` query's answer) stay readable; the service writes
+// them content-free. Content never travels as a bare string: every workflow input, message, query answer and
+// activity argument of the service is an object.
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
@@ -29,16 +30,37 @@ export class PayloadDecryptError extends Error {
 
 const JSON_PLAIN = 'json/plain';
 const QUOTE = 0x22;
+const WORKFLOW_METADATA_PREFIX = utf8.encode('{"definition":{');
 
-/** A bare JSON string: operator-facing text (summaries, details), left readable. */
-export function isOperatorText(payload: Payload): boolean {
+function isJsonPlain(payload: Payload): boolean {
   const encoding = payload.metadata?.encoding;
-  return (
-    encoding !== undefined &&
-    encoding !== null &&
-    fromUtf8.decode(encoding) === JSON_PLAIN &&
-    payload.data?.[0] === QUOTE
-  );
+  return encoding !== undefined && encoding !== null && fromUtf8.decode(encoding) === JSON_PLAIN;
+}
+
+/** The SDK's answer to `__temporal_workflow_metadata`: message names and the current details, nothing else. */
+function isWorkflowMetadata(data: Uint8Array): boolean {
+  if (!WORKFLOW_METADATA_PREFIX.every((byte, i) => data[i] === byte)) return false;
+  try {
+    const value: unknown = JSON.parse(fromUtf8.decode(data));
+    return (
+      typeof value === 'object' &&
+      value !== null &&
+      Object.keys(value).sort().join() === 'currentDetails,definition' &&
+      typeof (value as { currentDetails: unknown }).currentDetails === 'string'
+    );
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Operator-facing text, left readable: a bare JSON string (static summary, timer and activity summaries) or
+ * the workflow-metadata query's answer (current details and message names).
+ */
+export function isOperatorText(payload: Payload): boolean {
+  const data = payload.data;
+  if (!data || !isJsonPlain(payload)) return false;
+  return data[0] === QUOTE || isWorkflowMetadata(data);
 }
 
 export function createPayloadCodec(key: Uint8Array): PayloadCodec {

@@ -98,3 +98,21 @@ test('payload codec: a bare string (summary, current details) stays readable for
   const [decoded] = await codec.decode([encoded!]);
   assert.deepEqual(decoded, summary);
 });
+
+test('payload codec: the workflow-metadata answer (current details) stays readable, look-alikes do not', async () => {
+  const codec = createPayloadCodec(new Uint8Array(32).fill(1));
+  const plain = (json: string) => ({
+    metadata: { encoding: new TextEncoder().encode('json/plain') },
+    data: new TextEncoder().encode(json),
+  });
+  const metadata = plain(
+    '{"definition":{"type":"contractWorkflow","queryDefinitions":[]},"currentDetails":"**matched**"}',
+  );
+  const [kept] = await codec.encode([metadata]);
+  assert.deepEqual(kept, metadata);
+  const lookAlike = plain(
+    '{"definition":{"type":"x"},"currentDetails":"d","taskDescription":"secret task text"}',
+  );
+  const [sealed] = await codec.encode([lookAlike]);
+  assert.equal(new TextDecoder().decode(sealed!.metadata!.encoding), ENCRYPTED_ENCODING);
+});
