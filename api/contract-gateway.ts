@@ -17,7 +17,12 @@ import {
   type ContractView,
 } from '../workflows/definitions';
 import type { ContractEvent } from '../workflows/rules/events';
-import { contractCodeKey, contractStatusKey, nextDeadlineKey } from '../workflows/search-attributes';
+import {
+  contractCodeKey,
+  contractStatusKey,
+  nextDeadlineKey,
+  quoteCountKey,
+} from '../workflows/search-attributes';
 import { conflict, notFound } from './errors';
 
 export interface ListFilter {
@@ -32,6 +37,8 @@ export interface ListedContract {
   contractCode: string | null;
   nextDeadline: string | null;
   createdAt: string;
+  /** Auctions: how many bidders hold a live quote (QuoteCount); null otherwise. */
+  quoteCount: number | null;
 }
 
 export interface ContractGateway {
@@ -141,6 +148,7 @@ export function createContractGateway({
           contractCode: attrs.get(contractCodeKey) ?? null,
           nextDeadline: nextDeadline ? nextDeadline.toISOString() : null,
           createdAt: execution.startTime.toISOString(),
+          quoteCount: attrs.get(quoteCountKey) ?? null,
         });
         if (found.length >= limit) break;
       }

@@ -1,6 +1,6 @@
 // What each caller sees of a contract (SPEC §12): the parties (Client, Worker, drawn Backup Agents)
 // the whole ContractView; anyone else the public view — what a bidder needs to decide on the work.
-import type { ContractView } from '../workflows/definitions';
+import type { ContractView, QuoteView } from '../workflows/definitions';
 
 export type PartyRole = 'client' | 'worker' | 'backup-agent';
 
@@ -28,10 +28,21 @@ const PUBLIC_FIELDS = [
   'deadlines',
   'nextDeadline',
   'createdAt',
+  'quoteCount',
 ] as const satisfies readonly (keyof ContractView)[];
 
-export type PublicContractView = Pick<ContractView, (typeof PUBLIC_FIELDS)[number]> & { view: 'public' };
-export type PartyContractView = Omit<ContractView, 'created'> & { view: 'party'; role: PartyRole };
+/** A bidder who is not the Client sees its own live quote (`ownQuote`), never the others'. */
+export type PublicContractView = Pick<ContractView, (typeof PUBLIC_FIELDS)[number]> & {
+  view: 'public';
+  ownQuote?: QuoteView;
+};
+/** `quotes` (every bidder's price) is the Client's alone. */
+export type PartyContractView = Omit<ContractView, 'created' | 'quotes'> & {
+  view: 'party';
+  role: PartyRole;
+  quotes?: QuoteView[];
+  ownQuote?: QuoteView;
+};
 export type ContractViewFor = PublicContractView | PartyContractView;
 
 export function publicView(view: ContractView): PublicContractView {
@@ -41,12 +52,14 @@ export function publicView(view: ContractView): PublicContractView {
 }
 
 export function partyView(view: ContractView, role: PartyRole): PartyContractView {
-  const { created: _created, ...rest } = view;
-  return { view: 'party', role, ...rest };
+  const { created: _created, quotes, ...rest } = view;
+  return { view: 'party', role, ...rest, ...(role === 'client' ? { quotes } : {}) };
 }
 
-/** The party view for a party, the public view for anyone else. */
+/** The party view for a party, the public view for anyone else; a bidder also gets its own quote. */
 export function viewFor(view: ContractView, caller: string | undefined): ContractViewFor {
   const role = roleOf(view, caller);
-  return role === null ? publicView(view) : partyView(view, role);
+  const seen = role === null ? publicView(view) : partyView(view, role);
+  const ownQuote = role === 'client' ? undefined : view.quotes.find((q) => q.bidder === caller);
+  return ownQuote === undefined ? seen : { ...seen, ownQuote };
 }

@@ -8,6 +8,7 @@ import {
   CONTRACT_TYPES,
   VERIFICATION_MODES,
 } from '../workflows/rules/contract-terms';
+import { MAX_QUOTE_MESSAGE_LENGTH } from '../workflows/rules/auction';
 import { positiveAmountSchema } from '../workflows/rules/money';
 import { deliveryBodySchema } from './ingest';
 import { CONTRACT_STATUSES } from '../workflows/rules/status';
@@ -74,6 +75,16 @@ const deadlines = z.object({
   review: instant.nullable(),
 });
 const contentRef = z.object({ uri: z.string(), sha256: z.string() });
+const quoteSchema = z
+  .object({
+    quoteId: z.string(),
+    bidder: address,
+    price: amount,
+    confidence: z.number().nullable(),
+    message: z.string().nullable(),
+    submittedAt: instant,
+  })
+  .openapi('Quote');
 
 const publicFields = {
   contractId: z.string(),
@@ -90,6 +101,12 @@ const publicFields = {
   deadlines,
   nextDeadline: z.object({ kind: z.string(), at: instant }).nullable(),
   createdAt: instant,
+  quoteCount: z
+    .number()
+    .int()
+    .nullable()
+    .openapi({ description: 'auctions: how many bidders hold a live quote (never their prices)' }),
+  ownQuote: quoteSchema.optional().openapi({ description: 'the caller’s own live quote (a bidder)' }),
 };
 
 export const publicViewSchema = z
@@ -136,6 +153,11 @@ export const partyViewSchema = z
       })
       .nullable()
       .openapi({ description: 'the automatic verifier’s scores (SPEC §10): informs, never decides' }),
+    quotes: z
+      .array(quoteSchema)
+      .optional()
+      .openapi({ description: 'auctions: every live quote, for the Client only' }),
+    winningQuoteId: z.string().nullable(),
   })
   .openapi('PartyContractView');
 export const contractViewSchema = z.union([partyViewSchema, publicViewSchema]).openapi('ContractView');
@@ -149,10 +171,27 @@ export const contractListSchema = z
         contractCode: z.enum(CONTRACT_CODES).nullable(),
         nextDeadline: instant.nullable(),
         createdAt: instant,
+        quoteCount: z.number().int().nullable().openapi({ description: 'auctions only' }),
       }),
     ),
   })
   .openapi('ContractList');
+
+/** POST /contracts/:id/quotes: a bid at most the budget cap; a new quote replaces the bidder's earlier one. */
+export const quoteBody = z
+  .object({
+    price: positiveAmountSchema,
+    confidence: z.number().min(0).max(1).optional(),
+    message: z.string().max(MAX_QUOTE_MESSAGE_LENGTH).optional(),
+  })
+  .strict()
+  .openapi('QuoteRequest');
+
+/** POST /contracts/:id/award: `quoteId` picks that quote; without it the best quote wins now. */
+export const awardBody = z
+  .object({ quoteId: z.string().min(1).max(200).optional() })
+  .strict()
+  .openapi('AwardRequest');
 
 const verdictList = z.array(z.enum(VERDICTS)).min(1).max(10);
 

@@ -152,6 +152,12 @@ export interface ContractView {
   keyReaders: KeyReaders;
   /** The automatic verifier's scores of the machine-checkable criteria (SPEC §10); informs, never decides. */
   autoVerification: AutoVerificationView | null;
+  /** Auctions: how many bidders hold a live quote (public, never the prices); null for a fixed price. */
+  quoteCount: number | null;
+  /** Auctions: the live quotes, one per bidder, in arrival order. For the Client only (the API strips it). */
+  quotes: QuoteView[];
+  /** Auctions: the matched quote, once matched. */
+  winningQuoteId: string | null;
 }
 
 /** The `agent.verified` of the automatic verifier, with what the event leaves out: scores and breakdowns. */
@@ -208,6 +214,31 @@ export interface VoteInput extends CallerInput {
   votes: Verdict[];
 }
 
+/** A bid on an auction (SPEC §5): a new quote from the same bidder replaces its earlier one. */
+export interface QuoteInput extends CallerInput {
+  /** Decimal string of minor units, at most the budget cap. */
+  price: string;
+  /** In [0, 1]; breaks price ties (a missing one ranks below any given). */
+  confidence?: number;
+  /** To the Client; content, so never in the event log or the search attributes. */
+  message?: string;
+}
+
+/** The Client closes bidding early: with `quoteId` it picks that quote (owner pick), without it the best quote wins. */
+export interface AwardInput extends CallerInput {
+  quoteId?: string;
+}
+
+/** A live quote as the Client sees it (no one else does: the API strips `quotes` for every other caller). */
+export interface QuoteView {
+  quoteId: string;
+  bidder: Address;
+  price: string;
+  confidence: number | null;
+  message: string | null;
+  submittedAt: string;
+}
+
 /** One vote row of SPEC §8: one per (contract, BA, criterion), a BA that never voted included. */
 export interface VoteRowView {
   contractId: string;
@@ -246,6 +277,8 @@ export const MESSAGE_NAMES = [
   'approve',
   'dispute',
   'vote',
+  'quote',
+  'award',
 ] as const;
 export type MessageName = (typeof MESSAGE_NAMES)[number];
 
@@ -272,7 +305,10 @@ export const disputeSignal = defineSignal<[DisputeInput]>('dispute');
 export const disputeUpdate = defineUpdate<ContractView, [DisputeInput]>('dispute');
 export const voteSignal = defineSignal<[VoteInput]>('vote');
 export const voteUpdate = defineUpdate<ContractView, [VoteInput]>('vote');
-// Issue 7 adds here: quote and award.
+export const quoteSignal = defineSignal<[QuoteInput]>('quote');
+export const quoteUpdate = defineUpdate<ContractView, [QuoteInput]>('quote');
+export const awardSignal = defineSignal<[AwardInput]>('award');
+export const awardUpdate = defineUpdate<ContractView, [AwardInput]>('award');
 
 export const contractQuery = defineQuery<ContractView>('contract');
 export const eventsQuery = defineQuery<ContractEvent[]>('events');

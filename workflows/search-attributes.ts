@@ -7,6 +7,8 @@ export const contractCodeKey = defineSearchAttributeKey('ContractCode', SearchAt
 export const clientKey = defineSearchAttributeKey('Client', SearchAttributeType.KEYWORD);
 export const workerKey = defineSearchAttributeKey('Worker', SearchAttributeType.KEYWORD);
 export const nextDeadlineKey = defineSearchAttributeKey('NextDeadline', SearchAttributeType.DATETIME);
+/** Auctions only: how many bidders hold a live quote (never their prices). */
+export const quoteCountKey = defineSearchAttributeKey('QuoteCount', SearchAttributeType.INT);
 
 export const contractSearchAttributes = [
   contractStatusKey,
@@ -14,4 +16,5 @@ export const contractSearchAttributes = [
   clientKey,
   workerKey,
   nextDeadlineKey,
+  quoteCountKey,
 ] as const;

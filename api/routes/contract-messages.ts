@@ -75,7 +75,7 @@ const SIMPLE_MESSAGES: MessageRoute[] = [
  * With an Idempotency-Key the Update gets an ID derived from it, so a retry after a lost answer
  * (a 5xx frees the key) reaches Temporal as the same Update and takes effect once.
  */
-function updateId(c: Context, caller: string): string | undefined {
+export function updateId(c: Context, caller: string): string | undefined {
   const key = c.req.header(IDEMPOTENCY_HEADER);
   return key === undefined ? undefined : `api-${keyToken(caller, c.req.method, c.req.path, key)}`;
 }

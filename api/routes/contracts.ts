@@ -40,6 +40,7 @@ import { registerDeliveryContentRoute } from './delivery-content';
 import { registerEventStreamRoute } from './event-stream';
 import { registerKeyRoutes } from './keys';
 import { registerMessageRoutes } from './contract-messages';
+import { registerQuoteRoutes } from './quotes';
 import { reply } from './respond';
 
 const json = <S>(schema: S, description: string) => ({
@@ -215,6 +216,7 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
   );
 
   registerMessageRoutes(app, ctx, auth);
+  registerQuoteRoutes(app, ctx, auth);
   registerKeyRoutes(app, ctx, auth);
   registerDeliveryContentRoute(app, ctx, auth);
   registerEventStreamRoute(app, ctx);

@@ -15,6 +15,7 @@ import type {
   ListContractsFilter,
   ListedContract,
   PartyContractView,
+  QuoteRequest,
   Verdict,
   VoteRow,
 } from './types';
@@ -158,6 +159,12 @@ export function createAgentClient(options: AgentClientOptions) {
     getAgentVotes: (of: string = address) =>
       get<{ address: string; rows: VoteRow[] }>(`/agents/${encodeURIComponent(of)}/votes`, undefined, false),
     cancel: message('cancel'),
+    /** Bid on an auction; the answer (201) carries the caller's own quote as `ownQuote`. */
+    quote: (id: string, body: QuoteRequest, opts?: CallOptions) =>
+      post<ContractViewFor>(contract(id, '/quotes'), body, opts),
+    /** The Client closes bidding: `quoteId` picks that quote, without it the best quote wins now. */
+    award: (id: string, quoteId?: string, opts?: CallOptions) =>
+      post<ContractViewFor>(contract(id, '/award'), quoteId === undefined ? {} : { quoteId }, opts),
     deliver: (id: string, body: DeliveryRequest, opts?: CallOptions) =>
       post<ContractViewFor>(contract(id, '/deliveries'), body, opts),
     getMaterialsKey: (id: string) => get<ContentKey>(contract(id, '/keys/materials')),

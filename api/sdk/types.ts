@@ -33,6 +33,15 @@ export interface ListedContract {
   contractCode: string | null;
   nextDeadline: string | null;
   createdAt: string;
+  /** Auctions: how many bidders hold a live quote (never their prices); null otherwise. */
+  quoteCount: number | null;
+}
+
+/** POST /contracts/:id/quotes: a bid (price ≤ the budget cap); a new one replaces the caller's earlier quote. */
+export interface QuoteRequest {
+  price: string;
+  confidence?: number;
+  message?: string;
 }
 
 export interface ContentKey {
@@ -63,5 +72,6 @@ export type EligibilityResult = BalancesWire & { locked?: string; released?: str
 export type DepositResult = BalancesWire & { asset: 'USDC'; deposited: string };
 
 export type { Verdict } from '../../workflows/rules/verdicts';
+export type { QuoteView as Quote } from '../../workflows/definitions';
 /** One vote row of SPEC §8 (reward: OCT minor units, decimal string). */
 export type { VoteRowView as VoteRow } from '../../workflows/definitions';

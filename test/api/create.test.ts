@@ -17,7 +17,9 @@ after(async () => {
 });
 
 const FUNDS = 10_000_000n;
-const at = (hours: number) => new Date(Date.now() + hours * HOUR).toISOString();
+// One instant for every deadline: two clock reads for "equal" deadlines could differ by a millisecond.
+const NOW = Date.now();
+const at = (hours: number) => new Date(NOW + hours * HOUR).toISOString();
 
 async function assertNothingHeld(address: string): Promise<void> {
   const { USDC } = await h.balances(address);

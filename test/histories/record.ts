@@ -6,8 +6,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSuite, Harness, HISTORY_CODEC_KEY } from '../workflows/harness';
-import { PATHS } from '../workflows/scenarios';
+import { AUCTION_PATHS } from '../workflows/auction-scenarios';
+import { PATHS as FIXED_PATHS } from '../workflows/scenarios';
 import { historyToFile } from './format';
+
+const PATHS = { ...FIXED_PATHS, ...AUCTION_PATHS };
 
 async function main(): Promise<void> {
   const suite = await createSuite(HISTORY_CODEC_KEY);

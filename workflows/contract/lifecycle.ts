@@ -2,13 +2,14 @@
 // Which deadline is next comes from the rules (nextDeadline); what happens when it passes is here.
 // A standard delivery or a dispute draws a Backup Agent panel here; its `voting` deadline tallies.
 // Issue 7 (auctions) turns the `match` deadline of an auction into the close of bidding.
-import { condition } from '@temporalio/workflow';
+import { condition, patched } from '@temporalio/workflow';
 import { FailureType } from '../definitions';
 import { contractCreatedEvent } from '../rules/events';
 import type { NextDeadline } from '../rules/deadlines';
 import { toWire } from '../rules/money';
 import { clientReviewVerdicts } from '../rules/events';
 import { ledger } from './activities';
+import { AUCTION_PATCH, closeBiddingAtDeadline } from './auction-match';
 import { applyDecision } from './closing';
 import { decideTally, drawPanelFor } from './panel';
 import { publish } from './observability';
@@ -66,6 +67,8 @@ async function untilChangedOr(changed: () => boolean, next: NextDeadline | null)
 async function onDeadline(c: Contract, kind: NextDeadline['kind']): Promise<void> {
   switch (kind) {
     case 'match':
+      // An auction's bidding closes: the best quote wins, or none does (auction-match.ts).
+      if (c.terms.contractType === 'auction' && patched(AUCTION_PATCH)) return closeBiddingAtDeadline(c);
       // Under the match lock: an accept already locking its stake finishes first and wins.
       await c.matchLock.run(() => {
         if (c.status === 'created' && c.decision === null) {

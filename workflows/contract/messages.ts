@@ -10,6 +10,12 @@ import {
   acceptUpdate,
   approveSignal,
   approveUpdate,
+  awardSignal,
+  awardUpdate,
+  quoteSignal,
+  quoteUpdate,
+  type AwardInput,
+  type QuoteInput,
   cancelSignal,
   cancelUpdate,
   contractQuery,
@@ -57,6 +63,8 @@ import {
   type Rejection,
 } from './rejection';
 import { verifyDelivery } from './auto-verifier';
+import { awardContract } from './auction-match';
+import { recordQuote, validateAward, validateQuote } from './bidding';
 import type { Contract } from './state';
 import {
   callerOf,
@@ -264,7 +272,7 @@ const dispute: MessageSpec<DisputeInput> = {
   run: async (c, input) => {
     recheck(c, input, validateDispute);
     const client = callerOf(input)!;
-    const amount = disputeBondFor(c.terms.amount, c.params);
+    const amount = disputeBondFor(c.escrowedFunds, c.params);
     c.disputing = true;
     try {
       const holdId = amount > 0n ? await lockBondOrRefuse(c, 'dispute-bond', client, amount) : null;
@@ -306,6 +314,26 @@ const vote: MessageSpec<VoteInput> = {
     c.revision++;
     if (everyoneVoted(c)) decideTally(c);
   },
+};
+
+/** An auction bid (bidding.ts): recorded at once; the bidder's earlier quote is replaced. */
+const quote: MessageSpec<QuoteInput> = {
+  message: 'quote',
+  signal: quoteSignal,
+  update: quoteUpdate,
+  validate: validateQuote,
+  run: async (c, input) => {
+    recordQuote(c, input);
+  },
+};
+
+/** The Client closes an auction's bidding early (auction-match.ts): its pick, or the best quote. */
+const award: MessageSpec<AwardInput> = {
+  message: 'award',
+  signal: awardSignal,
+  update: awardUpdate,
+  validate: validateAward,
+  run: awardContract,
 };
 
 function recordRejection(c: Contract, message: ContractMessage, input: unknown, r: Rejection): void {
@@ -375,6 +403,8 @@ export function registerHandlers(c: Contract): void {
   register(c, approve);
   register(c, dispute);
   register(c, vote);
+  register(c, quote);
+  register(c, award);
   setHandler(contractQuery, () => c.view());
   setHandler(votesQuery, (): VotesResult =>
     c.voteRows === null ? { sealed: true } : { sealed: false, rows: c.voteRows },

@@ -7,9 +7,12 @@ import {
   contractCodeKey,
   contractStatusKey,
   nextDeadlineKey,
+  quoteCountKey,
   workerKey,
 } from '../search-attributes';
 import type { Contract } from './state';
+
+const isAuction = (c: Contract): boolean => c.terms.contractType === 'auction';
 
 function iso(ms: number): string {
   return new Date(ms).toISOString();
@@ -21,10 +24,11 @@ function details(c: Contract, next: { kind: string; at: number } | null): string
     ['Code', c.terms.code],
     ['Client', c.terms.client],
     ['Worker', c.worker ?? '—'],
-    ['Escrowed Funds', `${toWire(c.terms.amount)} USDC minor units`],
+    ['Escrowed Funds', `${toWire(c.escrowedFunds)} USDC minor units`],
     ['Worker Stake', c.stake === null ? '—' : `${toWire(c.stake.amount)} USDC minor units`],
     ['Next deadline', next === null ? '—' : `${next.kind} at ${iso(next.at)}`],
   ];
+  if (isAuction(c)) rows.push(['Quotes', String(c.quotes.length)]);
   if (c.delivery !== null) rows.push(['Delivery sha256', c.delivery.sha256]);
   if (c.criteriaMet !== null) rows.push(['Criteria Met', c.criteriaMet.join(', ')]);
   if (c.payment !== null) rows.push(['Payment', `${toWire(c.payment)} USDC minor units`]);
@@ -44,7 +48,10 @@ function details(c: Contract, next: { kind: string; at: number } | null): string
 export function publish(c: Contract): void {
   if (!c.created) return;
   const next = c.nextDeadline(Date.now());
-  const key = JSON.stringify([c.status, c.worker, next, c.criteriaMet, c.payment?.toString()]);
+  const visible: unknown[] = [c.status, c.worker, next, c.criteriaMet, c.payment?.toString()];
+  // Auctions also show how many bidders quoted; fixed-price contracts upsert exactly what they always did.
+  if (isAuction(c)) visible.push(c.quotes.length);
+  const key = JSON.stringify(visible);
   if (key === c.publishedKey) return;
   c.publishedKey = key;
   upsertSearchAttributes([
@@ -53,6 +60,7 @@ export function publish(c: Contract): void {
     { key: clientKey, value: c.terms.client },
     { key: workerKey, value: c.worker },
     { key: nextDeadlineKey, value: next === null ? null : new Date(next.at) },
+    ...(isAuction(c) ? [{ key: quoteCountKey, value: c.quotes.length }] : []),
   ]);
   setCurrentDetails(details(c, next));
 }

@@ -28,7 +28,8 @@ export async function drawPanelFor(c: Contract): Promise<void> {
     contractId: c.contractId,
     deliveryHash: c.delivery.sha256,
     panelSize: c.params.baPanelSize,
-    priorityPool: [],
+    // An auction's other bidders that hold the eligibility stake are drawn first (empty otherwise).
+    priorityPool: c.bidderPool.filter((bidder) => registry.some((a) => a.address === bidder)),
     registry: registry.map((a) => a.address),
     exclude: [c.terms.client, c.worker],
   });

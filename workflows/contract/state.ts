@@ -13,6 +13,7 @@ import type {
 } from '../definitions';
 import { FailureType } from '../definitions';
 import type { Address } from '../rules/address';
+import type { Quote } from '../rules/auction';
 import { deadlinesToIso, type ContractTerms } from '../rules/contract-terms';
 import { nextDeadline, type NextDeadline } from '../rules/deadlines';
 import type { Actor, ContractEvent, EventContext, ResolutionSource } from '../rules/events';
@@ -52,6 +53,11 @@ export interface Ballot {
   voter: Address;
   verdicts: Verdict[];
   bond: HeldFunds;
+}
+
+/** An auction quote as the workflow keeps it: the rules' Quote plus the bidder's message to the Client. */
+export interface AuctionQuote extends Quote {
+  message: string | null;
 }
 
 export type EscrowState =
@@ -96,8 +102,18 @@ export class Contract {
   readonly events: ContractEvent[] = [];
   /** What observability.publish last sent, so an unchanged view is not upserted again. */
   publishedKey = '';
-  /** Serializes the messages that race for the match (accept, decline, cancel) and the Match Deadline. */
+  /** Serializes the messages that race for the match (accept, decline, cancel, award) and the Match Deadline. */
   readonly matchLock = new WorkflowLock();
+  /** Auctions (bidding.ts): the live quotes, one per bidder, in arrival order. */
+  readonly quotes: AuctionQuote[] = [];
+  /** Auctions: quotes received so far (replacements included); numbers the quote IDs. */
+  quoteSequence = 0;
+  /** Auctions: true while a close of bidding is matching (quotes and a second award are refused). */
+  biddingClosed = false;
+  /** Auctions: the matched quote. */
+  winningQuote: AuctionQuote | null = null;
+  /** Auctions: the bidders other than the Worker, fixed at the match; the draw seats the eligible ones first. */
+  bidderPool: Address[] = [];
 
   constructor(input: ContractInput, now: number) {
     try {
@@ -122,9 +138,14 @@ export class Contract {
     return isTerminal(this.status);
   }
 
-  /** A fixed contract's price; an auction's once matched (issue 7). */
+  /** A fixed contract's price; an auction's winning price once matched. */
   get price(): bigint | null {
-    return this.terms.contractType === 'fixed' ? this.terms.amount : null;
+    return this.terms.contractType === 'fixed' ? this.terms.amount : (this.winningQuote?.price ?? null);
+  }
+
+  /** What the escrow holds: the price or budget cap, and an auction's winning price after the match refund. */
+  get escrowedFunds(): bigint {
+    return this.escrow.state === 'held' ? this.escrow.amount : this.terms.amount;
   }
 
   /** Worker Stake for the price (rules/holds). */
@@ -216,7 +237,7 @@ export class Contract {
       backupAgents: this.backupAgents,
       price: price === null ? null : toWire(price),
       budget: this.terms.contractType === 'auction' ? toWire(this.terms.amount) : null,
-      escrowedFunds: toWire(this.terms.amount),
+      escrowedFunds: toWire(this.escrowedFunds),
       workerStake: this.stake === null ? null : toWire(this.stake.amount),
       disputeBond: this.disputeBond === null ? null : toWire(this.disputeBond.amount),
       payment: this.payment === null ? null : toWire(this.payment),
@@ -243,6 +264,16 @@ export class Contract {
             },
       keyReaders: this.keyReaders(),
       autoVerification: this.autoVerification,
+      quoteCount: this.terms.contractType === 'auction' ? this.quotes.length : null,
+      quotes: this.quotes.map((q) => ({
+        quoteId: q.quoteId,
+        bidder: q.bidder,
+        price: toWire(q.price),
+        confidence: q.confidence ?? null,
+        message: q.message,
+        submittedAt: new Date(q.submittedAt).toISOString(),
+      })),
+      winningQuoteId: this.winningQuote?.quoteId ?? null,
     };
   }
 

@@ -16,9 +16,9 @@ import { VERDICTS, type Verdict } from '../rules/verdicts';
 import { rejection, type Rejection } from './rejection';
 import type { Contract } from './state';
 
-type Check = () => Rejection | null;
+export type Check = () => Rejection | null;
 
-function firstBroken(...checks: Check[]): Rejection | null {
+export function firstBroken(...checks: Check[]): Rejection | null {
   for (const check of checks) {
     const broken = check();
     if (broken !== null) return broken;
@@ -32,21 +32,21 @@ export function callerOf(input: unknown): Address | null {
   return isAddress(caller) ? (caller.toLowerCase() as Address) : null;
 }
 
-const callerIsAddress =
+export const callerIsAddress =
   (input: unknown): Check =>
   () =>
     callerOf(input) === null
       ? rejection(FailureType.BadInput, 'bad-caller', 'caller must be an address (0x + 40 hex)', 'caller')
       : null;
 
-const exists =
+export const exists =
   (c: Contract): Check =>
   () =>
     c.created
       ? null
       : rejection(FailureType.NotFound, 'not-created', `contract ${c.contractId} does not exist`);
 
-const callerIs =
+export const callerIs =
   (c: Contract, input: unknown, role: 'client' | 'worker'): Check =>
   () => {
     const expected = role === 'client' ? c.terms.client : c.worker;
@@ -59,7 +59,7 @@ const callerIs =
         );
   };
 
-const statusIs =
+export const statusIs =
   (c: Contract, expected: ContractStatus): Check =>
   () =>
     c.status === expected && c.decision === null
@@ -72,7 +72,7 @@ const statusIs =
             : `the contract is ${c.status} and closing`,
         );
 
-const before =
+export const before =
   (deadline: number | null, name: string): Check =>
   () =>
     deadline !== null && isBeforeDeadline(Date.now(), deadline)

@@ -64,7 +64,7 @@ export function compareQuotes(a: Quote, b: Quote): number {
   return a.sequence - b.sequence;
 }
 
-export function rankQuotes(quotes: readonly Quote[]): Quote[] {
+export function rankQuotes<Q extends Quote>(quotes: readonly Q[]): Q[] {
   return [...quotes].sort(compareQuotes);
 }
 
@@ -76,7 +76,7 @@ export function bestQuote(quotes: readonly Quote[]): Quote | undefined {
  * The order in which a match is attempted when bidding closes: the best quote, then, if its bidder's
  * stake lock fails, the next best, and so on. Each bidder appears once, with its best quote.
  */
-export function matchOrder(quotes: readonly Quote[]): Quote[] {
+export function matchOrder<Q extends Quote>(quotes: readonly Q[]): Q[] {
   const seen = new Set<Address>();
   return rankQuotes(quotes).filter((q) => !seen.has(q.bidder) && seen.add(q.bidder));
 }

@@ -1,0 +1,83 @@
+// Auction routes (SPEC §5, Appendix A): a bidder's quote and the Client's award, each sent to the
+// contract's workflow as an Update whose validator answers at once (over the cap, the Client's own
+// bid, bidding closed, an unknown quote). Roles and states are the workflow's to check.
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { awardUpdate, quoteUpdate, type QuoteInput } from '../../workflows/definitions';
+import { toWire } from '../../workflows/rules/money';
+import { isContractId } from '../contract-ids';
+import { viewFor } from '../contract-views';
+import type { ApiContext } from '../deps';
+import { notFound } from '../errors';
+import type { AuthMiddleware, MaybeSignedEnv } from '../middleware';
+import { awardBody, contractIdParams, contractViewSchema, errorResponses, quoteBody } from '../schemas';
+import { updateId } from './contract-messages';
+import { reply } from './respond';
+
+const viewResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: contractViewSchema } },
+});
+
+function contractIdOf(id: string): string {
+  if (!isContractId(id)) throw notFound(`no contract ${id}`, undefined, 'contract_not_found');
+  return id;
+}
+
+export function registerQuoteRoutes(app: OpenAPIHono<MaybeSignedEnv>, ctx: ApiContext, auth: AuthMiddleware) {
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/{id}/quotes',
+      summary:
+        'Quote on an auction as any agent but the Client, before bidding closes; a new quote replaces the caller’s earlier one',
+      middleware: [...auth.signedMutation],
+      request: {
+        params: contractIdParams,
+        body: { required: true, content: { 'application/json': { schema: quoteBody } } },
+      },
+      responses: {
+        201: viewResponse('the caller’s view after the quote, with its own quote as `ownQuote`'),
+        ...errorResponses(400, 401, 403, 404, 409, 413, 422),
+      },
+    }),
+    async (c) => {
+      const caller = c.var.caller!;
+      const id = contractIdOf(c.req.param('id'));
+      const { price, confidence, message } = c.req.valid('json');
+      const input: QuoteInput = {
+        caller,
+        price: toWire(price),
+        ...(confidence === undefined ? {} : { confidence }),
+        ...(message === undefined ? {} : { message }),
+      };
+      const view = await ctx.contracts.send(id, quoteUpdate, input, updateId(c, caller));
+      return reply(c, viewFor(view, caller), 201);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/{id}/award',
+      summary:
+        'Close an auction’s bidding early as the Client: `quoteId` picks that quote (owner pick); without it the best quote wins now',
+      middleware: [...auth.signedMutation],
+      request: {
+        params: contractIdParams,
+        body: { content: { 'application/json': { schema: awardBody } } },
+      },
+      responses: {
+        200: viewResponse('the Client’s view after the close: matched, or cancelled-unmatched'),
+        ...errorResponses(400, 401, 402, 403, 404, 409, 413, 422),
+      },
+    }),
+    async (c) => {
+      const caller = c.var.caller!;
+      const id = contractIdOf(c.req.param('id'));
+      const { quoteId } = c.req.valid('json');
+      const input = { caller, ...(quoteId === undefined ? {} : { quoteId }) };
+      const view = await ctx.contracts.send(id, awardUpdate, input, updateId(c, caller));
+      return reply(c, viewFor(view, caller));
+    },
+  );
+}

@@ -1,0 +1,134 @@
+// End to end on the dev server, through the SDK over HTTP: an AOS auction with ten bidders, each holding
+// the BA Eligibility Stake. The Client sees every quote, a bidder only its own, the listing only the
+// count; the Client awards the best quote; the Worker delivers; the panel is drawn from the nine losing
+// bidders (recomputed from the event log) and votes; the contract settles fully met, with the exact USDC
+// and OCT balances of every party.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { ContractEvent } from '../../api/sdk/types';
+import { drawFromCandidates } from '../../workflows/rules/draw';
+import { startServiceHarness, type ServiceHarness } from '../support/service';
+import { agent, DELIVERY, eventually, fixedTerms, fund, FUNDS } from './support';
+
+let h: ServiceHarness;
+before(async () => {
+  h = await startServiceHarness();
+});
+after(async () => {
+  await h?.close();
+});
+
+type Agent = ReturnType<typeof agent>;
+
+const BUDGET = 5_000_000n;
+const BIDDER_FUNDS = 120_000_000n;
+const ELIGIBILITY_STAKE = 100_000_000n; // baEligibilityStake
+const REWARD = 1_000_000n; // rewardPerCriterion
+/** Bidder i quotes 2 USDC + i × 0.1 USDC: bidder 0 is the best. */
+const priceOf = (i: number) => 2_000_000n + BigInt(i) * 100_000n;
+const WINNING = priceOf(0);
+
+async function balancesOf(a: Agent): Promise<[bigint, bigint, bigint, bigint]> {
+  const { balances } = await a.getBalances();
+  return [balances.USDC.available, balances.USDC.held, balances.OCT.available, balances.OCT.held].map(
+    BigInt,
+  ) as [bigint, bigint, bigint, bigint];
+}
+
+describe('an AOS auction end to end', () => {
+  test('ten bidders, award of the best quote, a panel of losing bidders, settled fully met', async () => {
+    const client = agent(h);
+    await fund(h, client.address);
+    const bidders: Agent[] = Array.from({ length: 10 }, () => agent(h));
+    for (const bidder of bidders) {
+      await fund(h, bidder.address, BIDDER_FUNDS);
+      await bidder.lockEligibility(ELIGIBILITY_STAKE.toString());
+    }
+
+    const { supplementaryMaterials: _none, ...terms } = fixedTerms();
+    const created = await client.createContract({
+      ...terms,
+      contractType: 'auction',
+      awardMethod: 'open',
+      verificationMode: 'standard',
+      amount: BUDGET.toString(),
+    });
+    assert.equal(created.contractCode, 'AOS');
+    const id = created.contractId;
+
+    // Quotes arrive worst first; bidder 3 first bids above its final price and replaces it.
+    await bidders[3]!.quote(id, { price: '4900000' });
+    for (let i = bidders.length - 1; i >= 0; i--) {
+      const answer = await bidders[i]!.quote(id, { price: priceOf(i).toString(), confidence: 0.5 });
+      assert.equal(answer.ownQuote?.price, priceOf(i).toString());
+      assert.equal(answer.view, 'public');
+    }
+    const forClient = await client.getContract(id);
+    assert.ok(forClient.view === 'party');
+    assert.equal(forClient.quotes?.length, 10);
+    assert.equal(forClient.quoteCount, 10);
+    const forBidder = await bidders[5]!.getContract(id);
+    assert.equal(forBidder.view, 'public');
+    assert.equal('quotes' in forBidder, false);
+    assert.equal(forBidder.ownQuote?.price, priceOf(5).toString());
+
+    const listed = await eventually(
+      () => client.listContracts({ contractType: 'auction', status: 'created' }),
+      (l) => l.some((c) => c.contractId === id && c.quoteCount === 10),
+    );
+    assert.equal(JSON.stringify(listed).includes(WINNING.toString()), false);
+
+    const matched = await client.award(id);
+    assert.equal(matched.status, 'matched');
+    const [winner, ...losers] = bidders as [Agent, ...Agent[]];
+    assert.ok(matched.view === 'party');
+    assert.deepEqual(
+      [matched.worker, matched.price, matched.escrowedFunds],
+      [winner.address, WINNING.toString(), WINNING.toString()],
+    );
+    assert.deepEqual(await balancesOf(client), [FUNDS - WINNING, WINNING, 0n, 0n]);
+
+    const delivered = await winner.deliver(id, DELIVERY);
+    assert.equal(delivered.status, 'under-review');
+    assert.ok(delivered.view === 'party');
+    const panel = delivered.backupAgents;
+    assert.equal(panel.length, 3);
+    const loserAddresses = losers.map((l) => l.address);
+    for (const ba of panel) assert.ok(loserAddresses.includes(ba), `${ba} is not a losing bidder`);
+
+    const { events } = await client.getEvents(id);
+    const drawn = events.find((e: ContractEvent) => e.type === 'contract.panel-drawn');
+    assert.ok(drawn?.type === 'contract.panel-drawn');
+    assert.deepEqual(drawn.priorityCandidates, [...loserAddresses].sort());
+    assert.deepEqual(drawFromCandidates({ ...drawn, deliveryHash: drawn.deliverySha256 }).panel, drawn.panel);
+
+    const seated = losers.filter((l) => panel.includes(l.address));
+    for (const ba of seated) await ba.vote(id, ['met', 'met']);
+    const settled = await eventually(
+      () => client.getContract(id),
+      (v) => v.status.startsWith('settled-'),
+    );
+    assert.equal(settled.status, 'settled-fully-met');
+
+    assert.deepEqual(await balancesOf(client), [FUNDS - WINNING, 0n, 0n, 0n]);
+    assert.deepEqual(await balancesOf(winner), [
+      BIDDER_FUNDS - ELIGIBILITY_STAKE + WINNING,
+      ELIGIBILITY_STAKE,
+      0n,
+      0n,
+    ]);
+    for (const loser of losers) {
+      const tokens = panel.includes(loser.address) ? 2n * REWARD : 0n;
+      assert.deepEqual(await balancesOf(loser), [
+        BIDDER_FUNDS - ELIGIBILITY_STAKE,
+        ELIGIBILITY_STAKE,
+        tokens,
+        0n,
+      ]);
+    }
+    const treasury = await h.ledger().balances('treasury');
+    assert.deepEqual([treasury.USDC.available, treasury.USDC.held], [0n, 0n]);
+    assert.ok((await h.ledger().holdsByContract(id)).every((hold) => hold.status === 'resolved'));
+    await h.ledger().audit();
+  });
+});

@@ -1,0 +1,222 @@
+// Every path of an auction contract (AOP, AOS), driven the way the API drives it. The workflow tests
+// (auction.test.ts) assert their outcomes; test/histories/record.ts saves each one's history.
+import assert from 'node:assert/strict';
+import type { WorkflowHandle } from '@temporalio/client';
+import type { UpdateDefinition } from '@temporalio/common';
+import {
+  approveUpdate,
+  awardUpdate,
+  deliverUpdate,
+  disputeUpdate,
+  FailureType,
+  quoteUpdate,
+  voteUpdate,
+  withdrawUpdate,
+  type ContractOutcome,
+  type ContractView,
+  type QuoteInput,
+} from '../../workflows/definitions';
+import type { Verdict } from '../../workflows/rules/verdicts';
+import {
+  assertRefused,
+  BA1,
+  BA2,
+  BA3,
+  CLIENT,
+  delivery,
+  HOUR,
+  OTHER,
+  POOR,
+  WORKER,
+  type Harness,
+} from './harness';
+import type { PathRun } from './scenarios';
+
+/** The budget cap every auction here escrows (5 USDC). */
+export const BUDGET = 5_000_000n;
+/** A fourth Backup Agent: eligible, never a bidder. */
+export const BA4 = '0x' + '4b'.repeat(20);
+/** A third plain bidder. */
+export const BIDDER = '0x' + 'f0'.repeat(20);
+
+export const auctionTerms = (verificationMode: 'privacy-preserving' | 'standard') =>
+  ({
+    contractType: 'auction',
+    awardMethod: 'open',
+    worker: undefined,
+    verificationMode,
+    amount: BUDGET.toString(),
+  }) as const;
+
+function send<I>(handle: WorkflowHandle, update: UpdateDefinition<ContractView, [I]>, arg: I) {
+  return handle.executeUpdate(update, { args: [arg] });
+}
+
+const bid = (handle: WorkflowHandle, caller: string, price: bigint, extra: Partial<QuoteInput> = {}) =>
+  send(handle, quoteUpdate, { caller, price: price.toString(), ...extra });
+
+/** The live quote of a bidder, read from the Client's view. */
+export async function quoteIdOf(handle: WorkflowHandle, h: Harness, bidder: string): Promise<string> {
+  const found = (await h.view(handle)).quotes.find((q) => q.bidder === bidder);
+  assert.ok(found, `no quote of ${bidder}`);
+  return found.quoteId;
+}
+
+/** Moves past the Match Deadline and waits until the close of bidding is done. */
+async function pastMatchDeadline(h: Harness, handle: WorkflowHandle): Promise<ContractView> {
+  await h.sleep(HOUR);
+  for (;;) {
+    const view = await h.view(handle);
+    if (view.status !== 'created') return view;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function finish(contractId: string, handle: WorkflowHandle): Promise<PathRun> {
+  return { contractId, handle, outcome: (await handle.result()) as ContractOutcome };
+}
+
+async function voteAll(handle: WorkflowHandle, ballots: [string, Verdict[]][]): Promise<void> {
+  for (const [caller, votes] of ballots) await send(handle, voteUpdate, { caller, votes });
+}
+
+type Path = (h: Harness) => Promise<PathRun>;
+
+export const AUCTION_PATHS = {
+  /**
+   * AOP closed at the Match Deadline. OTHER replaces its 4 USDC quote with 2 USDC; BIDDER also bids 2
+   * USDC with confidence 0.8 and wins the tie (a given confidence beats none); WORKER bids 3 USDC. Bad
+   * quotes (the Client's, above the cap) are refused. Matched at 2 USDC, 3 USDC refunded; approved.
+   */
+  async 'auction-closed-at-deadline'(h) {
+    await h.fund(BIDDER, 1_000_000n);
+    const input = await h.input(auctionTerms('privacy-preserving'));
+    const { handle } = await h.create(input);
+    await bid(handle, OTHER, 4_000_000n, { message: 'I can start today' });
+    await bid(handle, WORKER, 3_000_000n, { confidence: 0.5 });
+    await bid(handle, OTHER, 2_000_000n);
+    await bid(handle, BIDDER, 2_000_000n, { confidence: 0.8 });
+    await assertRefused(bid(handle, CLIENT, 1_000_000n), FailureType.Forbidden, 'client-cannot-quote');
+    await assertRefused(bid(handle, WORKER, BUDGET + 1n), FailureType.BadInput, 'over-budget');
+    const open = await h.view(handle);
+    assert.equal(open.quoteCount, 3);
+    assert.equal((await pastMatchDeadline(h, handle)).status, 'matched');
+    await assertRefused(bid(handle, WORKER, 1_000_000n), FailureType.Conflict, 'wrong-state');
+    await send(handle, deliverUpdate, delivery(BIDDER));
+    await send(handle, approveUpdate, { caller: CLIENT });
+    return finish(input.contractId, handle);
+  },
+
+  /** AOP awarded early by the Client (no quoteId: the best quote now); no review → auto-approved. */
+  async 'auction-awarded-early'(h) {
+    const input = await h.input(auctionTerms('privacy-preserving'));
+    const { handle } = await h.create(input);
+    await bid(handle, OTHER, 3_500_000n);
+    await bid(handle, WORKER, 3_000_000n);
+    await assertRefused(
+      send(handle, awardUpdate, { caller: WORKER }),
+      FailureType.Forbidden,
+      'not-the-client',
+    );
+    const view = await send(handle, awardUpdate, { caller: CLIENT });
+    assert.equal(view.status, 'matched');
+    assert.equal(view.worker, WORKER);
+    await send(handle, deliverUpdate, delivery(WORKER));
+    return finish(input.contractId, handle);
+  },
+
+  /** AOP: the Client picks OTHER's 4 USDC quote over WORKER's 3 USDC; OTHER then withdraws. */
+  async 'auction-owner-pick'(h) {
+    const input = await h.input(auctionTerms('privacy-preserving'));
+    const { handle } = await h.create(input);
+    await bid(handle, WORKER, 3_000_000n);
+    await bid(handle, OTHER, 4_000_000n);
+    await assertRefused(
+      send(handle, awardUpdate, { caller: CLIENT, quoteId: 'q-99' }),
+      FailureType.NotFound,
+      'unknown-quote',
+    );
+    const view = await send(handle, awardUpdate, {
+      caller: CLIENT,
+      quoteId: await quoteIdOf(handle, h, OTHER),
+    });
+    assert.equal(view.worker, OTHER);
+    assert.equal(view.price, '4000000');
+    await send(handle, withdrawUpdate, { caller: OTHER });
+    return finish(input.contractId, handle);
+  },
+
+  /**
+   * AOP: POOR's 2.5 USDC quote is the best but POOR cannot fund its 0.25 USDC stake. The Client's pick of
+   * it is refused (402, bidding stays open); at the Match Deadline POOR is tried again and fails, and
+   * the next best, WORKER at 3 USDC, is matched; delivered and approved.
+   */
+  async 'auction-stake-fallback'(h) {
+    const input = await h.input(auctionTerms('privacy-preserving'));
+    const { handle } = await h.create(input);
+    await bid(handle, POOR, 2_500_000n);
+    await bid(handle, WORKER, 3_000_000n);
+    await assertRefused(
+      send(handle, awardUpdate, { caller: CLIENT, quoteId: await quoteIdOf(handle, h, POOR) }),
+      FailureType.InsufficientFunds,
+      'insufficient-funds',
+    );
+    assert.equal((await h.view(handle)).status, 'created');
+    await bid(handle, OTHER, 4_000_000n); // bidding is open again
+    assert.equal((await pastMatchDeadline(h, handle)).worker, WORKER);
+    await send(handle, deliverUpdate, delivery(WORKER));
+    await send(handle, approveUpdate, { caller: CLIENT });
+    return finish(input.contractId, handle);
+  },
+
+  /** AOS: nobody quotes; an award with nothing to award is refused; the Match Deadline → cancelled-unmatched. */
+  async 'auction-no-quotes'(h) {
+    const input = await h.input(auctionTerms('standard'));
+    const { handle } = await h.create(input);
+    await assertRefused(send(handle, awardUpdate, { caller: CLIENT }), FailureType.Conflict, 'no-quotes');
+    return finish(input.contractId, handle);
+  },
+
+  /**
+   * AOS: WORKER wins at 3 USDC over BA1, BA2 (eligible) and OTHER (not eligible). The panel drawn at
+   * delivery seats BA1 and BA2 (the remaining eligible bidders) first, then one of BA3 / BA4 from the
+   * registry. Every BA finds both criteria met.
+   */
+  async 'auction-aos-panel'(h) {
+    await h.makeEligible([BA1, BA2, BA3, BA4]);
+    const input = await h.input(auctionTerms('standard'));
+    const { handle } = await h.create(input);
+    await bid(handle, BA1, 3_500_000n);
+    await bid(handle, OTHER, 4_000_000n);
+    await bid(handle, WORKER, 3_000_000n);
+    await bid(handle, BA2, 4_500_000n);
+    await send(handle, awardUpdate, { caller: CLIENT });
+    const view = await send(handle, deliverUpdate, delivery(WORKER));
+    assert.equal(view.backupAgents.length, 3);
+    await voteAll(
+      handle,
+      view.backupAgents.map((ba) => [ba, ['met', 'met']]),
+    );
+    return finish(input.contractId, handle);
+  },
+
+  /** AOP: WORKER matched at 4 USDC; the Client disputes (bond on the 4 USDC escrow); the panel finds nothing met. */
+  async 'auction-aop-dispute'(h) {
+    await h.makeEligible();
+    const input = await h.input(auctionTerms('privacy-preserving'));
+    const { handle } = await h.create(input);
+    await bid(handle, WORKER, 4_000_000n);
+    await pastMatchDeadline(h, handle);
+    await send(handle, deliverUpdate, delivery(WORKER));
+    const disputed = await send(handle, disputeUpdate, { caller: CLIENT });
+    assert.equal(disputed.disputeBond, '200000');
+    await voteAll(handle, [
+      [BA1, ['not met', 'not met']],
+      [BA2, ['not met', 'not met']],
+      [BA3, ['not met', 'not met']],
+    ]);
+    return finish(input.contractId, handle);
+  },
+} satisfies Record<string, Path>;
+
+export type AuctionPathName = keyof typeof AUCTION_PATHS;

@@ -1,0 +1,301 @@
+// Auctions (SPEC §5, §8) on the time-skipping server with the real ledger on SQLite: quotes, the close
+// of bidding at the deadline or by award, owner pick, the stake fallback, the match refund, the BA pool
+// drawn from the remaining bidders; exact USDC (and OCT) balances of every party.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  cancelUpdate,
+  eventsQuery,
+  FailureType,
+  quoteSignal,
+  quoteUpdate,
+  type ContractView,
+} from '../../workflows/definitions';
+import type { ContractEvent } from '../../workflows/rules/events';
+import { drawFromCandidates } from '../../workflows/rules/draw';
+import { quoteCountKey } from '../../workflows/search-attributes';
+import { AUCTION_PATHS, BA4, BIDDER, BUDGET, auctionTerms } from './auction-scenarios';
+import {
+  assertRefused,
+  b,
+  BA1,
+  BA2,
+  BA3,
+  BA_FUNDS,
+  CLIENT,
+  CLIENT_FUNDS,
+  createSuite,
+  ELIGIBILITY,
+  Harness,
+  OTHER,
+  POOR,
+  STAKE,
+  WORKER,
+  WORKER_FUNDS,
+  type Suite,
+} from './harness';
+import type { PathRun } from './scenarios';
+
+let suite: Suite;
+before(async () => {
+  suite = await createSuite();
+});
+after(async () => {
+  await suite?.teardown();
+});
+
+const OCT = 1_000_000n;
+const untouchedBA = b(BA_FUNDS - ELIGIBILITY, ELIGIBILITY);
+
+function assertStatus(run: PathRun, status: string): void {
+  assert.equal(run.outcome?.created && run.outcome.status, status);
+}
+
+async function events(run: PathRun): Promise<ContractEvent[]> {
+  return run.handle.query(eventsQuery);
+}
+
+async function matchedEvent(run: PathRun) {
+  const matched = (await events(run)).find((e) => e.type === 'contract.matched');
+  assert.ok(matched?.type === 'contract.matched');
+  return matched;
+}
+
+/** The escrow holds of a contract as [id, amount, status]: the budget-cap hold and, after a refund, the price's. */
+async function escrowHolds(h: Harness, contractId: string) {
+  return (await h.ledger.holdsByContract(contractId))
+    .filter((x) => x.kind === 'escrow')
+    .map((x) => [x.id, x.amount, x.status]);
+}
+
+describe('auctions (time-skipping server, real ledger on SQLite)', () => {
+  test('closed at the Match Deadline: best quote (price, then confidence), replacement, 3 USDC refunded at match', () =>
+    Harness.run(suite, async (h) => {
+      const run = await AUCTION_PATHS['auction-closed-at-deadline'](h);
+      assertStatus(run, 'settled-fully-met');
+      await h.assertBalances({
+        [CLIENT]: b(CLIENT_FUNDS - 2_000_000n),
+        [BIDDER]: b(1_000_000n + 2_000_000n),
+        [WORKER]: b(WORKER_FUNDS),
+        [OTHER]: b(WORKER_FUNDS),
+        treasury: b(0n),
+      });
+      await h.assertNothingPending(run.contractId);
+      await h.ledger.audit();
+      assert.deepEqual(await escrowHolds(h, run.contractId), [
+        [`${run.contractId}:escrow`, BUDGET, 'resolved'],
+        [`${run.contractId}:match-refund:1`, 2_000_000n, 'resolved'],
+      ]);
+      const view = await h.view(run.handle);
+      assert.equal(view.price, '2000000');
+      assert.equal(view.budget, BUDGET.toString());
+      assert.equal(view.escrowedFunds, '2000000');
+      assert.equal(view.workerStake, '200000');
+      assert.equal(view.worker, BIDDER);
+      assert.equal(view.quoteCount, 3);
+      // OTHER's 4 USDC quote was replaced by its 2 USDC one.
+      assert.deepEqual(
+        view.quotes.map((q) => [q.bidder, q.price, q.confidence, q.message]),
+        [
+          [WORKER, '3000000', 0.5, null],
+          [OTHER, '2000000', null, null],
+          [BIDDER, '2000000', 0.8, null],
+        ],
+      );
+      assert.equal(view.winningQuoteId, view.quotes[2]!.quoteId);
+      const matched = await matchedEvent(run);
+      assert.deepEqual(
+        [
+          matched.via,
+          matched.actor,
+          matched.quoteId,
+          matched.price,
+          matched.workerStake,
+          matched.refundedToClient,
+        ],
+        ['best-quote', 'system', view.winningQuoteId, '2000000', '200000', '3000000'],
+      );
+      // Sealed bids: the log says who quoted, never a price.
+      const quotes = (await events(run)).filter((e) => e.type === 'contract.quote-received');
+      assert.deepEqual(
+        quotes.map((e) => e.actor),
+        [OTHER, WORKER, OTHER, BIDDER],
+      );
+      for (const e of quotes)
+        assert.deepEqual(Object.keys(e).sort(), ['actor', 'at', 'contractId', 'quoteId', 'type']);
+      const attributes = (await run.handle.describe()).typedSearchAttributes;
+      assert.equal(attributes.get(quoteCountKey), 3);
+    }));
+
+  test('awarded early by the Client: the best quote now, 2 USDC refunded, auto-approved', () =>
+    Harness.run(suite, async (h) => {
+      const run = await AUCTION_PATHS['auction-awarded-early'](h);
+      assertStatus(run, 'settled-fully-met');
+      await h.assertBalances({
+        [CLIENT]: b(CLIENT_FUNDS - 3_000_000n),
+        [WORKER]: b(WORKER_FUNDS + 3_000_000n),
+        [OTHER]: b(WORKER_FUNDS),
+        treasury: b(0n),
+      });
+      await h.assertNothingPending(run.contractId);
+      const matched = await matchedEvent(run);
+      assert.deepEqual(
+        [matched.via, matched.actor, matched.price, matched.refundedToClient],
+        ['best-quote', CLIENT, '3000000', '2000000'],
+      );
+    }));
+
+  test('owner pick of a non-best quote: matched at its price; its withdrawal slashes the stake on that price', () =>
+    Harness.run(suite, async (h) => {
+      const run = await AUCTION_PATHS['auction-owner-pick'](h);
+      assertStatus(run, 'cancelled-withdrawn');
+      const slash = 80_000n; // withdrawalSlashBps (20%) of the 0.4 USDC stake on 4 USDC
+      await h.assertBalances({
+        [CLIENT]: b(CLIENT_FUNDS + slash),
+        [OTHER]: b(WORKER_FUNDS - slash),
+        [WORKER]: b(WORKER_FUNDS),
+        treasury: b(0n),
+      });
+      await h.assertNothingPending(run.contractId);
+      const matched = await matchedEvent(run);
+      assert.deepEqual(
+        [matched.via, matched.worker, matched.price, matched.workerStake, matched.refundedToClient],
+        ['owner-pick', OTHER, '4000000', '400000', '1000000'],
+      );
+    }));
+
+  test("the winner's stake lock fails: the owner pick is refused (402, nothing changed), the deadline matches the next best", () =>
+    Harness.run(suite, async (h) => {
+      const run = await AUCTION_PATHS['auction-stake-fallback'](h);
+      assertStatus(run, 'settled-fully-met');
+      await h.assertBalances({
+        [CLIENT]: b(CLIENT_FUNDS - 3_000_000n),
+        [WORKER]: b(WORKER_FUNDS + 3_000_000n),
+        [POOR]: b(STAKE - 1n),
+        [OTHER]: b(WORKER_FUNDS),
+        treasury: b(0n),
+      });
+      await h.assertNothingPending(run.contractId);
+      const stakes = (await h.ledger.holdsByContract(run.contractId)).filter((x) => x.kind === 'stake');
+      assert.deepEqual(
+        stakes.map((x) => x.owner),
+        [`agent:${WORKER}`],
+      );
+      const matched = await matchedEvent(run);
+      assert.deepEqual([matched.via, matched.worker, matched.price], ['best-quote', WORKER, '3000000']);
+      const rejected = (await events(run)).filter((e) => e.type === 'contract.message-rejected');
+      assert.deepEqual(
+        rejected.map((e) => e.type === 'contract.message-rejected' && [e.message, e.code, e.actor]),
+        [['award', 'insufficient-funds', CLIENT]],
+      );
+    }));
+
+  test('no quotes: the award is refused, the Match Deadline cancels unmatched, the budget comes back', () =>
+    Harness.run(suite, async (h) => {
+      const run = await AUCTION_PATHS['auction-no-quotes'](h);
+      assertStatus(run, 'cancelled-unmatched');
+      await h.assertBalances({ [CLIENT]: b(CLIENT_FUNDS), treasury: b(0n) });
+      await h.assertNothingPending(run.contractId);
+      const view = await h.view(run.handle);
+      assert.equal(view.cancellationReason, 'unmatched');
+      assert.equal(view.quoteCount, 0);
+      assert.equal(view.price, null);
+    }));
+
+  test('AOS: the panel seats the remaining eligible bidders first, then the registry', () =>
+    Harness.run(suite, async (h) => {
+      const run = await AUCTION_PATHS['auction-aos-panel'](h);
+      assertStatus(run, 'settled-fully-met');
+      const view: ContractView = await h.view(run.handle);
+      assert.equal(view.contractCode, 'AOS');
+      const drawn = (await events(run)).find((e) => e.type === 'contract.panel-drawn');
+      assert.ok(drawn?.type === 'contract.panel-drawn');
+      assert.deepEqual(drawn.priorityCandidates, [BA1, BA2].sort());
+      assert.deepEqual(drawn.registryCandidates, [BA3, BA4].sort());
+      assert.deepEqual(
+        drawFromCandidates({ ...drawn, deliveryHash: drawn.deliverySha256 }).panel,
+        drawn.panel,
+      );
+      assert.deepEqual(drawn.panel.slice(0, 2).sort(), [BA1, BA2].sort());
+      const third = drawn.panel[2]!;
+      assert.ok([BA3, BA4].includes(third));
+      const idle = third === BA3 ? BA4 : BA3;
+      await h.assertBalances({
+        [CLIENT]: b(CLIENT_FUNDS - 3_000_000n),
+        [WORKER]: b(WORKER_FUNDS + 3_000_000n),
+        [OTHER]: b(WORKER_FUNDS),
+        [BA1]: untouchedBA,
+        [BA2]: untouchedBA,
+        [BA3]: untouchedBA,
+        [BA4]: untouchedBA,
+        treasury: b(0n),
+      });
+      for (const ba of [BA1, BA2, third]) assert.equal(await h.tokens(ba), 2n * OCT, `OCT of ${ba}`);
+      assert.equal(await h.tokens(idle), 0n);
+      await h.assertNothingPending(run.contractId);
+      await h.ledger.audit();
+    }));
+
+  test('AOP with a dispute: the Dispute Bond is on the winning price; none met slashes the stake on that price', () =>
+    Harness.run(suite, async (h) => {
+      const run = await AUCTION_PATHS['auction-aop-dispute'](h);
+      assertStatus(run, 'settled-none-met');
+      const stake = 400_000n; // 10% of the 4 USDC winning price
+      const toClient = 320_000n; // absentSlashClientBps (80%) of it
+      await h.assertBalances({
+        [CLIENT]: b(CLIENT_FUNDS + toClient),
+        [WORKER]: b(WORKER_FUNDS - stake),
+        treasury: b(stake - toClient),
+        [BA1]: untouchedBA,
+        [BA2]: untouchedBA,
+        [BA3]: untouchedBA,
+      });
+      for (const ba of [BA1, BA2, BA3]) assert.equal(await h.tokens(ba), 2n * OCT);
+      await h.assertNothingPending(run.contractId);
+      await h.ledger.audit();
+      const view = await h.view(run.handle);
+      assert.deepEqual([view.escrowedFunds, view.disputeBond, view.payment], ['4000000', '200000', '0']);
+    }));
+
+  test('bad quotes change nothing: above the cap, from the Client, malformed, on a fixed price, after close; a signal is logged', () =>
+    Harness.run(suite, async (h) => {
+      const input = await h.input(auctionTerms('privacy-preserving'));
+      const { handle } = await h.create(input);
+      const q = (caller: string, price: string, extra: object = {}) =>
+        handle.executeUpdate(quoteUpdate, { args: [{ caller, price, ...extra }] });
+      await assertRefused(q(WORKER, (BUDGET + 1n).toString()), FailureType.BadInput, 'over-budget');
+      await assertRefused(q(CLIENT, '1000000'), FailureType.Forbidden, 'client-cannot-quote');
+      await assertRefused(q(WORKER, '1.5'), FailureType.BadInput, 'bad-field');
+      await assertRefused(q(WORKER, '0'), FailureType.BadInput, 'bad-field');
+      await assertRefused(q(WORKER, '1000000', { confidence: 1.5 }), FailureType.BadInput, 'bad-field');
+      await assertRefused(
+        q(WORKER, '1000000', { message: 'x'.repeat(2001) }),
+        FailureType.BadInput,
+        'bad-field',
+      );
+      await handle.signal(quoteSignal, { caller: CLIENT, price: '1000000' });
+      const during = await h.view(handle);
+      assert.deepEqual([during.status, during.quoteCount, during.quotes], ['created', 0, []]);
+      const rejected = (await handle.query(eventsQuery)).filter(
+        (e) => e.type === 'contract.message-rejected',
+      );
+      assert.deepEqual(
+        rejected.map((e) => e.type === 'contract.message-rejected' && [e.message, e.code]),
+        [['quote', 'client-cannot-quote']],
+      );
+      await h.assertBalances({ [CLIENT]: b(CLIENT_FUNDS - BUDGET, BUDGET), [WORKER]: b(WORKER_FUNDS) });
+
+      const fixed = await h.create(await h.input());
+      await assertRefused(
+        fixed.handle.executeUpdate(quoteUpdate, { args: [{ caller: OTHER, price: '1000' }] }),
+        FailureType.Conflict,
+        'not-an-auction',
+      );
+      await fixed.handle.executeUpdate(cancelUpdate, { args: [{ caller: CLIENT }] });
+
+      // After the close (no quotes: cancelled-unmatched, the workflow completed): the server refuses.
+      assert.equal((await handle.result()).created, true);
+      await assert.rejects(q(WORKER, '1000000'));
+      await h.assertBalances({ [CLIENT]: b(CLIENT_FUNDS), [WORKER]: b(WORKER_FUNDS) });
+    }));
+});

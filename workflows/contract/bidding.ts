@@ -1,0 +1,159 @@
+// Auction bidding (SPEC §5): who may quote or award, when, with what; and recording a quote. The
+// ranking and the budget rule are rules/auction's. A bidder holds one live quote: a new quote from it
+// replaces the earlier one (a new quote ID, a new arrival time), so the rules' one-quote-per-bidder
+// check runs against the other bidders' quotes only.
+import { FailureType, type AwardInput, type QuoteInput } from '../definitions';
+import { checkQuote, quoteBodySchema, type QuoteRejectionCode } from '../rules/auction';
+import { quoteReceivedEvent } from '../rules/events';
+import { publish } from './observability';
+import { rejection, type Rejection } from './rejection';
+import type { AuctionQuote, Contract } from './state';
+import {
+  before,
+  callerIs,
+  callerIsAddress,
+  callerOf,
+  exists,
+  firstBroken,
+  statusIs,
+  type Check,
+} from './validators';
+
+const isAuction =
+  (c: Contract): Check =>
+  () =>
+    c.terms.contractType === 'auction'
+      ? null
+      : rejection(FailureType.Conflict, 'not-an-auction', 'only an auction takes quotes and awards');
+
+/** A close of bidding is matching (an award or the Match Deadline): nothing more can be bid or awarded. */
+const biddingOpen =
+  (c: Contract): Check =>
+  () =>
+    c.biddingClosed
+      ? rejection(FailureType.Conflict, 'bidding-closed', 'bidding is closing: a match is being made')
+      : null;
+
+const QUOTE_REJECTIONS: { readonly [C in QuoteRejectionCode]: [FailureType, string, string?] } = {
+  'own-contract': [FailureType.Forbidden, 'client-cannot-quote'],
+  'bidding-closed': [FailureType.Conflict, 'late'],
+  'over-budget': [FailureType.BadInput, 'over-budget', 'price'],
+  // Unreachable: a bidder's earlier quote is left out of the check, because the new one replaces it.
+  'already-quoted': [FailureType.Conflict, 'already-quoted'],
+};
+
+type QuoteFields = { price: bigint; confidence?: number; message?: string };
+
+/** The quote's own fields (rules/auction quoteBodySchema), or the first broken one. */
+function parseQuoteFields(input: unknown): { ok: true; fields: QuoteFields } | { ok: false; r: Rejection } {
+  const { price, confidence, message } = (input ?? {}) as Partial<QuoteInput>;
+  const body = {
+    price,
+    ...(confidence === undefined ? {} : { confidence }),
+    ...(message === undefined ? {} : { message }),
+  };
+  const parsed = quoteBodySchema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = String(issue.path[0] ?? 'price');
+    return {
+      ok: false,
+      r: rejection(FailureType.BadInput, 'bad-field', `${field}: ${issue.message}`, field),
+    };
+  }
+  return { ok: true, fields: parsed.data };
+}
+
+/** Any agent but the Client, on an auction still `created`, before the Match Deadline, within the budget cap. */
+export function validateQuote(c: Contract, input: unknown): Rejection | null {
+  const bidder = callerOf(input);
+  return firstBroken(
+    callerIsAddress(input),
+    exists(c),
+    isAuction(c),
+    () =>
+      bidder === c.terms.client
+        ? rejection(
+            FailureType.Forbidden,
+            'client-cannot-quote',
+            'the Client cannot quote on its own contract',
+          )
+        : null,
+    statusIs(c, 'created'),
+    biddingOpen(c),
+    before(c.terms.deadlines.match, 'match'),
+    () => {
+      const parsed = parseQuoteFields(input);
+      if (!parsed.ok) return parsed.r;
+      const broken = checkQuote({
+        bidder: bidder!,
+        client: c.terms.client,
+        price: parsed.fields.price,
+        budget: c.terms.amount,
+        now: Date.now(),
+        matchDeadline: c.terms.deadlines.match,
+        quotes: c.quotes.filter((q) => q.bidder !== bidder),
+      });
+      if (broken === null) return null;
+      const [type, code, field] = QUOTE_REJECTIONS[broken.code];
+      return rejection(type, code, broken.message, field);
+    },
+  );
+}
+
+/** Records a checked quote; the bidder's earlier quote, if any, is replaced. Never waits. */
+export function recordQuote(c: Contract, input: QuoteInput): AuctionQuote {
+  const bidder = callerOf(input)!;
+  const parsed = parseQuoteFields(input);
+  if (!parsed.ok) throw new RangeError(`recordQuote after a failed check: ${parsed.r.message}`);
+  const { price, confidence, message } = parsed.fields;
+  const sequence = ++c.quoteSequence;
+  const quote: AuctionQuote = {
+    quoteId: `q-${sequence}`,
+    bidder,
+    price,
+    confidence: confidence ?? null,
+    message: message ?? null,
+    submittedAt: Date.now(),
+    sequence,
+  };
+  const earlier = c.quotes.findIndex((q) => q.bidder === bidder);
+  if (earlier !== -1) c.quotes.splice(earlier, 1);
+  c.quotes.push(quote);
+  // Sealed bids: the log says who bid and the quote's ID, never its price or confidence.
+  c.record(quoteReceivedEvent(c.eventContext(bidder), { quoteId: quote.quoteId }));
+  publish(c);
+  return quote;
+}
+
+/** The Client, on an auction still `created` and open, before the Match Deadline; a live quote if it names one. */
+export function validateAward(c: Contract, input: unknown): Rejection | null {
+  const quoteId = (input as Partial<AwardInput> | null | undefined)?.quoteId;
+  return firstBroken(
+    callerIsAddress(input),
+    exists(c),
+    isAuction(c),
+    callerIs(c, input, 'client'),
+    statusIs(c, 'created'),
+    biddingOpen(c),
+    before(c.terms.deadlines.match, 'match'),
+    () => {
+      if (quoteId === undefined) {
+        return c.quotes.length > 0
+          ? null
+          : rejection(FailureType.Conflict, 'no-quotes', 'no quote to award: bidding stays open');
+      }
+      if (typeof quoteId !== 'string' || quoteId === '') {
+        return rejection(FailureType.BadInput, 'bad-field', 'quoteId must be a non-empty string', 'quoteId');
+      }
+      return c.quotes.some((q) => q.quoteId === quoteId)
+        ? null
+        : rejection(
+            FailureType.NotFound,
+            'unknown-quote',
+            `no live quote ${quoteId} on this contract`,
+            'quoteId',
+          );
+    },
+  );
+}
