@@ -74,7 +74,7 @@ describe('canary on the dev server', () => {
       const label = `label-${randomUUID().slice(0, 8).replace(/[0-9]/g, 'x')}`;
       await exerciseMessages(handle, label);
 
-      let found: string[] = [];
+      const found: string[] = [];
       for (let i = 0; i < 100 && found.length === 0; i++) {
         for await (const wf of env.client.workflow.list({ query: `ContractStatus = "${label}"` })) {
           found.push(wf.workflowId);

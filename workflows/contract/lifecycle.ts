@@ -98,8 +98,6 @@ async function onDeadline(c: Contract, kind: NextDeadline['kind']): Promise<void
   }
 }
 
-
-
 /** Runs the contract from `created` to a terminal status. */
 export async function runContract(c: Contract): Promise<void> {
   while (!c.terminal) {
