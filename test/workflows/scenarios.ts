@@ -23,6 +23,8 @@ import {
 import type { ContractOutcome, ContractView } from '../../workflows/definitions';
 import type { UpdateDefinition } from '@temporalio/common';
 import type { Verdict } from '../../workflows/rules/verdicts';
+import type { DeliveryEvidence } from '../../workflows/rules/scoring/evidence';
+import { dailyMoltbookCheck, dailyMoltbookEvidence } from '../scoring/fixtures';
 import {
   assertRefused,
   BA1,
@@ -149,6 +151,26 @@ export const PATHS = {
     );
     const view = await send(handle, approveUpdate, { caller: CLIENT });
     assert.equal(view.status, 'settled-fully-met');
+    return finish(input.contractId, handle);
+  },
+
+  /**
+   * FDP with a machine-checkable criterion (seed 003_… daily posts): the automatic verifier scores
+   * the delivery's evidence `met` on delivery (6 of 7 posts, 89.667); the Client approves.
+   */
+  async 'settled-approved-auto-verified'(h) {
+    const { input, handle, view } = await delivered(
+      h,
+      {
+        acceptanceCriteria: [
+          'friendly tone, no medical advice',
+          { text: 'one post a day about health for a week', check: dailyMoltbookCheck },
+        ],
+      },
+      [{ criterionIndex: 1, records: dailyMoltbookEvidence }],
+    );
+    assert.equal(view.autoVerification?.verdict, 'pass');
+    assert.equal((await send(handle, approveUpdate, { caller: CLIENT })).status, 'settled-fully-met');
     return finish(input.contractId, handle);
   },
 
@@ -325,12 +347,15 @@ export const PATHS = {
   },
 } satisfies Record<string, Path>;
 
-/** Creates, accepts (WORKER) and delivers a contract. */
-async function delivered(h: Harness, body: Parameters<Harness['input']>[0]) {
+/** Creates, accepts (WORKER) and delivers a contract, with `evidence` when given. */
+async function delivered(h: Harness, body: Parameters<Harness['input']>[0], evidence?: DeliveryEvidence) {
   const input = await h.input(body);
   const { handle } = await h.create(input);
   await send(handle, acceptUpdate, { caller: WORKER });
-  const view = await send(handle, deliverUpdate, delivery(WORKER));
+  const view = await send(handle, deliverUpdate, {
+    ...delivery(WORKER),
+    ...(evidence === undefined ? {} : { evidence }),
+  });
   return { input, handle, view };
 }
 

@@ -1,0 +1,84 @@
+// The automatic verifier (SPEC §10) on the time-skipping server: a machine-checkable criterion's
+// evidence is scored on delivery into the party view and the log; it informs and never decides, so
+// the Client's approval still settles in full, with the exact balances of every party.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { eventsQuery } from '../../workflows/definitions';
+import { AUTO_VERIFIER_AGENT_ID } from '../../workflows/rules/events';
+import { scoreCheck } from '../../workflows/rules/scoring/score-check';
+import { dailyMoltbookCheck, dailyMoltbookEvidence } from '../scoring/fixtures';
+import {
+  b,
+  CLIENT,
+  CLIENT_FUNDS,
+  createSuite,
+  Harness,
+  OTHER,
+  PRICE,
+  SHA_A,
+  WORKER,
+  WORKER_FUNDS,
+  type Suite,
+} from './harness';
+import { PATHS } from './scenarios';
+
+let suite: Suite;
+before(async () => {
+  suite = await createSuite();
+});
+after(async () => {
+  await suite?.teardown();
+});
+
+describe('automatic verifier (time-skipping server, real ledger on SQLite)', () => {
+  test('evidence scored met on delivery; the approval pays the whole escrow', () =>
+    Harness.run(suite, async (h) => {
+      const run = await PATHS['settled-approved-auto-verified'](h);
+      assert.equal(run.outcome?.created && run.outcome.status, 'settled-fully-met');
+
+      const view = await h.view(run.handle);
+      const deliveredAt = view.delivery?.deliveredAt;
+      assert.ok(deliveredAt !== undefined);
+      const auto = view.autoVerification;
+      assert.ok(auto !== null);
+      // Seed 003_… daily posts: 6 of 7 counted, every interval on time, one post too short.
+      const [result] = auto.results;
+      assert.equal(result?.score.toFixed(3), '89.667');
+      assert.equal(result.breakdown.type === 'consistency' && result.breakdown.actionsCounted, 6);
+      assert.deepEqual(auto, {
+        agentId: AUTO_VERIFIER_AGENT_ID,
+        target: SHA_A,
+        evaluatedAt: deliveredAt,
+        verdict: 'pass',
+        results: [
+          {
+            ...scoreCheck(dailyMoltbookCheck, dailyMoltbookEvidence, Date.parse(deliveredAt)),
+            criterionIndex: 1,
+            key: 'c2',
+            checkType: 'consistency',
+            roundedScore: 90,
+            verdict: 'met',
+          },
+        ],
+      });
+      assert.deepEqual(view.criteriaMet, ['met', 'met']);
+      assert.equal(view.payment, PRICE.toString());
+
+      const verified = (await run.handle.query(eventsQuery)).filter((e) => e.type === 'agent.verified');
+      assert.deepEqual(
+        verified.map((e) => [e.agentId, e.role, e.target, e.verdict, e.criteria]),
+        [
+          [AUTO_VERIFIER_AGENT_ID, 'auto-verifier', SHA_A, 'pass', ['c2']],
+          [CLIENT, 'client', SHA_A, 'pass', ['c1', 'c2']],
+        ],
+      );
+
+      await h.assertBalances({
+        [CLIENT]: b(CLIENT_FUNDS - PRICE),
+        [WORKER]: b(WORKER_FUNDS + PRICE),
+        [OTHER]: b(WORKER_FUNDS),
+        treasury: b(0n),
+      });
+      await h.assertNothingPending(run.contractId);
+    }));
+});
