@@ -2,19 +2,13 @@
 // 400 naming the field, nothing created and nothing held; 402 without funds; Idempotency-Key.
 import assert from 'node:assert/strict';
 import { WorkflowNotFoundError } from '@temporalio/common';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { contractIdForKey } from '../../api/contract-ids';
 import { contractWorkflowId } from '../../workflows/definitions';
-import { startAppHarness, type AppHarness } from '../support/service';
+import { useAppHarness } from '../support/service';
 import { call, contractBody, HOUR, newAgent } from './support';
 
-let h: AppHarness;
-before(async () => {
-  h = await startAppHarness();
-});
-after(async () => {
-  await h?.close();
-});
+const h = useAppHarness();
 
 const FUNDS = 10_000_000n;
 // One instant for every deadline: two clock reads for "equal" deadlines could differ by a millisecond.
@@ -22,13 +16,13 @@ const NOW = Date.now();
 const at = (hours: number) => new Date(NOW + hours * HOUR).toISOString();
 
 async function assertNothingHeld(address: string): Promise<void> {
-  const { USDC } = await h.balances(address);
+  const { USDC } = await h().balances(address);
   assert.deepEqual([USDC.available, USDC.held], [FUNDS, 0n]);
 }
 
 async function assertNoWorkflow(contractId: string): Promise<void> {
   await assert.rejects(
-    h.env.client.workflow.getHandle(contractWorkflowId(contractId)).describe(),
+    h().env.client.workflow.getHandle(contractWorkflowId(contractId)).describe(),
     WorkflowNotFoundError,
   );
 }
@@ -37,7 +31,7 @@ describe('every creation rule broken once → 400 naming the field, nothing crea
   const client = newAgent();
   const worker = newAgent();
   before(async () => {
-    await h.fund(client.address, FUNDS);
+    await h().fund(client.address, FUNDS);
   });
 
   const cases: Array<[string, () => Record<string, unknown>, string]> = [
@@ -115,7 +109,7 @@ describe('every creation rule broken once → 400 naming the field, nothing crea
   for (const [name, body, field] of cases) {
     test(name, async () => {
       const key = `bad-${name.replaceAll(/[^a-z0-9]+/gi, '-')}`;
-      const res = await call(h.app, client, 'POST', '/contracts', {
+      const res = await call(h().app, client, 'POST', '/contracts', {
         body: body(),
         headers: { 'Idempotency-Key': key },
       });
@@ -132,7 +126,7 @@ describe('every creation rule broken once → 400 naming the field, nothing crea
   }
 
   test('malformed JSON → 400', async () => {
-    const res = await call(h.app, client, 'POST', '/contracts', { rawBody: '{"contractType": ' });
+    const res = await call(h().app, client, 'POST', '/contracts', { rawBody: '{"contractType": ' });
     assert.equal(res.status, 400);
     await assertNothingHeld(client.address);
   });
@@ -140,14 +134,14 @@ describe('every creation rule broken once → 400 naming the field, nothing crea
 
 test('402 when the Client cannot fund the escrow: no workflow, no hold', async () => {
   const poor = newAgent();
-  await h.fund(poor.address, 2_499_999n);
-  const res = await call(h.app, poor, 'POST', '/contracts', {
+  await h().fund(poor.address, 2_499_999n);
+  const res = await call(h().app, poor, 'POST', '/contracts', {
     body: contractBody(newAgent().address),
     headers: { 'Idempotency-Key': 'poor-1' },
   });
   assert.equal(res.status, 402, res.text);
   assert.equal(res.json.error.code, 'insufficient_funds');
-  const { USDC } = await h.balances(poor.address);
+  const { USDC } = await h().balances(poor.address);
   assert.deepEqual([USDC.available, USDC.held], [2_499_999n, 0n]);
   await assertNoWorkflow(contractIdForKey(poor.address, 'poor-1'));
 });
@@ -155,30 +149,30 @@ test('402 when the Client cannot fund the escrow: no workflow, no hold', async (
 test('Idempotency-Key: a repeat returns the same contract, never a second one; another body is 422', async () => {
   const client = newAgent();
   const worker = newAgent();
-  await h.fund(client.address, FUNDS);
+  await h().fund(client.address, FUNDS);
   const body = contractBody(worker.address);
-  const first = await call(h.app, client, 'POST', '/contracts', {
+  const first = await call(h().app, client, 'POST', '/contracts', {
     body,
     headers: { 'Idempotency-Key': 'create-1' },
   });
   assert.equal(first.status, 201, first.text);
-  const again = await call(h.app, client, 'POST', '/contracts', {
+  const again = await call(h().app, client, 'POST', '/contracts', {
     body,
     headers: { 'Idempotency-Key': 'create-1' },
   });
   assert.equal(again.status, 201);
   assert.equal(again.headers.get('Idempotent-Replayed'), 'true');
   assert.equal(again.json.contractId, first.json.contractId);
-  const other = await call(h.app, client, 'POST', '/contracts', {
+  const other = await call(h().app, client, 'POST', '/contracts', {
     body: { ...body, amount: '1000000' },
     headers: { 'Idempotency-Key': 'create-1' },
   });
   assert.equal(other.status, 422);
   assert.equal(other.json.error.code, 'idempotency_key_reused');
-  const { USDC } = await h.balances(client.address);
+  const { USDC } = await h().balances(client.address);
   assert.deepEqual([USDC.available, USDC.held], [FUNDS - 2_500_000n, 2_500_000n]);
   assert.equal(
-    (await h.ledger.holdsOf(`agent:${client.address}` as `agent:0x${string}`, { open: true })).length,
+    (await h().ledger.holdsOf(`agent:${client.address}` as `agent:0x${string}`, { open: true })).length,
     1,
   );
 });
@@ -186,7 +180,7 @@ test('Idempotency-Key: a repeat returns the same contract, never a second one; a
 test('a created contract: 201 with the Client’s view; defaults; materials ref without its key', async () => {
   const client = newAgent();
   const worker = newAgent();
-  await h.fund(client.address, FUNDS);
+  await h().fund(client.address, FUNDS);
   const body = contractBody(worker.address, {
     supplementaryMaterials: {
       uri: 'https://x.example/m.enc',
@@ -194,7 +188,7 @@ test('a created contract: 201 with the Client’s view; defaults; materials ref 
       key: 'the-materials-key',
     },
   });
-  const res = await call(h.app, client, 'POST', '/contracts', { body });
+  const res = await call(h().app, client, 'POST', '/contracts', { body });
   assert.equal(res.status, 201, res.text);
   assert.match(res.json.contractId, /^c-[a-z2-7]{26}$/);
   assert.equal(res.json.view, 'party');
@@ -207,5 +201,5 @@ test('a created contract: 201 with the Client’s view; defaults; materials ref 
   assert.equal(res.json.escrowedFunds, '2500000');
   assert.deepEqual(res.json.materials, { uri: 'https://x.example/m.enc', sha256: 'ab'.repeat(32) });
   assert.ok(!res.text.includes('the-materials-key'));
-  assert.equal(await h.vault.get(res.json.contractId, 'materials'), 'the-materials-key');
+  assert.equal(await h().vault.get(res.json.contractId, 'materials'), 'the-materials-key');
 });

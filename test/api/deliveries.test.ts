@@ -5,19 +5,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { contentSha256 } from '../../api/ingest';
-import { startAppHarness, type AppHarness } from '../support/service';
+import { useAppHarness } from '../support/service';
 import { dailyMoltbookCheck, dailyMoltbookEvidence } from '../scoring/fixtures';
 import { call, contractBody, newAgent, type Json, type TestAgent } from './support';
 
-let h: AppHarness;
-before(async () => {
-  h = await startAppHarness();
-});
-after(async () => {
-  await h?.close();
-});
+const h = useAppHarness();
 
 const FUNDS = 10_000_000n;
 const CHECKED_CRITERIA = [
@@ -35,14 +29,14 @@ interface Matched {
 async function matchedContract(overrides: Record<string, unknown> = {}): Promise<Matched> {
   const client = newAgent();
   const worker = newAgent();
-  await h.fund(client.address, FUNDS);
-  await h.fund(worker.address, FUNDS);
-  const created = await call(h.app, client, 'POST', '/contracts', {
+  await h().fund(client.address, FUNDS);
+  await h().fund(worker.address, FUNDS);
+  const created = await call(h().app, client, 'POST', '/contracts', {
     body: contractBody(worker.address, overrides),
   });
   assert.equal(created.status, 201, created.text);
   const id: string = created.json.contractId;
-  const accepted = await call(h.app, worker, 'POST', `/contracts/${id}/accept`, { body: {} });
+  const accepted = await call(h().app, worker, 'POST', `/contracts/${id}/accept`, { body: {} });
   assert.equal(accepted.status, 200, accepted.text);
   return { id, client, worker };
 }
@@ -50,11 +44,11 @@ async function matchedContract(overrides: Record<string, unknown> = {}): Promise
 const REF = { uri: 'https://files.example/out.enc', sha256: 'ef'.repeat(32), key: 'delivery-key-1' };
 
 function deliver(m: Matched, body: unknown, rawBody?: string) {
-  return call(h.app, m.worker, 'POST', `/contracts/${m.id}/deliveries`, rawBody ? { rawBody } : { body });
+  return call(h().app, m.worker, 'POST', `/contracts/${m.id}/deliveries`, rawBody ? { rawBody } : { body });
 }
 
 async function deliveryContent(m: Matched): Promise<Json> {
-  const res = await call(h.app, m.client, 'GET', `/contracts/${m.id}/delivery`);
+  const res = await call(h().app, m.client, 'GET', `/contracts/${m.id}/delivery`);
   assert.equal(res.status, 200, res.text);
   return res.json;
 }
@@ -67,7 +61,7 @@ async function deliverAndRead(m: Matched, body: Record<string, unknown>, rawBody
   const stored = await deliveryContent(m);
   assert.equal(stored.contentHash, contentSha256(stored.content));
   assert.equal(res.json.delivery.contentHash, stored.contentHash);
-  const events = (await call(h.app, undefined, 'GET', `/contracts/${m.id}/events`)).json.events as Json[];
+  const events = (await call(h().app, undefined, 'GET', `/contracts/${m.id}/events`)).json.events as Json[];
   const delivered = events.find((e) => e.type === 'contract.delivered');
   assert.equal(delivered.contentSha256, stored.contentHash);
   return { view: res.json, stored, events };
@@ -75,11 +69,11 @@ async function deliverAndRead(m: Matched, body: Record<string, unknown>, rawBody
 
 /** Nothing changed: still matched, no content and no key in the vault. */
 async function assertUnchanged(m: Matched) {
-  const view = await call(h.app, m.client, 'GET', `/contracts/${m.id}`);
+  const view = await call(h().app, m.client, 'GET', `/contracts/${m.id}`);
   assert.equal(view.json.status, 'matched');
   assert.equal(view.json.delivery, null);
-  assert.equal(await h.vault.getContent(m.id, 'delivery'), undefined);
-  assert.equal(await h.vault.get(m.id, 'delivery'), undefined);
+  assert.equal(await h().vault.getContent(m.id, 'delivery'), undefined);
+  assert.equal(await h().vault.get(m.id, 'delivery'), undefined);
 }
 
 describe('ingest (seed 002_…) through the API', () => {
@@ -164,9 +158,9 @@ describe('ingest (seed 002_…) through the API', () => {
     assert.equal(stored.uri, REF.uri);
     assert.equal(stored.sha256, REF.sha256);
     // The key went to the vault, sealed; the content likewise: neither is in the file in plain text.
-    assert.equal(await h.vault.get(m.id, 'delivery'), REF.key);
+    assert.equal(await h().vault.get(m.id, 'delivery'), REF.key);
     for (const file of ['vault.sqlite', 'vault.sqlite-wal']) {
-      const path = join(h.settings.dataDir, file);
+      const path = join(h().settings.dataDir, file);
       if (!existsSync(path)) continue;
       const bytes = readFileSync(path).toString('latin1');
       for (const secret of ['what was done', 'ref-42', 'a.example', REF.key]) {
@@ -219,12 +213,12 @@ describe('content and confidence (seed 002_…)', () => {
 
   test('only the Client (and drawn BAs) read the content; nothing delivered → 404', async () => {
     const m = await matchedContract();
-    const none = await call(h.app, m.client, 'GET', `/contracts/${m.id}/delivery`);
+    const none = await call(h().app, m.client, 'GET', `/contracts/${m.id}/delivery`);
     assert.equal(none.status, 404, none.text);
     await deliverAndRead(m, { ...REF, summary: 's' });
-    assert.equal((await call(h.app, m.worker, 'GET', `/contracts/${m.id}/delivery`)).status, 403);
-    assert.equal((await call(h.app, newAgent(), 'GET', `/contracts/${m.id}/delivery`)).status, 403);
-    assert.equal((await call(h.app, undefined, 'GET', `/contracts/${m.id}/delivery`)).status, 401);
+    assert.equal((await call(h().app, m.worker, 'GET', `/contracts/${m.id}/delivery`)).status, 403);
+    assert.equal((await call(h().app, newAgent(), 'GET', `/contracts/${m.id}/delivery`)).status, 403);
+    assert.equal((await call(h().app, undefined, 'GET', `/contracts/${m.id}/delivery`)).status, 401);
   });
 });
 
@@ -268,12 +262,12 @@ describe('the automatic verifier on delivery', () => {
       },
     ]);
     // It informs and does not decide: the contract still waits for the Client.
-    const client = await call(h.app, m.client, 'GET', `/contracts/${m.id}`);
+    const client = await call(h().app, m.client, 'GET', `/contracts/${m.id}`);
     assert.equal(client.json.status, 'under-review');
     assert.equal(client.json.criteriaMet, null);
     assert.equal(client.json.autoVerification.verdict, 'pass');
     // Not in the public view.
-    const anonymous = await call(h.app, undefined, 'GET', `/contracts/${m.id}`);
+    const anonymous = await call(h().app, undefined, 'GET', `/contracts/${m.id}`);
     assert.equal(anonymous.json.autoVerification, undefined);
   });
 

@@ -3,17 +3,11 @@
 // unlock refusal (409), key release to the drawn BAs (§9), refusals, then the vote rows by contract
 // and by agent and the exact USDC and OCT balances of all five parties.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startAppHarness, type AppHarness } from '../support/service';
+import { describe, test } from 'node:test';
+import { useAppHarness } from '../support/service';
 import { call, contractBody, newAgent, type TestAgent } from './support';
 
-let h: AppHarness;
-before(async () => {
-  h = await startAppHarness();
-});
-after(async () => {
-  await h?.close();
-});
+const h = useAppHarness();
 
 const FUNDS = 10_000_000n;
 const BA_FUNDS = 200_000_000n;
@@ -28,58 +22,61 @@ describe('POST /contracts/:id/disputes and /votes, GET votes', () => {
     const worker = newAgent();
     const stranger = newAgent();
     const bas: TestAgent[] = [newAgent(), newAgent(), newAgent()];
-    await h.fund(client.address, FUNDS);
-    await h.fund(worker.address, FUNDS);
+    await h().fund(client.address, FUNDS);
+    await h().fund(worker.address, FUNDS);
     for (const ba of bas) {
-      await h.fund(ba.address, BA_FUNDS);
-      const locked = await call(h.app, ba, 'POST', '/eligibility/lock', {
+      await h().fund(ba.address, BA_FUNDS);
+      const locked = await call(h().app, ba, 'POST', '/eligibility/lock', {
         body: { amount: STAKE.toString() },
       });
       assert.equal(locked.status, 200, locked.text);
     }
-    const created = await call(h.app, client, 'POST', '/contracts', { body: contractBody(worker.address) });
+    const created = await call(h().app, client, 'POST', '/contracts', { body: contractBody(worker.address) });
     assert.equal(created.status, 201, created.text);
     const id: string = created.json.contractId;
-    assert.equal((await call(h.app, worker, 'POST', `/contracts/${id}/accept`, { body: {} })).status, 200);
-    const delivered = await call(h.app, worker, 'POST', `/contracts/${id}/deliveries`, {
+    assert.equal((await call(h().app, worker, 'POST', `/contracts/${id}/accept`, { body: {} })).status, 200);
+    const delivered = await call(h().app, worker, 'POST', `/contracts/${id}/deliveries`, {
       body: { ...REF, content: { text: 'done' } },
     });
     assert.equal(delivered.status, 200, delivered.text);
     // Privacy-preserving: no BA is drawn yet, so none gets the delivery key.
-    assert.equal((await call(h.app, bas[0], 'GET', `/contracts/${id}/keys/delivery`)).status, 403);
+    assert.equal((await call(h().app, bas[0], 'GET', `/contracts/${id}/keys/delivery`)).status, 403);
     assert.equal(
-      (await call(h.app, bas[0], 'POST', `/contracts/${id}/votes`, { body: { votes: ['met', 'met'] } }))
+      (await call(h().app, bas[0], 'POST', `/contracts/${id}/votes`, { body: { votes: ['met', 'met'] } }))
         .status,
       409,
     );
 
-    const badClaims = await call(h.app, client, 'POST', `/contracts/${id}/disputes`, {
+    const badClaims = await call(h().app, client, 'POST', `/contracts/${id}/disputes`, {
       body: { claims: ['maybe'] },
     });
     assert.equal(badClaims.status, 400, badClaims.text);
-    assert.equal((await call(h.app, worker, 'POST', `/contracts/${id}/disputes`, { body: {} })).status, 403);
-    const disputed = await call(h.app, client, 'POST', `/contracts/${id}/disputes`, {
+    assert.equal(
+      (await call(h().app, worker, 'POST', `/contracts/${id}/disputes`, { body: {} })).status,
+      403,
+    );
+    const disputed = await call(h().app, client, 'POST', `/contracts/${id}/disputes`, {
       body: { claims: ['met', 'not met'] },
     });
     assert.equal(disputed.status, 200, disputed.text);
     assert.equal(disputed.json.status, 'disputed');
     assert.deepEqual([...disputed.json.backupAgents].sort(), bas.map((b) => b.address).sort());
 
-    const key = await call(h.app, bas[1], 'GET', `/contracts/${id}/keys/delivery`);
+    const key = await call(h().app, bas[1], 'GET', `/contracts/${id}/keys/delivery`);
     assert.equal(key.status, 200, key.text);
     assert.equal(key.json.key, REF.key);
-    assert.equal((await call(h.app, stranger, 'GET', `/contracts/${id}/keys/delivery`)).status, 403);
-    const unlock = await call(h.app, bas[0], 'POST', '/eligibility/unlock', { body: {} });
+    assert.equal((await call(h().app, stranger, 'GET', `/contracts/${id}/keys/delivery`)).status, 403);
+    const unlock = await call(h().app, bas[0], 'POST', '/eligibility/unlock', { body: {} });
     assert.equal(unlock.status, 409, unlock.text);
     assert.equal(unlock.json.error.code, 'on_open_panel');
 
     const vote = (ba: TestAgent, votes: string[]) =>
-      call(h.app, ba, 'POST', `/contracts/${id}/votes`, { body: { votes } });
+      call(h().app, ba, 'POST', `/contracts/${id}/votes`, { body: { votes } });
     assert.equal((await vote(bas[0]!, ['met', 'not met'])).status, 200);
     assert.equal((await vote(bas[0]!, ['met', 'not met'])).status, 409, 'a second vote');
     assert.equal((await vote(stranger, ['met', 'met'])).status, 403, 'not on the panel');
     assert.equal((await vote(bas[1]!, ['met'])).status, 400, 'one verdict per criterion');
-    const sealed = await call(h.app, undefined, 'GET', `/contracts/${id}/votes`);
+    const sealed = await call(h().app, undefined, 'GET', `/contracts/${id}/votes`);
     assert.equal(sealed.status, 409, sealed.text);
     assert.equal(sealed.json.error.code, 'votes_sealed');
     assert.equal((await vote(bas[1]!, ['met', 'not met'])).status, 200);
@@ -89,14 +86,14 @@ describe('POST /contracts/:id/disputes and /votes, GET votes', () => {
     // The tally closes the contract; the last vote answers as soon as its ballot is in.
     let view;
     for (let i = 0; i < 50; i++) {
-      view = (await call(h.app, client, 'GET', `/contracts/${id}`)).json;
+      view = (await call(h().app, client, 'GET', `/contracts/${id}`)).json;
       if (view.status.startsWith('settled-')) break;
       await new Promise((r) => setTimeout(r, 100));
     }
     assert.equal(view.status, 'settled-partially-met');
     assert.deepEqual(view.criteriaMet, ['met', 'not met']);
 
-    const rows = await call(h.app, undefined, 'GET', `/contracts/${id}/votes`);
+    const rows = await call(h().app, undefined, 'GET', `/contracts/${id}/votes`);
     assert.equal(rows.status, 200, rows.text);
     assert.equal(rows.json.rows.length, 6);
     const ba2Rows = rows.json.rows.filter((r: { backupAgent: string }) => r.backupAgent === bas[2]!.address);
@@ -113,7 +110,7 @@ describe('POST /contracts/:id/disputes and /votes, GET votes', () => {
         [1, 'not met', 'not met', 'returned', '1000000'],
       ],
     );
-    const byAgent = await call(h.app, undefined, 'GET', `/agents/${bas[0]!.address}/votes`);
+    const byAgent = await call(h().app, undefined, 'GET', `/agents/${bas[0]!.address}/votes`);
     assert.equal(byAgent.status, 200, byAgent.text);
     assert.deepEqual(
       byAgent.json.rows.map((r: Record<string, unknown>) => [r.contractId, r.criterionIndex, r.reward]),
@@ -125,7 +122,7 @@ describe('POST /contracts/:id/disputes and /votes, GET votes', () => {
 
     const payment = PRICE / 2n;
     const usdc = async (who: string) => {
-      const b = await h.balances(who);
+      const b = await h().balances(who);
       return [b.USDC.available, b.USDC.held, b.OCT.available];
     };
     assert.deepEqual(await usdc(client.address), [FUNDS - payment, 0n, 0n]); // dispute bond returned
@@ -134,10 +131,10 @@ describe('POST /contracts/:id/disputes and /votes, GET votes', () => {
     assert.deepEqual(await usdc(bas[1]!.address), [BA_FUNDS - STAKE, STAKE, 2_000_000n]);
     // BA2 voted `not met` on c1 (majority met): its 5 USDC slice to the Treasury.
     assert.deepEqual(await usdc(bas[2]!.address), [BA_FUNDS - STAKE - 5_000_000n, STAKE, 1_000_000n]);
-    const treasury = await h.ledger.balances('treasury');
+    const treasury = await h().ledger.balances('treasury');
     assert.equal(treasury.USDC.available, 5_000_000n);
     assert.ok(BOND > 0n);
-    const unlocked = await call(h.app, bas[0], 'POST', '/eligibility/unlock', { body: {} });
+    const unlocked = await call(h().app, bas[0], 'POST', '/eligibility/unlock', { body: {} });
     assert.equal(unlocked.status, 200, unlocked.text);
   });
 });

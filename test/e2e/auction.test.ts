@@ -4,19 +4,13 @@
 // bidders (recomputed from the event log) and votes; the contract settles fully met, with the exact USDC
 // and OCT balances of every party.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { ContractEvent } from '../../api/sdk/types';
 import { drawFromCandidates } from '../../workflows/rules/draw';
-import { startServiceHarness, type ServiceHarness } from '../support/service';
+import { useServiceHarness } from '../support/service';
 import { agent, DELIVERY, eventually, fixedTerms, fund, FUNDS } from './support';
 
-let h: ServiceHarness;
-before(async () => {
-  h = await startServiceHarness();
-});
-after(async () => {
-  await h?.close();
-});
+const h = useServiceHarness();
 
 type Agent = ReturnType<typeof agent>;
 
@@ -37,11 +31,11 @@ async function balancesOf(a: Agent): Promise<[bigint, bigint, bigint, bigint]> {
 
 describe('an AOS auction end to end', () => {
   test('ten bidders, award of the best quote, a panel of losing bidders, settled fully met', async () => {
-    const client = agent(h);
-    await fund(h, client.address);
-    const bidders: Agent[] = Array.from({ length: 10 }, () => agent(h));
+    const client = agent(h());
+    await fund(h(), client.address);
+    const bidders: Agent[] = Array.from({ length: 10 }, () => agent(h()));
     for (const bidder of bidders) {
-      await fund(h, bidder.address, BIDDER_FUNDS);
+      await fund(h(), bidder.address, BIDDER_FUNDS);
       await bidder.lockEligibility(ELIGIBILITY_STAKE.toString());
     }
 
@@ -126,9 +120,9 @@ describe('an AOS auction end to end', () => {
         0n,
       ]);
     }
-    const treasury = await h.ledger().balances('treasury');
+    const treasury = await h().ledger().balances('treasury');
     assert.deepEqual([treasury.USDC.available, treasury.USDC.held], [0n, 0n]);
-    assert.ok((await h.ledger().holdsByContract(id)).every((hold) => hold.status === 'resolved'));
-    await h.ledger().audit();
+    assert.ok((await h().ledger().holdsByContract(id)).every((hold) => hold.status === 'resolved'));
+    await h().ledger().audit();
   });
 });

@@ -1,8 +1,8 @@
 // End to end on the dev server, through the SDK over HTTP: FDP and FOP from creation to
 // settled-fully-met, and the same FOP with the API and the worker restarted after the match.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startServiceHarness, type ServiceHarness } from '../support/service';
+import { describe, test } from 'node:test';
+import { useServiceHarness } from '../support/service';
 import {
   agent,
   DELIVERY,
@@ -15,17 +15,11 @@ import {
   reconnect,
 } from './support';
 
-let h: ServiceHarness;
-before(async () => {
-  h = await startServiceHarness();
-});
-after(async () => {
-  await h?.close();
-});
+const h = useServiceHarness();
 
 /** USDC of an agent as [available, held]. */
 async function usdc(address: string): Promise<[bigint, bigint]> {
-  const { USDC } = await h.balances(address);
+  const { USDC } = await h().balances(address);
   return [USDC.available, USDC.held];
 }
 
@@ -60,10 +54,10 @@ async function assertFullyMetBalances(client: string, worker: string): Promise<v
 
 describe('fixed price, privacy-preserving review, to settled-fully-met', () => {
   test('FDP: direct award', async () => {
-    const client = agent(h);
-    const worker = agent(h);
-    await fund(h, client.address);
-    await fund(h, worker.address);
+    const client = agent(h());
+    const worker = agent(h());
+    await fund(h(), client.address);
+    await fund(h(), worker.address);
 
     const created = await client.createContract(fixedTerms(worker.address));
     assert.equal(created.status, 'created');
@@ -86,10 +80,10 @@ describe('fixed price, privacy-preserving review, to settled-fully-met', () => {
   });
 
   test('FOP: open tender, found through the listing', async () => {
-    const client = agent(h);
-    const worker = agent(h);
-    await fund(h, client.address);
-    await fund(h, worker.address);
+    const client = agent(h());
+    const worker = agent(h());
+    await fund(h(), client.address);
+    await fund(h(), worker.address);
 
     const created = await client.createContract(fixedTerms());
     assert.equal(created.contractCode, 'FOP');
@@ -112,21 +106,21 @@ describe('fixed price, privacy-preserving review, to settled-fully-met', () => {
   });
 
   test('FOP with the API and the worker restarted after the match: the same balances', async () => {
-    let client = agent(h);
-    let worker = agent(h);
-    await fund(h, client.address);
-    await fund(h, worker.address);
+    let client = agent(h());
+    let worker = agent(h());
+    await fund(h(), client.address);
+    await fund(h(), worker.address);
     const created = await client.createContract(fixedTerms());
     await worker.accept(created.contractId);
 
-    await h.restart();
-    client = reconnect(h, client);
-    worker = reconnect(h, worker);
+    await h().restart();
+    client = reconnect(h(), client);
+    worker = reconnect(h(), worker);
 
     assert.equal((await client.getContract(created.contractId)).status, 'matched');
     await deliverAndApprove(created.contractId, client, worker);
     await assertFullyMetBalances(client.address, worker.address);
-    const holds = await h.ledger().holdsByContract(created.contractId);
+    const holds = await h().ledger().holdsByContract(created.contractId);
     assert.ok(holds.every((hold) => hold.status === 'resolved'));
   });
 });

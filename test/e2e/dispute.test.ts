@@ -4,18 +4,12 @@
 // contract partially met. Sealed votes and a stranger's vote are refused with nothing changed; after
 // the tally, the exact USDC and OCT balances of every party and the Treasury, and the vote rows.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Verdict, VoteRow } from '../../api/sdk/types';
-import { startServiceHarness, type ServiceHarness } from '../support/service';
+import { useServiceHarness } from '../support/service';
 import { agent, DELIVERY, eventually, expectApiError, fixedTerms, fund, FUNDS, PRICE } from './support';
 
-let h: ServiceHarness;
-before(async () => {
-  h = await startServiceHarness();
-});
-after(async () => {
-  await h?.close();
-});
+const h = useServiceHarness();
 
 type Agent = ReturnType<typeof agent>;
 
@@ -70,15 +64,15 @@ const byAgentThenCriterion = (a: VoteRow, b: VoteRow) =>
 
 describe('a privacy-preserving dispute decided by a Backup Agent panel, end to end', () => {
   test('FDP with three criteria: dispute, sealed votes, tally, settled partially met', async () => {
-    const client = agent(h);
-    const worker = agent(h);
-    const stranger = agent(h);
-    const bas: Agent[] = [agent(h), agent(h), agent(h)];
-    await fund(h, client.address);
-    await fund(h, worker.address);
-    await fund(h, stranger.address, STRANGER_FUNDS);
+    const client = agent(h());
+    const worker = agent(h());
+    const stranger = agent(h());
+    const bas: Agent[] = [agent(h()), agent(h()), agent(h())];
+    await fund(h(), client.address);
+    await fund(h(), worker.address);
+    await fund(h(), stranger.address, STRANGER_FUNDS);
     for (const ba of bas) {
-      await fund(h, ba.address, BA_FUNDS);
+      await fund(h(), ba.address, BA_FUNDS);
       const locked = await ba.lockEligibility(ELIGIBILITY_STAKE.toString());
       assert.equal(locked.locked, ELIGIBILITY_STAKE.toString());
       assert.deepEqual(await balancesOf(ba), [BA_FUNDS - ELIGIBILITY_STAKE, ELIGIBILITY_STAKE, 0n, 0n]);
@@ -153,14 +147,14 @@ describe('a privacy-preserving dispute decided by a Backup Agent panel, end to e
       0n,
     ]);
     assert.deepEqual(await balancesOf(stranger), [STRANGER_FUNDS, 0n, 0n, 0n]);
-    const treasury = await h.ledger().balances('treasury');
+    const treasury = await h().ledger().balances('treasury');
     assert.deepEqual(
       [treasury.USDC.available, treasury.USDC.held, treasury.OCT.available, treasury.OCT.held],
       [SLICE, 0n, 0n, 0n],
     );
-    const audit = await h.ledger().audit();
+    const audit = await h().ledger().audit();
     assert.equal(audit.assets.OCT.mint, -(8n * REWARD));
-    assert.ok((await h.ledger().holdsByContract(id)).every((hold) => hold.status === 'resolved'));
+    assert.ok((await h().ledger().holdsByContract(id)).every((hold) => hold.status === 'resolved'));
 
     // The vote rows: one per BA per criterion, by contract and by agent.
     const expected = [

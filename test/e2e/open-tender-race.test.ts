@@ -1,25 +1,19 @@
 // The open-tender race (SPEC §5): 50 funded agents accept at once through the API → exactly one
 // matched, 49 refused with 409, exactly one stake held.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { AgentApiError } from '../../api/sdk';
-import { startServiceHarness, type ServiceHarness } from '../support/service';
+import { useServiceHarness } from '../support/service';
 import { agent, fixedTerms, fund, FUNDS, PRICE } from './support';
 
 const RACERS = 50;
-let h: ServiceHarness;
-before(async () => {
-  h = await startServiceHarness();
-});
-after(async () => {
-  await h?.close();
-});
+const h = useServiceHarness();
 
 test(`${RACERS} agents accept an open tender at once: one wins, ${RACERS - 1} get 409`, async () => {
-  const client = agent(h);
-  await fund(h, client.address);
-  const racers = Array.from({ length: RACERS }, () => agent(h));
-  await Promise.all(racers.map((r) => fund(h, r.address)));
+  const client = agent(h());
+  await fund(h(), client.address);
+  const racers = Array.from({ length: RACERS }, () => agent(h()));
+  await Promise.all(racers.map((r) => fund(h(), r.address)));
   const { contractId } = await client.createContract(fixedTerms());
 
   const results = await Promise.allSettled(racers.map((r) => r.accept(contractId)));
@@ -37,14 +31,14 @@ test(`${RACERS} agents accept an open tender at once: one wins, ${RACERS - 1} ge
   assert.equal(view.status, 'matched');
   assert.equal(view.view === 'party' && view.worker, winner.address);
 
-  const stakes = (await h.ledger().holdsByContract(contractId)).filter(
+  const stakes = (await h().ledger().holdsByContract(contractId)).filter(
     (x) => x.kind === 'stake' && x.status === 'open',
   );
   assert.equal(stakes.length, 1);
   assert.equal(stakes[0]!.owner, `agent:${winner.address}`);
   const stake = PRICE / 10n;
   for (const r of racers) {
-    const { USDC } = await h.balances(r.address);
+    const { USDC } = await h().balances(r.address);
     const mine = r === winner;
     assert.deepEqual([USDC.available, USDC.held], mine ? [FUNDS - stake, stake] : [FUNDS, 0n]);
   }

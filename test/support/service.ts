@@ -7,6 +7,7 @@ import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporali
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import { agentOwner, openLedger, type Balances, type Ledger } from '../../activities/ledger';
 import { createApp, type App } from '../../api/app';
 import { createOperatorClient } from '../../api/sdk';
@@ -143,6 +144,11 @@ export async function startAppHarness(options: { params?: object } = {}): Promis
   };
 }
 
+/** Registers an app harness for this test file (started before its tests, closed after) and returns it. */
+export function useAppHarness(options: { params?: object } = {}): () => AppHarness {
+  return useStarted('useAppHarness', () => startAppHarness(options));
+}
+
 /** For end-to-end tests: the API over HTTP (service/api-server.ts) and a worker, restartable. */
 export interface ServiceHarness {
   env: TestWorkflowEnvironment;
@@ -205,4 +211,24 @@ export async function startServiceHarness(options: { params?: object } = {}): Pr
   };
   await harness.startApiAndWorker();
   return harness;
+}
+
+/** Registers a service harness for this test file (started before its tests, closed after) and returns it. */
+export function useServiceHarness(options: { params?: object } = {}): () => ServiceHarness {
+  return useStarted('useServiceHarness', () => startServiceHarness(options));
+}
+
+/** Starts a harness in `before`, closes it in `after`; the accessor returns it once started. */
+function useStarted<T extends { close(): Promise<void> }>(name: string, start: () => Promise<T>): () => T {
+  let harness: T | undefined;
+  before(async () => {
+    harness = await start();
+  });
+  after(async () => {
+    await harness?.close();
+  });
+  return () => {
+    if (!harness) throw new Error(`the harness has not started: call ${name}() at the top level of the file`);
+    return harness;
+  };
 }

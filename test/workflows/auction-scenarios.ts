@@ -2,7 +2,6 @@
 // (auction.test.ts) assert their outcomes; test/histories/record.ts saves each one's history.
 import assert from 'node:assert/strict';
 import type { WorkflowHandle } from '@temporalio/client';
-import type { UpdateDefinition } from '@temporalio/common';
 import {
   approveUpdate,
   awardUpdate,
@@ -10,13 +9,10 @@ import {
   disputeUpdate,
   FailureType,
   quoteUpdate,
-  voteUpdate,
   withdrawUpdate,
-  type ContractOutcome,
   type ContractView,
   type QuoteInput,
 } from '../../workflows/definitions';
-import type { Verdict } from '../../workflows/rules/verdicts';
 import {
   assertRefused,
   BA1,
@@ -30,7 +26,7 @@ import {
   WORKER,
   type Harness,
 } from './harness';
-import type { PathRun } from './scenarios';
+import { finish, onlyFrom, send, started, voteAll, type Path } from './scenarios';
 
 /** The budget cap every auction here escrows (5 USDC). */
 export const BUDGET = 5_000_000n;
@@ -47,10 +43,6 @@ export const auctionTerms = (verificationMode: 'privacy-preserving' | 'standard'
     verificationMode,
     amount: BUDGET.toString(),
   }) as const;
-
-function send<I>(handle: WorkflowHandle, update: UpdateDefinition<ContractView, [I]>, arg: I) {
-  return handle.executeUpdate(update, { args: [arg] });
-}
 
 const bid = (handle: WorkflowHandle, caller: string, price: bigint, extra: Partial<QuoteInput> = {}) =>
   send(handle, quoteUpdate, { caller, price: price.toString(), ...extra });
@@ -72,16 +64,6 @@ async function pastMatchDeadline(h: Harness, handle: WorkflowHandle): Promise<Co
   }
 }
 
-async function finish(contractId: string, handle: WorkflowHandle): Promise<PathRun> {
-  return { contractId, handle, outcome: (await handle.result()) as ContractOutcome };
-}
-
-async function voteAll(handle: WorkflowHandle, ballots: [string, Verdict[]][]): Promise<void> {
-  for (const [caller, votes] of ballots) await send(handle, voteUpdate, { caller, votes });
-}
-
-type Path = (h: Harness) => Promise<PathRun>;
-
 export const AUCTION_PATHS = {
   /**
    * AOP closed at the Match Deadline. OTHER replaces its 4 USDC quote with 2 USDC; BIDDER also bids 2
@@ -90,8 +72,7 @@ export const AUCTION_PATHS = {
    */
   async 'auction-closed-at-deadline'(h) {
     await h.fund(BIDDER, 1_000_000n);
-    const input = await h.input(auctionTerms('privacy-preserving'));
-    const { handle } = await h.create(input);
+    const { input, handle } = await started(h, auctionTerms('privacy-preserving'));
     await bid(handle, OTHER, 4_000_000n, { message: 'I can start today' });
     await bid(handle, WORKER, 3_000_000n, { confidence: 0.5 });
     await bid(handle, OTHER, 2_000_000n);
@@ -109,16 +90,10 @@ export const AUCTION_PATHS = {
 
   /** AOP awarded early by the Client (no quoteId: the best quote now); no review → auto-approved. */
   async 'auction-awarded-early'(h) {
-    const input = await h.input(auctionTerms('privacy-preserving'));
-    const { handle } = await h.create(input);
+    const { input, handle } = await started(h, auctionTerms('privacy-preserving'));
     await bid(handle, OTHER, 3_500_000n);
     await bid(handle, WORKER, 3_000_000n);
-    await assertRefused(
-      send(handle, awardUpdate, { caller: WORKER }),
-      FailureType.Forbidden,
-      'not-the-client',
-    );
-    const view = await send(handle, awardUpdate, { caller: CLIENT });
+    const view = await onlyFrom(handle, awardUpdate, CLIENT, { caller: WORKER, code: 'not-the-client' });
     assert.equal(view.status, 'matched');
     assert.equal(view.worker, WORKER);
     await send(handle, deliverUpdate, delivery(WORKER));
@@ -127,8 +102,7 @@ export const AUCTION_PATHS = {
 
   /** AOP: the Client picks OTHER's 4 USDC quote over WORKER's 3 USDC; OTHER then withdraws. */
   async 'auction-owner-pick'(h) {
-    const input = await h.input(auctionTerms('privacy-preserving'));
-    const { handle } = await h.create(input);
+    const { input, handle } = await started(h, auctionTerms('privacy-preserving'));
     await bid(handle, WORKER, 3_000_000n);
     await bid(handle, OTHER, 4_000_000n);
     await assertRefused(
@@ -152,8 +126,7 @@ export const AUCTION_PATHS = {
    * the next best, WORKER at 3 USDC, is matched; delivered and approved.
    */
   async 'auction-stake-fallback'(h) {
-    const input = await h.input(auctionTerms('privacy-preserving'));
-    const { handle } = await h.create(input);
+    const { input, handle } = await started(h, auctionTerms('privacy-preserving'));
     await bid(handle, POOR, 2_500_000n);
     await bid(handle, WORKER, 3_000_000n);
     await assertRefused(
@@ -171,8 +144,7 @@ export const AUCTION_PATHS = {
 
   /** AOS: nobody quotes; an award with nothing to award is refused; the Match Deadline → cancelled-unmatched. */
   async 'auction-no-quotes'(h) {
-    const input = await h.input(auctionTerms('standard'));
-    const { handle } = await h.create(input);
+    const { input, handle } = await started(h, auctionTerms('standard'));
     await assertRefused(send(handle, awardUpdate, { caller: CLIENT }), FailureType.Conflict, 'no-quotes');
     return finish(input.contractId, handle);
   },
@@ -184,8 +156,7 @@ export const AUCTION_PATHS = {
    */
   async 'auction-aos-panel'(h) {
     await h.makeEligible([BA1, BA2, BA3, BA4]);
-    const input = await h.input(auctionTerms('standard'));
-    const { handle } = await h.create(input);
+    const { input, handle } = await started(h, auctionTerms('standard'));
     await bid(handle, BA1, 3_500_000n);
     await bid(handle, OTHER, 4_000_000n);
     await bid(handle, WORKER, 3_000_000n);
@@ -203,8 +174,7 @@ export const AUCTION_PATHS = {
   /** AOP: WORKER matched at 4 USDC; the Client disputes (bond on the 4 USDC escrow); the panel finds nothing met. */
   async 'auction-aop-dispute'(h) {
     await h.makeEligible();
-    const input = await h.input(auctionTerms('privacy-preserving'));
-    const { handle } = await h.create(input);
+    const { input, handle } = await started(h, auctionTerms('privacy-preserving'));
     await bid(handle, WORKER, 4_000_000n);
     await pastMatchDeadline(h, handle);
     await send(handle, deliverUpdate, delivery(WORKER));

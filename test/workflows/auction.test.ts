@@ -1,7 +1,7 @@
 // Auctions (SPEC §5, §8) on the time-skipping server with the real ledger on SQLite: quotes, the close
 // of bidding at the deadline or by award, owner pick, the stake fallback, the match refund, the BA pool
 // drawn from the remaining bidders; exact USDC (and OCT) balances of every party.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   cancelUpdate,
@@ -24,25 +24,18 @@ import {
   BA_FUNDS,
   CLIENT,
   CLIENT_FUNDS,
-  createSuite,
   ELIGIBILITY,
-  Harness,
   OTHER,
   POOR,
   STAKE,
+  useWorkflowSuite,
   WORKER,
   WORKER_FUNDS,
-  type Suite,
+  type Harness,
 } from './harness';
 import type { PathRun } from './scenarios';
 
-let suite: Suite;
-before(async () => {
-  suite = await createSuite();
-});
-after(async () => {
-  await suite?.teardown();
-});
+const withHarness = useWorkflowSuite();
 
 const OCT = 1_000_000n;
 const untouchedBA = b(BA_FUNDS - ELIGIBILITY, ELIGIBILITY);
@@ -70,7 +63,7 @@ async function escrowHolds(h: Harness, contractId: string) {
 
 describe('auctions (time-skipping server, real ledger on SQLite)', () => {
   test('closed at the Match Deadline: best quote (price, then confidence), replacement, 3 USDC refunded at match', () =>
-    Harness.run(suite, async (h) => {
+    withHarness(async (h) => {
       const run = await AUCTION_PATHS['auction-closed-at-deadline'](h);
       assertStatus(run, 'settled-fully-met');
       await h.assertBalances({
@@ -128,7 +121,7 @@ describe('auctions (time-skipping server, real ledger on SQLite)', () => {
     }));
 
   test('awarded early by the Client: the best quote now, 2 USDC refunded, auto-approved', () =>
-    Harness.run(suite, async (h) => {
+    withHarness(async (h) => {
       const run = await AUCTION_PATHS['auction-awarded-early'](h);
       assertStatus(run, 'settled-fully-met');
       await h.assertBalances({
@@ -146,7 +139,7 @@ describe('auctions (time-skipping server, real ledger on SQLite)', () => {
     }));
 
   test('owner pick of a non-best quote: matched at its price; its withdrawal slashes the stake on that price', () =>
-    Harness.run(suite, async (h) => {
+    withHarness(async (h) => {
       const run = await AUCTION_PATHS['auction-owner-pick'](h);
       assertStatus(run, 'cancelled-withdrawn');
       const slash = 80_000n; // withdrawalSlashBps (20%) of the 0.4 USDC stake on 4 USDC
@@ -165,7 +158,7 @@ describe('auctions (time-skipping server, real ledger on SQLite)', () => {
     }));
 
   test("the winner's stake lock fails: the owner pick is refused (402, nothing changed), the deadline matches the next best", () =>
-    Harness.run(suite, async (h) => {
+    withHarness(async (h) => {
       const run = await AUCTION_PATHS['auction-stake-fallback'](h);
       assertStatus(run, 'settled-fully-met');
       await h.assertBalances({
@@ -191,7 +184,7 @@ describe('auctions (time-skipping server, real ledger on SQLite)', () => {
     }));
 
   test('no quotes: the award is refused, the Match Deadline cancels unmatched, the budget comes back', () =>
-    Harness.run(suite, async (h) => {
+    withHarness(async (h) => {
       const run = await AUCTION_PATHS['auction-no-quotes'](h);
       assertStatus(run, 'cancelled-unmatched');
       await h.assertBalances({ [CLIENT]: b(CLIENT_FUNDS), treasury: b(0n) });
@@ -203,7 +196,7 @@ describe('auctions (time-skipping server, real ledger on SQLite)', () => {
     }));
 
   test('AOS: the panel seats the remaining eligible bidders first, then the registry', () =>
-    Harness.run(suite, async (h) => {
+    withHarness(async (h) => {
       const run = await AUCTION_PATHS['auction-aos-panel'](h);
       assertStatus(run, 'settled-fully-met');
       const view: ContractView = await h.view(run.handle);
@@ -237,7 +230,7 @@ describe('auctions (time-skipping server, real ledger on SQLite)', () => {
     }));
 
   test('AOP with a dispute: the Dispute Bond is on the winning price; none met slashes the stake on that price', () =>
-    Harness.run(suite, async (h) => {
+    withHarness(async (h) => {
       const run = await AUCTION_PATHS['auction-aop-dispute'](h);
       assertStatus(run, 'settled-none-met');
       const stake = 400_000n; // 10% of the 4 USDC winning price
@@ -258,7 +251,7 @@ describe('auctions (time-skipping server, real ledger on SQLite)', () => {
     }));
 
   test('bad quotes change nothing: above the cap, from the Client, malformed, on a fixed price, after close; a signal is logged', () =>
-    Harness.run(suite, async (h) => {
+    withHarness(async (h) => {
       const input = await h.input(auctionTerms('privacy-preserving'));
       const { handle } = await h.create(input);
       const q = (caller: string, price: string, extra: object = {}) =>

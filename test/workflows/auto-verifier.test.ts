@@ -1,7 +1,7 @@
 // The automatic verifier (SPEC §10) on the time-skipping server: a machine-checkable criterion's
 // evidence is scored on delivery into the party view and the log; it informs and never decides, so
 // the Client's approval still settles in full, with the exact balances of every party.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eventsQuery } from '../../workflows/definitions';
 import { AUTO_VERIFIER_AGENT_ID } from '../../workflows/rules/events';
@@ -11,28 +11,20 @@ import {
   b,
   CLIENT,
   CLIENT_FUNDS,
-  createSuite,
-  Harness,
   OTHER,
   PRICE,
   SHA_A,
+  useWorkflowSuite,
   WORKER,
   WORKER_FUNDS,
-  type Suite,
 } from './harness';
 import { PATHS } from './scenarios';
 
-let suite: Suite;
-before(async () => {
-  suite = await createSuite();
-});
-after(async () => {
-  await suite?.teardown();
-});
+const withHarness = useWorkflowSuite();
 
 describe('automatic verifier (time-skipping server, real ledger on SQLite)', () => {
   test('evidence scored met on delivery; the approval pays the whole escrow', () =>
-    Harness.run(suite, async (h) => {
+    withHarness(async (h) => {
       const run = await PATHS['settled-approved-auto-verified'](h);
       assert.equal(run.outcome?.created && run.outcome.status, 'settled-fully-met');
 

@@ -1,5 +1,5 @@
 // Every cancellation reason of SPEC §4 with the exact balances of every party afterwards.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { deliverUpdate, eventsQuery } from '../../workflows/definitions';
@@ -7,24 +7,16 @@ import {
   b,
   CLIENT,
   CLIENT_FUNDS,
-  createSuite,
   delivery,
-  Harness,
   OTHER,
   STAKE,
+  useWorkflowSuite,
   WORKER,
   WORKER_FUNDS,
-  type Suite,
 } from './harness';
 import { PATHS } from './scenarios';
 
-let suite: Suite;
-before(async () => {
-  suite = await createSuite();
-});
-after(async () => {
-  await suite?.teardown();
-});
+const withHarness = useWorkflowSuite();
 
 /** Nobody matched: every party as funded, nothing held. */
 const untouched = {
@@ -36,7 +28,7 @@ const untouched = {
 
 describe('cancellations (time-skipping server, real ledger on SQLite)', () => {
   test('cancelled-by-client: escrow refunded; a wrong-role cancel refused', () =>
-    Harness.run(suite, async (h) => {
+    withHarness(async (h) => {
       const run = await PATHS['cancelled-by-client'](h);
       assert.deepEqual(run.outcome, {
         created: true,
@@ -51,7 +43,7 @@ describe('cancellations (time-skipping server, real ledger on SQLite)', () => {
     }));
 
   test('cancelled-unmatched by decline: escrow refunded', () =>
-    Harness.run(suite, async (h) => {
+    withHarness(async (h) => {
       const run = await PATHS['cancelled-unmatched-declined'](h);
       assert.equal(run.outcome?.created && run.outcome.status, 'cancelled-unmatched');
       await h.assertBalances(untouched);
@@ -59,7 +51,7 @@ describe('cancellations (time-skipping server, real ledger on SQLite)', () => {
     }));
 
   test('cancelled-unmatched at the Match Deadline: escrow refunded', () =>
-    Harness.run(suite, async (h) => {
+    withHarness(async (h) => {
       const run = await PATHS['cancelled-unmatched-deadline'](h);
       assert.equal(run.outcome?.created && run.outcome.status, 'cancelled-unmatched');
       await h.assertBalances(untouched);
@@ -70,7 +62,7 @@ describe('cancellations (time-skipping server, real ledger on SQLite)', () => {
     }));
 
   test('cancelled-withdrawn: 20% of the stake to the Client, the rest back to the Worker', () =>
-    Harness.run(suite, async (h) => {
+    withHarness(async (h) => {
       const run = await PATHS['cancelled-withdrawn'](h);
       assert.equal(run.outcome?.created && run.outcome.status, 'cancelled-withdrawn');
       const slash = (STAKE * 2000n) / 10_000n; // 50 000
@@ -83,7 +75,7 @@ describe('cancellations (time-skipping server, real ledger on SQLite)', () => {
     }));
 
   test('cancelled-absent: withdrawal refused after its deadline; the whole stake slashed 80/20; a late delivery refused', () =>
-    Harness.run(suite, async (h) => {
+    withHarness(async (h) => {
       const run = await PATHS['cancelled-absent'](h);
       assert.equal(run.outcome?.created && run.outcome.status, 'cancelled-absent');
       const toClient = (STAKE * 8000n) / 10_000n; // 200 000

@@ -2,6 +2,7 @@
 // temporary SQLite file and the encrypting payload codec, and starts contracts the way the API does
 // (update-with-start of `created`, messages as Updates carrying `caller`).
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -87,6 +88,25 @@ export async function createSuite(codecKey: Uint8Array = randomBytes(32)): Promi
       await env.teardown();
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * Registers this test file's suite (started before its tests, torn down after them) and returns how a
+ * test runs on it: `const withHarness = useWorkflowSuite(); test('…', () => withHarness(async (h) => …))`.
+ */
+export function useWorkflowSuite(): <T>(test: (h: Harness) => Promise<T>) => Promise<T> {
+  let suite: Suite | undefined;
+  before(async () => {
+    suite = await createSuite();
+  });
+  after(async () => {
+    await suite?.teardown();
+  });
+  return (test) => {
+    if (!suite)
+      throw new Error('the workflow suite has not started: call useWorkflowSuite() at the top level');
+    return Harness.run(suite, test);
   };
 }
 

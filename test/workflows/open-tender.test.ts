@@ -1,6 +1,6 @@
 // Matching (SPEC §5) and creation (§3): the open-tender race, a failed stake lock that does not block
 // the next caller, insufficient escrow at creation, duplicate contract IDs.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { WorkflowUpdateFailedError } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
@@ -11,31 +11,21 @@ import {
   b,
   CLIENT,
   CLIENT_FUNDS,
-  createSuite,
-  Harness,
   OTHER,
   POOR,
   PRICE,
   STAKE,
+  useWorkflowSuite,
   WORKER,
   WORKER_FUNDS,
-  type Suite,
 } from './harness';
-import { PATHS } from './scenarios';
+import { OPEN_TENDER, PATHS } from './scenarios';
 
-let suite: Suite;
-before(async () => {
-  suite = await createSuite();
-});
-after(async () => {
-  await suite?.teardown();
-});
-
-const open = { awardMethod: 'open', worker: undefined, verificationMode: 'privacy-preserving' } as const;
+const withHarness = useWorkflowSuite();
 
 describe('open tender and creation (time-skipping server, real ledger on SQLite)', () => {
   test('a first caller whose stake lock fails (402, nothing locked) does not block the next', () =>
-    Harness.run(suite, async (h) => {
+    withHarness(async (h) => {
       const run = await PATHS['open-tender-failed-stake'](h);
       assert.equal(run.outcome?.created && run.outcome.status, 'settled-fully-met');
       await h.assertBalances({
@@ -49,10 +39,10 @@ describe('open tender and creation (time-skipping server, real ledger on SQLite)
     }));
 
   test('concurrent accepts: exactly one matched, every other caller refused with Conflict and nothing locked', () =>
-    Harness.run(suite, async (h) => {
+    withHarness(async (h) => {
       const bidders = Array.from({ length: 8 }, (_, i) => '0x' + (i + 16).toString(16).repeat(20));
       for (const bidder of bidders) await h.fund(bidder, WORKER_FUNDS);
-      const input = await h.input(open);
+      const input = await h.input(OPEN_TENDER);
       const { handle } = await h.create(input);
       const results = await Promise.allSettled(
         bidders.map((caller) => handle.executeUpdate(acceptUpdate, { args: [{ caller }] })),
@@ -85,7 +75,7 @@ describe('open tender and creation (time-skipping server, real ledger on SQLite)
     }));
 
   test('insufficient escrow at creation: the creating update fails with 402 and nothing is held', () =>
-    Harness.run(suite, async (h) => {
+    withHarness(async (h) => {
       const run = await PATHS['not-created-insufficient-funds'](h);
       assert.deepEqual(run.outcome, {
         created: false,
@@ -101,7 +91,7 @@ describe('open tender and creation (time-skipping server, real ledger on SQLite)
     }));
 
   test('a second start of the same contract ID is refused', () =>
-    Harness.run(suite, async (h) => {
+    withHarness(async (h) => {
       const input = await h.input();
       const { handle } = await h.create(input);
       await assert.rejects(h.create(input), WorkflowExecutionAlreadyStartedError);

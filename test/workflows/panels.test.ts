@@ -1,7 +1,7 @@
 // Disputes, Backup Agent panels, sealed votes and the tally (SPEC §7, §7a, §8, §13) on the
 // time-skipping server with the real ledger on SQLite: exact USDC and OCT balances of every party.
 // Defaults: price 2.5 USDC, 2 criteria, baBond 10 USDC (slices of 5), reward 1 OCT per criterion.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eventsQuery, votesQuery, type VoteRowView } from '../../workflows/definitions';
 import { drawFromCandidates } from '../../workflows/rules/draw';
@@ -15,25 +15,18 @@ import {
   BAS,
   CLIENT,
   CLIENT_FUNDS,
-  createSuite,
   ELIGIBILITY,
-  Harness,
   PRICE,
   STAKE,
+  useWorkflowSuite,
   WORKER,
   WORKER_FUNDS,
+  type Harness,
   type Balance,
-  type Suite,
 } from './harness';
 import { PATHS, type PathRun } from './scenarios';
 
-let suite: Suite;
-before(async () => {
-  suite = await createSuite();
-});
-after(async () => {
-  await suite?.teardown();
-});
+const withHarness = useWorkflowSuite();
 
 const OCT = 1_000_000n;
 const BOND = 125_000n; // disputeBondBps (5%) of the 2.5 USDC escrow
@@ -65,7 +58,7 @@ async function assertOneBatch(h: Harness, contractId: string): Promise<void> {
 
 describe('disputes and panels (time-skipping server, real ledger on SQLite)', () => {
   test('dispute ending fully met: escrow to the Worker, the Dispute Bond to the Treasury, 2 OCT per BA', () =>
-    Harness.run(suite, async (h) => {
+    withHarness(async (h) => {
       const run = await PATHS['dispute-fully-met'](h);
       await assertSettled(
         h,
@@ -128,7 +121,7 @@ describe('disputes and panels (time-skipping server, real ledger on SQLite)', ()
     }));
 
   test('dispute ending partially met: pro-rata pay, bond back; a dissenting BA slashed', () =>
-    Harness.run(suite, async (h) => {
+    withHarness(async (h) => {
       const run = await PATHS['dispute-partially-met'](h);
       const payment = PRICE / 2n;
       await assertSettled(
@@ -163,7 +156,7 @@ describe('disputes and panels (time-skipping server, real ledger on SQLite)', ()
     }));
 
   test('dispute ending none met: escrow back, the Worker Stake slashed per §7a, bond back', () =>
-    Harness.run(suite, async (h) => {
+    withHarness(async (h) => {
       const run = await PATHS['dispute-none-met'](h);
       const toClient = (STAKE * 8000n) / 10000n;
       await assertSettled(
@@ -184,7 +177,7 @@ describe('disputes and panels (time-skipping server, real ledger on SQLite)', ()
     }));
 
   test('FDS: the panel is drawn at delivery, votes while under review, fully met', () =>
-    Harness.run(suite, async (h) => {
+    withHarness(async (h) => {
       const run = await PATHS['standard-fds-panel'](h);
       await assertSettled(
         h,
@@ -206,7 +199,7 @@ describe('disputes and panels (time-skipping server, real ledger on SQLite)', ()
     }));
 
   test('FOS: a BA that never votes is slashed from its eligibility stake; votes sealed until the tally; late vote refused', () =>
-    Harness.run(suite, async (h) => {
+    withHarness(async (h) => {
       const run = await PATHS['standard-fos-no-vote'](h);
       await assertSettled(
         h,
@@ -270,7 +263,7 @@ describe('disputes and panels (time-skipping server, real ledger on SQLite)', ()
     }));
 
   test('FOS with nobody eligible: an empty panel, every criterion unclear, the whole escrow paid', () =>
-    Harness.run(suite, async (h) => {
+    withHarness(async (h) => {
       const run = await PATHS['standard-no-eligible'](h);
       await assertSettled(
         h,

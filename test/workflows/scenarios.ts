@@ -20,7 +20,7 @@ import {
   withdrawSignal,
   withdrawUpdate,
 } from '../../workflows/definitions';
-import type { ContractOutcome, ContractView } from '../../workflows/definitions';
+import type { CallerInput, ContractOutcome, ContractView } from '../../workflows/definitions';
 import type { UpdateDefinition } from '@temporalio/common';
 import type { Verdict } from '../../workflows/rules/verdicts';
 import type { DeliveryEvidence } from '../../workflows/rules/scoring/evidence';
@@ -49,19 +49,56 @@ export interface PathRun {
   outcome: ContractOutcome | null;
 }
 
-type Path = (h: Harness) => Promise<PathRun>;
+export type Path = (h: Harness) => Promise<PathRun>;
 
-async function finish(contractId: string, handle: WorkflowHandle): Promise<PathRun> {
+/** Waits for the workflow's result. */
+export async function finish(contractId: string, handle: WorkflowHandle): Promise<PathRun> {
   return { contractId, handle, outcome: (await handle.result()) as ContractOutcome };
 }
 
-function send<I>(
+export function send<I>(
   handle: WorkflowHandle,
   update: UpdateDefinition<ContractView, [I]>,
   arg: I,
 ): Promise<ContractView> {
   return handle.executeUpdate(update, { args: [arg] });
 }
+
+/** Creates a contract from `body` (see `Harness.input`) as the API does. */
+export async function started(h: Harness, body: Parameters<Harness['input']>[0] = {}) {
+  const input = await h.input(body);
+  const { handle } = await h.create(input);
+  return { input, handle };
+}
+
+/** `update` from `refused.caller` is refused as Forbidden with `refused.code`; then `caller` sends it. */
+export async function onlyFrom(
+  handle: WorkflowHandle,
+  update: UpdateDefinition<ContractView, [CallerInput]>,
+  caller: string,
+  refused: { caller: string; code: string },
+): Promise<ContractView> {
+  await assertRefused(send(handle, update, { caller: refused.caller }), FailureType.Forbidden, refused.code);
+  return send(handle, update, { caller });
+}
+
+export async function voteAll(handle: WorkflowHandle, ballots: [string, Verdict[]][]): Promise<void> {
+  for (const [caller, votes] of ballots) await send(handle, voteUpdate, { caller, votes });
+}
+
+/** An FOP/FOS open tender: no named Worker. */
+export const OPEN_TENDER = {
+  awardMethod: 'open',
+  worker: undefined,
+  verificationMode: 'privacy-preserving',
+} as const;
+
+/** Every BA of BAS finds both criteria met. */
+const ALL_MET: [string, Verdict[]][] = [
+  [BA1, ['met', 'met']],
+  [BA2, ['met', 'met']],
+  [BA3, ['met', 'met']],
+];
 
 export const PATHS = {
   /** The Client cannot fund the escrow: the creating Update fails with 402 and the workflow ends holding nothing. */
@@ -73,62 +110,38 @@ export const PATHS = {
 
   /** FDP: the Client cancels while `created`. */
   async 'cancelled-by-client'(h) {
-    const input = await h.input();
-    const { handle } = await h.create(input);
-    await assertRefused(
-      send(handle, cancelUpdate, { caller: WORKER }),
-      FailureType.Forbidden,
-      'not-the-client',
-    );
-    const view = await send(handle, cancelUpdate, { caller: CLIENT });
+    const { input, handle } = await started(h);
+    const view = await onlyFrom(handle, cancelUpdate, CLIENT, { caller: WORKER, code: 'not-the-client' });
     assert.equal(view.status, 'cancelled-by-client');
     return finish(input.contractId, handle);
   },
 
   /** FDP: the named Worker declines. */
   async 'cancelled-unmatched-declined'(h) {
-    const input = await h.input();
-    const { handle } = await h.create(input);
-    await assertRefused(
-      send(handle, declineUpdate, { caller: OTHER }),
-      FailureType.Forbidden,
-      'not-the-worker',
-    );
-    const view = await send(handle, declineUpdate, { caller: WORKER });
+    const { input, handle } = await started(h);
+    const view = await onlyFrom(handle, declineUpdate, WORKER, { caller: OTHER, code: 'not-the-worker' });
     assert.equal(view.status, 'cancelled-unmatched');
     return finish(input.contractId, handle);
   },
 
   /** FOP: nobody accepts before the Match Deadline. */
   async 'cancelled-unmatched-deadline'(h) {
-    const input = await h.input({
-      awardMethod: 'open',
-      worker: undefined,
-      verificationMode: 'privacy-preserving',
-    });
-    const { handle } = await h.create(input);
+    const { input, handle } = await started(h, OPEN_TENDER);
     return finish(input.contractId, handle);
   },
 
   /** FDP: the Worker withdraws before the Withdrawal Deadline. */
   async 'cancelled-withdrawn'(h) {
-    const input = await h.input();
-    const { handle } = await h.create(input);
+    const { input, handle } = await started(h);
     await send(handle, acceptUpdate, { caller: WORKER });
-    await assertRefused(
-      send(handle, withdrawUpdate, { caller: CLIENT }),
-      FailureType.Forbidden,
-      'not-the-worker',
-    );
-    const view = await send(handle, withdrawUpdate, { caller: WORKER });
+    const view = await onlyFrom(handle, withdrawUpdate, WORKER, { caller: CLIENT, code: 'not-the-worker' });
     assert.equal(view.status, 'cancelled-withdrawn');
     return finish(input.contractId, handle);
   },
 
   /** FDP: withdrawal refused after its deadline; no delivery by the Delivery Deadline → absent. */
   async 'cancelled-absent'(h) {
-    const input = await h.input();
-    const { handle } = await h.create(input);
+    const { input, handle } = await started(h);
     await send(handle, acceptUpdate, { caller: WORKER });
     await h.sleep(2 * HOUR); // past the Withdrawal Deadline (t0 + 2 h), before the Delivery Deadline (t0 + 3 h)
     await assertRefused(send(handle, withdrawUpdate, { caller: WORKER }), FailureType.Conflict, 'late');
@@ -138,18 +151,12 @@ export const PATHS = {
 
   /** FDP: delivered, the Client approves. */
   async 'settled-approved'(h) {
-    const input = await h.input();
-    const { handle } = await h.create(input);
+    const { input, handle } = await started(h);
     await send(handle, acceptUpdate, { caller: WORKER });
     await assertRefused(send(handle, approveUpdate, { caller: CLIENT }), FailureType.Conflict, 'wrong-state');
     assert.equal((await send(handle, deliverUpdate, delivery(WORKER))).status, 'under-review');
     await assertRefused(send(handle, deliverUpdate, delivery(WORKER)), FailureType.Conflict, 'wrong-state');
-    await assertRefused(
-      send(handle, approveUpdate, { caller: WORKER }),
-      FailureType.Forbidden,
-      'not-the-client',
-    );
-    const view = await send(handle, approveUpdate, { caller: CLIENT });
+    const view = await onlyFrom(handle, approveUpdate, CLIENT, { caller: WORKER, code: 'not-the-client' });
     assert.equal(view.status, 'settled-fully-met');
     return finish(input.contractId, handle);
   },
@@ -176,12 +183,7 @@ export const PATHS = {
 
   /** FOP: an open tender won by the first accept; delivered; no review by the Review Deadline → approved. */
   async 'settled-auto-approved'(h) {
-    const input = await h.input({
-      awardMethod: 'open',
-      worker: undefined,
-      verificationMode: 'privacy-preserving',
-    });
-    const { handle } = await h.create(input);
+    const { input, handle } = await started(h, OPEN_TENDER);
     await assertRefused(
       send(handle, acceptUpdate, { caller: CLIENT }),
       FailureType.Forbidden,
@@ -199,12 +201,7 @@ export const PATHS = {
 
   /** FOP: the first caller cannot fund its stake (402, nothing locked); the next caller wins. */
   async 'open-tender-failed-stake'(h) {
-    const input = await h.input({
-      awardMethod: 'open',
-      worker: undefined,
-      verificationMode: 'privacy-preserving',
-    });
-    const { handle } = await h.create(input);
+    const { input, handle } = await started(h, OPEN_TENDER);
     await assertRefused(
       send(handle, acceptUpdate, { caller: POOR }),
       FailureType.InsufficientFunds,
@@ -219,8 +216,7 @@ export const PATHS = {
 
   /** FDP through Signals: rejected signals change nothing and are logged; a valid one cancels. */
   async 'signals-rejected-then-cancelled'(h) {
-    const input = await h.input();
-    const { handle } = await h.create(input);
+    const { input, handle } = await started(h);
     await handle.signal(approveSignal, { caller: STRANGER });
     await handle.signal(withdrawSignal, { caller: CLIENT });
     await handle.signal(acceptSignal, { caller: OTHER });
@@ -249,11 +245,7 @@ export const PATHS = {
     assert.equal(view.status, 'disputed');
     assert.deepEqual([...view.backupAgents].sort(), [...BAS].sort());
     await assertRefused(send(handle, approveUpdate, { caller: CLIENT }), FailureType.Conflict, 'wrong-state');
-    await voteAll(handle, [
-      [BA1, ['met', 'met']],
-      [BA2, ['met', 'met']],
-      [BA3, ['met', 'met']],
-    ]);
+    await voteAll(handle, ALL_MET);
     return finish(input.contractId, handle);
   },
 
@@ -273,11 +265,7 @@ export const PATHS = {
   /** FOP: the panel finds nothing met → none met, the Worker Stake slashed, bond back. */
   async 'dispute-none-met'(h) {
     await h.makeEligible();
-    const { input, handle } = await delivered(h, {
-      awardMethod: 'open',
-      worker: undefined,
-      verificationMode: 'privacy-preserving',
-    });
+    const { input, handle } = await delivered(h, OPEN_TENDER);
     await send(handle, disputeUpdate, { caller: CLIENT, claims: ['not met', 'not met'] });
     await voteAll(handle, [
       [BA1, ['not met', 'not met']],
@@ -297,11 +285,7 @@ export const PATHS = {
       FailureType.Conflict,
       'standard-mode',
     );
-    await voteAll(handle, [
-      [BA1, ['met', 'met']],
-      [BA2, ['met', 'met']],
-      [BA3, ['met', 'met']],
-    ]);
+    await voteAll(handle, ALL_MET);
     return finish(input.contractId, handle);
   },
 
@@ -349,18 +333,13 @@ export const PATHS = {
 
 /** Creates, accepts (WORKER) and delivers a contract, with `evidence` when given. */
 async function delivered(h: Harness, body: Parameters<Harness['input']>[0], evidence?: DeliveryEvidence) {
-  const input = await h.input(body);
-  const { handle } = await h.create(input);
+  const { input, handle } = await started(h, body);
   await send(handle, acceptUpdate, { caller: WORKER });
   const view = await send(handle, deliverUpdate, {
     ...delivery(WORKER),
     ...(evidence === undefined ? {} : { evidence }),
   });
   return { input, handle, view };
-}
-
-async function voteAll(handle: WorkflowHandle, ballots: [string, Verdict[]][]): Promise<void> {
-  for (const [caller, votes] of ballots) await send(handle, voteUpdate, { caller, votes });
 }
 
 export type PathName = keyof typeof PATHS;

@@ -1,6 +1,6 @@
 // Privacy-preserving review (SPEC §7, §7a): approve, auto-approve at the Review Deadline, and the
 // Signal path — each with the exact balances of every party.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eventsQuery } from '../../workflows/definitions';
 import {
@@ -14,24 +14,16 @@ import {
   b,
   CLIENT,
   CLIENT_FUNDS,
-  createSuite,
-  Harness,
   OTHER,
   PRICE,
   STRANGER,
+  useWorkflowSuite,
   WORKER,
   WORKER_FUNDS,
-  type Suite,
 } from './harness';
 import { PATHS } from './scenarios';
 
-let suite: Suite;
-before(async () => {
-  suite = await createSuite();
-});
-after(async () => {
-  await suite?.teardown();
-});
+const withHarness = useWorkflowSuite();
 
 const paidInFull = {
   [CLIENT]: b(CLIENT_FUNDS - PRICE),
@@ -42,7 +34,7 @@ const paidInFull = {
 
 describe('review and settlement (time-skipping server, real ledger on SQLite)', () => {
   test('approve: the whole escrow to the Worker, its stake returned, in one ledger batch', () =>
-    Harness.run(suite, async (h) => {
+    withHarness(async (h) => {
       const run = await PATHS['settled-approved'](h);
       assert.equal(run.outcome?.created && run.outcome.status, 'settled-fully-met');
       await h.assertBalances(paidInFull);
@@ -80,7 +72,7 @@ describe('review and settlement (time-skipping server, real ledger on SQLite)', 
     }));
 
   test('auto-approve at the Review Deadline (open tender, losers refused)', () =>
-    Harness.run(suite, async (h) => {
+    withHarness(async (h) => {
       const run = await PATHS['settled-auto-approved'](h);
       assert.equal(run.outcome?.created && run.outcome.status, 'settled-fully-met');
       await h.assertBalances(paidInFull);
@@ -90,7 +82,7 @@ describe('review and settlement (time-skipping server, real ledger on SQLite)', 
     }));
 
   test('Signal path: rejected signals change nothing and are logged; a valid cancel signal cancels', () =>
-    Harness.run(suite, async (h) => {
+    withHarness(async (h) => {
       const run = await PATHS['signals-rejected-then-cancelled'](h);
       assert.equal(run.outcome?.created && run.outcome.status, 'cancelled-by-client');
       await h.assertBalances({
