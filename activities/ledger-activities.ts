@@ -5,6 +5,7 @@
 // ApplicationFailures whose type is the error's code (`InsufficientFunds`, `PartsMismatch`, ...);
 // anything else (a database that is down) is thrown as is, so Temporal retries it.
 import { ApplicationFailure } from '@temporalio/common';
+import { invalid } from './invalid-input';
 import { HOLD_KINDS, LedgerError, agentOwner } from './ledger';
 import type { HoldKind, Ledger, LedgerOp, Owner } from './ledger';
 
@@ -47,10 +48,6 @@ export interface SettleResult {
 }
 
 const KEY = /^[A-Za-z0-9._-]{1,100}$/;
-
-function invalid(field: string, problem: string): never {
-  throw ApplicationFailure.nonRetryable(`${field}: ${problem}`, 'InvalidOperation');
-}
 
 function parseAmount(value: unknown, field: string): bigint {
   if (typeof value === 'bigint' && value > 0n) return value;
@@ -172,6 +169,12 @@ export function createLedgerActivities({ ledger }: LedgerActivityDeps) {
     return { holdId: id, replayed: result.replayed };
   }
 
+  /** One atomic ledger batch; `replayed` when every operation had already been applied (a retry). */
+  async function applyBatch(ops: LedgerOp[]): Promise<SettleResult> {
+    const results = await asActivity(() => ledger.batch(ops));
+    return { opIds: results.map((r) => r.id), replayed: results.every((r) => r.replayed) };
+  }
+
   return {
     /** Holds the Client's Escrowed Funds: hold `<contractId>:escrow`. */
     async lockEscrow(input: { contractId: string; client: string; amount: WireAmount }): Promise<LockResult> {
@@ -289,8 +292,7 @@ export function createLedgerActivities({ ledger }: LedgerActivityDeps) {
       const ops = input.postings.map((p, i) =>
         toOp(p, `${contractId}:${step}:${i}`, contractId, `postings[${i}]`),
       );
-      const results = await asActivity(() => ledger.batch(ops));
-      return { opIds: results.map((r) => r.id), replayed: results.every((r) => r.replayed) };
+      return applyBatch(ops);
     },
 
     /** Mints each BA's reward tokens (OCT) for a contract: op ids `<contractId>:reward:<address>`; zero rewards are skipped. */
@@ -316,8 +318,7 @@ export function createLedgerActivities({ ledger }: LedgerActivityDeps) {
         ];
       });
       if (ops.length === 0) return { opIds: [], replayed: false };
-      const results = await asActivity(() => ledger.batch(ops));
-      return { opIds: results.map((r) => r.id), replayed: results.every((r) => r.replayed) };
+      return applyBatch(ops);
     },
 
     /** The Backup Agent registry: agents whose open eligibility stake is at least `minStake`, by address. */

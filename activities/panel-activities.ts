@@ -2,7 +2,7 @@
 // (so the API refuses its members' eligibility unlock), close it with its vote rows at the tally, and
 // read the eligibility holds a non-voter's slashed slices are taken from. The money of the tally goes
 // through the ledger activities' `settle` (one atomic batch).
-import { ApplicationFailure } from '@temporalio/common';
+import { invalid } from './invalid-input';
 import { agentOwner, type Ledger, type VoteRecord } from './ledger';
 
 export interface PanelActivityDeps {
@@ -18,10 +18,6 @@ export interface EligibilityHoldsOf {
   address: string;
   /** The agent's open eligibility holds, oldest first. */
   holds: Array<{ holdId: string; amount: string }>;
-}
-
-function invalid(field: string, problem: string): never {
-  throw ApplicationFailure.nonRetryable(`${field}: ${problem}`, 'InvalidOperation');
 }
 
 function rowFromWire(row: VoteRowWire, i: number): VoteRecord {

@@ -24,21 +24,12 @@ import {
   quoteCountKey,
 } from '../workflows/search-attributes';
 import { conflict, notFound } from './errors';
+import type { ListedContract } from './wire';
 
 export interface ListFilter {
   status?: string;
   contractCodes?: readonly string[];
   limit: number;
-}
-
-export interface ListedContract {
-  contractId: string;
-  status: string;
-  contractCode: string | null;
-  nextDeadline: string | null;
-  createdAt: string;
-  /** Auctions: how many bidders hold a live quote (QuoteCount); null otherwise. */
-  quoteCount: number | null;
 }
 
 export interface ContractGateway {

@@ -6,6 +6,17 @@ export interface BalancesWire {
   balances: Record<'USDC' | 'OCT', { available: string; held: string }>;
 }
 
+/** A row of GET /contracts: what the search attributes tell, no terms. */
+export interface ListedContract {
+  contractId: string;
+  status: string;
+  contractCode: string | null;
+  nextDeadline: string | null;
+  createdAt: string;
+  /** Auctions: how many bidders hold a live quote (QuoteCount, never their prices); null otherwise. */
+  quoteCount: number | null;
+}
+
 export function balancesToWire(address: string, balances: Balances): BalancesWire {
   const side = (b: { available: bigint; held: bigint }) => ({
     available: b.available.toString(),

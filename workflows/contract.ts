@@ -12,9 +12,6 @@ export async function contractWorkflow(input: ContractInput): Promise<ContractOu
   if (await lockEscrow(contract)) await runContract(contract);
   await condition(allHandlersFinished);
   const { contractId, escrow } = contract;
-  if (escrow.state === 'refused') {
-    const reason = escrow.failureType === 'InsufficientFunds' ? 'insufficient-funds' : 'escrow-refused';
-    return { created: false, reason, contractId };
-  }
+  if (escrow.state === 'refused') return { created: false, reason: escrow.reason, contractId };
   return { created: true, status: contract.status, contractId };
 }

@@ -90,10 +90,13 @@ export interface ContractInput {
   params: ProtocolParamsWire;
 }
 
+/** Why a contract was never created: its escrow lock was refused (the `created` Update's failure code). */
+export type EscrowRefusal = 'insufficient-funds' | 'escrow-refused';
+
 /** What the workflow returns when it completes. */
 export type ContractOutcome =
   | { created: true; status: ContractStatus; contractId: string }
-  | { created: false; reason: 'insufficient-funds' | 'escrow-refused'; contractId: string };
+  | { created: false; reason: EscrowRefusal; contractId: string };
 
 // ---------------------------------------------------------------------------------------------
 // The contract view (SPEC Appendix A): every field a party may see. The API derives the public view.
@@ -266,21 +269,7 @@ export interface DeliverInput extends CallerInput {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Messages. Names are the wire names; Signal and Update share them.
-
-export const MESSAGE_NAMES = [
-  'accept',
-  'decline',
-  'cancel',
-  'withdraw',
-  'deliver',
-  'approve',
-  'dispute',
-  'vote',
-  'quote',
-  'award',
-] as const;
-export type MessageName = (typeof MESSAGE_NAMES)[number];
+// Messages. Names are the wire names (rules/events CONTRACT_MESSAGES); Signal and Update share them.
 
 /**
  * Update with start (SHARED DESIGN §6): its handler waits for the escrow lock and returns the view, or

@@ -2,7 +2,7 @@
 export type { CreateContractBody as CreateContractRequest } from '../../workflows/rules/contract-terms';
 export type { ContractViewFor, PartyContractView, PublicContractView, PartyRole } from '../contract-views';
 export type { ContractEvent } from '../../workflows/rules/events';
-export type { BalancesWire as Balances } from '../wire';
+export type { BalancesWire as Balances, ListedContract } from '../wire';
 import type { ContractEvent } from '../../workflows/rules/events';
 import type { BalancesWire } from '../wire';
 
@@ -25,16 +25,6 @@ export interface ListContractsFilter {
   awardMethod?: 'direct' | 'open';
   contractType?: 'fixed' | 'auction';
   limit?: number;
-}
-
-export interface ListedContract {
-  contractId: string;
-  status: string;
-  contractCode: string | null;
-  nextDeadline: string | null;
-  createdAt: string;
-  /** Auctions: how many bidders hold a live quote (never their prices); null otherwise. */
-  quoteCount: number | null;
 }
 
 /** POST /contracts/:id/quotes: a bid (price ≤ the budget cap); a new one replaces the caller's earlier quote. */

@@ -40,7 +40,6 @@ async function applyCancellation(c: Contract, decision: Extract<Decision, { kind
     step: 'cancellation',
     postings: postingsFor(c, cancellation.holds),
   });
-  c.cancellationReason = decision.reason;
   c.transition(cancelledStatus(decision.reason));
   c.record(
     contractCancelledEvent(c.eventContext(decision.actor), {

@@ -4,10 +4,9 @@
 // Issue 7 (auctions) turns the `match` deadline of an auction into the close of bidding.
 import { condition, patched } from '@temporalio/workflow';
 import { FailureType } from '../definitions';
-import { contractCreatedEvent } from '../rules/events';
 import type { NextDeadline } from '../rules/deadlines';
+import { clientReviewVerdicts, contractCreatedEvent } from '../rules/events';
 import { toWire } from '../rules/money';
-import { clientReviewVerdicts } from '../rules/events';
 import { ledger } from './activities';
 import { AUCTION_PATCH, closeBiddingAtDeadline } from './auction-match';
 import { applyDecision } from './closing';
@@ -29,9 +28,11 @@ export async function lockEscrow(c: Contract): Promise<boolean> {
   } catch (error) {
     const type = activityFailureType(error);
     if (type === null) throw error;
+    const short = type === FailureType.InsufficientFunds;
     c.escrow = {
       state: 'refused',
-      failureType: type === FailureType.InsufficientFunds ? type : FailureType.BadInput,
+      failureType: short ? FailureType.InsufficientFunds : FailureType.BadInput,
+      reason: short ? 'insufficient-funds' : 'escrow-refused',
       message: activityFailureMessage(error),
     };
     return false;

@@ -45,13 +45,14 @@ import {
   contractDisputedEvent,
   contractMatchedEvent,
   contractWithdrawnEvent,
+  clientReviewVerdicts,
   messageRejectedEvent,
   type ContractMessage,
 } from '../rules/events';
-import { clientReviewVerdicts } from '../rules/events';
 import type { Address } from '../rules/address';
 import { disputeBondFor } from '../rules/holds';
 import { toWire } from '../rules/money';
+import type { CancellationReason } from '../rules/status';
 import { decideTally, everyoneVoted, PANEL_PATCH } from './panel';
 import { ledger } from './activities';
 import {
@@ -109,19 +110,9 @@ const accept: MessageSpec<{ caller: string }> = {
       recheck(c, input, validateAccept);
       const worker = callerOf(input)!;
       const amount = c.stakeAmount();
-      let holdId: string;
-      try {
-        ({ holdId } = await ledger.lockStake({ contractId: c.contractId, worker, amount: toWire(amount) }));
-      } catch (error) {
-        if (activityFailureType(error) !== 'InsufficientFunds') throw error;
-        reject(
-          rejection(
-            FailureType.InsufficientFunds,
-            'insufficient-funds',
-            `the Worker Stake of ${amount} could not be locked: ${activityFailureMessage(error)}`,
-          ),
-        );
-      }
+      const holdId = await lockOrRefuse('Worker Stake', amount, () =>
+        ledger.lockStake({ contractId: c.contractId, worker, amount: toWire(amount) }),
+      );
       c.worker = worker;
       c.stake = { amount, holdId };
       c.transition('matched');
@@ -136,33 +127,32 @@ const accept: MessageSpec<{ caller: string }> = {
     }),
 };
 
-const decline: MessageSpec<{ caller: string }> = {
-  message: 'decline',
-  signal: declineSignal,
-  update: declineUpdate,
-  validate: validateDecline,
-  run: async (c, input) => {
-    await c.matchLock.run(() => {
-      recheck(c, input, validateDecline);
-      c.decide({ kind: 'cancel', reason: 'unmatched', actor: callerOf(input)! });
-    });
-    await untilClosed(c);
-  },
-};
+/** Decline and cancel end a contract still in `created`, under the match lock: an accept already locking wins. */
+function endBeforeMatch(
+  spec: Omit<MessageSpec<{ caller: string }>, 'run'>,
+  reason: CancellationReason,
+): MessageSpec<{ caller: string }> {
+  return {
+    ...spec,
+    run: async (c, input) => {
+      await c.matchLock.run(() => {
+        recheck(c, input, spec.validate);
+        c.decide({ kind: 'cancel', reason, actor: callerOf(input)! });
+      });
+      await untilClosed(c);
+    },
+  };
+}
 
-const cancel: MessageSpec<{ caller: string }> = {
-  message: 'cancel',
-  signal: cancelSignal,
-  update: cancelUpdate,
-  validate: validateCancel,
-  run: async (c, input) => {
-    await c.matchLock.run(() => {
-      recheck(c, input, validateCancel);
-      c.decide({ kind: 'cancel', reason: 'by-client', actor: callerOf(input)! });
-    });
-    await untilClosed(c);
-  },
-};
+const decline = endBeforeMatch(
+  { message: 'decline', signal: declineSignal, update: declineUpdate, validate: validateDecline },
+  'unmatched',
+);
+
+const cancel = endBeforeMatch(
+  { message: 'cancel', signal: cancelSignal, update: cancelUpdate, validate: validateCancel },
+  'by-client',
+);
 
 const withdraw: MessageSpec<{ caller: string }> = {
   message: 'withdraw',
@@ -235,31 +225,35 @@ async function inFlight<T>(list: Address[], who: Address, work: () => Promise<T>
   }
 }
 
-/** Locks a bond for the caller, or refuses with InsufficientFunds (402), nothing locked. */
-async function lockBondOrRefuse(
-  c: Contract,
-  kind: 'dispute-bond' | 'ba-bond',
-  party: Address,
+/** Locks a hold for the caller, or refuses with InsufficientFunds (402), nothing locked. */
+async function lockOrRefuse(
+  what: string,
   amount: bigint,
+  lock: () => Promise<{ holdId: string }>,
 ): Promise<string> {
   try {
-    const { holdId } = await ledger.lockBond({
-      contractId: c.contractId,
-      kind,
-      party,
-      amount: toWire(amount),
-    });
-    return holdId;
+    return (await lock()).holdId;
   } catch (error) {
     if (activityFailureType(error) !== 'InsufficientFunds') throw error;
     return reject(
       rejection(
         FailureType.InsufficientFunds,
         'insufficient-funds',
-        `the ${kind === 'ba-bond' ? 'BA bond' : 'Dispute Bond'} of ${amount} could not be locked: ${activityFailureMessage(error)}`,
+        `the ${what} of ${amount} could not be locked: ${activityFailureMessage(error)}`,
       ),
     );
   }
+}
+
+function lockBondOrRefuse(
+  c: Contract,
+  kind: 'dispute-bond' | 'ba-bond',
+  party: Address,
+  amount: bigint,
+): Promise<string> {
+  return lockOrRefuse(kind === 'ba-bond' ? 'BA bond' : 'Dispute Bond', amount, () =>
+    ledger.lockBond({ contractId: c.contractId, kind, party, amount: toWire(amount) }),
+  );
 }
 
 const dispute: MessageSpec<DisputeInput> = {
@@ -385,8 +379,7 @@ function registerCreated(c: Contract): void {
     await condition(() => c.escrow.state !== 'pending');
     if (c.escrow.state === 'refused') {
       throw ApplicationFailure.nonRetryable(c.escrow.message, c.escrow.failureType, {
-        code:
-          c.escrow.failureType === FailureType.InsufficientFunds ? 'insufficient-funds' : 'escrow-refused',
+        code: c.escrow.reason,
       });
     }
     return c.view();

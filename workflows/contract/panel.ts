@@ -37,7 +37,6 @@ export async function drawPanelFor(c: Contract): Promise<void> {
   const drawnAt = Date.now();
   const votingEndsAt = votingWindowEnd(drawnAt, c.params);
   c.panel = { members: draw.panel, drawnAt, votingEndsAt };
-  c.backupAgents = draw.panel;
   c.panelDue = false;
   c.record(panelDrawnEvent(c.eventContext('system'), draw, votingEndsAt));
   c.revision++;

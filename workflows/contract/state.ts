@@ -8,6 +8,7 @@ import type {
   ContractInput,
   ContractView,
   DeliveryRef,
+  EscrowRefusal,
   KeyReaders,
   VoteRowView,
 } from '../definitions';
@@ -21,7 +22,13 @@ import { workerStakeFor, type HoldKind } from '../rules/holds';
 import { fromWire, toWire } from '../rules/money';
 import { paramsFromWire, type ProtocolParams } from '../rules/params';
 import type { ContractHolds } from '../rules/settlement';
-import { assertTransition, isTerminal, type CancellationReason, type ContractStatus } from '../rules/status';
+import {
+  assertTransition,
+  cancellationReasonOf,
+  isTerminal,
+  type CancellationReason,
+  type ContractStatus,
+} from '../rules/status';
 import type { Verdict } from '../rules/verdicts';
 import { WorkflowLock } from './lock';
 import { publish } from './observability';
@@ -63,7 +70,7 @@ export interface AuctionQuote extends Quote {
 export type EscrowState =
   | { state: 'pending' }
   | ({ state: 'held' } & HeldFunds)
-  | { state: 'refused'; failureType: string; message: string };
+  | { state: 'refused'; failureType: FailureType; reason: EscrowRefusal; message: string };
 
 export class Contract {
   readonly contractId: string;
@@ -77,8 +84,6 @@ export class Contract {
   stake: HeldFunds | null = null;
   /** Issue 6: the Dispute Bond once the Client disputes. */
   disputeBond: HeldFunds | null = null;
-  /** The drawn panel's members (draw order); empty until a panel is drawn. */
-  backupAgents: Address[] = [];
   /** Set when a panel must be drawn (a standard delivery, a dispute); the main loop draws it. */
   panelDue = false;
   panel: Panel | null = null;
@@ -95,7 +100,6 @@ export class Contract {
   /** The automatic verifier's result (auto-verifier.ts), once the delivery is scored. */
   autoVerification: AutoVerificationView | null = null;
   payment: bigint | null = null;
-  cancellationReason: CancellationReason | null = null;
   decision: Decision | null = null;
   /** Bumped on every change the main loop must react to. */
   revision = 0;
@@ -234,7 +238,7 @@ export class Contract {
       taskDescription: this.terms.taskDescription,
       acceptanceCriteria: this.terms.acceptanceCriteria,
       criteriaMet: this.criteriaMet,
-      backupAgents: this.backupAgents,
+      backupAgents: this.panel?.members ?? [],
       price: price === null ? null : toWire(price),
       budget: this.terms.contractType === 'auction' ? toWire(this.terms.amount) : null,
       escrowedFunds: toWire(this.escrowedFunds),
@@ -251,7 +255,7 @@ export class Contract {
       createdAt: new Date(this.createdAt).toISOString(),
       materials: this.terms.supplementaryMaterials,
       delivery,
-      cancellationReason: this.cancellationReason,
+      cancellationReason: cancellationReasonOf(this.status),
       paramsVersion: this.params.version,
       disputeClaims: this.disputeClaims,
       voting:

@@ -185,14 +185,7 @@ export function validateApprove(c: Contract, input: unknown): Rejection | null {
     callerIsAddress(input),
     exists(c),
     callerIs(c, input, 'client'),
-    () =>
-      c.terms.verificationMode === 'privacy-preserving'
-        ? null
-        : rejection(
-            FailureType.Conflict,
-            'standard-mode',
-            'in standard mode the panel decides, not the Client',
-          ),
+    privacyPreserving(c, 'in standard mode the panel decides, not the Client'),
     statusIs(c, 'under-review'),
     notDisputing(c),
     before(c.terms.deadlines.review, 'review'),
@@ -207,11 +200,11 @@ const notDisputing =
       : null;
 
 const privacyPreserving =
-  (c: Contract, what: string): Check =>
+  (c: Contract, message: string): Check =>
   () =>
     c.terms.verificationMode === 'privacy-preserving'
       ? null
-      : rejection(FailureType.Conflict, 'standard-mode', `in standard mode the panel decides; no ${what}`);
+      : rejection(FailureType.Conflict, 'standard-mode', message);
 
 /** One verdict per criterion, each `met`, `not met` or `unclear`. */
 function verdictList(value: unknown, criteria: number, field: string): Rejection | null {
@@ -230,7 +223,7 @@ export function validateDispute(c: Contract, input: unknown): Rejection | null {
     callerIsAddress(input),
     exists(c),
     callerIs(c, input, 'client'),
-    privacyPreserving(c, 'dispute'),
+    privacyPreserving(c, 'in standard mode the panel decides; no dispute'),
     statusIs(c, 'under-review'),
     notDisputing(c),
     before(c.terms.deadlines.review, 'review'),

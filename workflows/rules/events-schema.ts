@@ -1,6 +1,9 @@
 // JSON Schema (draft 2020-12) of the content-free contract events of ./events. Every object is
 // closed (`additionalProperties: false`), so an event carrying anything else — content, a key, a
 // price on a quote — fails validation. `agentVerified` and `successCriteria` follow seed 004_….
+import { CONTRACT_MESSAGES } from './events';
+import { AWARD_METHODS, CONTRACT_CODES, CONTRACT_TYPES, VERIFICATION_MODES } from './contract-terms';
+import { CANCELLATION_REASONS, SETTLEMENT_TIERS, cancelledStatus, settledStatus } from './status';
 
 const iso = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$' } as const;
 const address = { type: 'string', pattern: '^0x[0-9a-f]{40}$' } as const;
@@ -73,10 +76,10 @@ export const contractEventJsonSchema = {
     contractCreated: eventDef(
       'contract.created',
       {
-        contractCode: { enum: ['FDP', 'FDS', 'FOP', 'FOS', 'AOP', 'AOS'] },
-        contractType: { enum: ['fixed', 'auction'] },
-        awardMethod: { enum: ['direct', 'open'] },
-        verificationMode: { enum: ['standard', 'privacy-preserving'] },
+        contractCode: { enum: CONTRACT_CODES },
+        contractType: { enum: CONTRACT_TYPES },
+        awardMethod: { enum: AWARD_METHODS },
+        verificationMode: { enum: VERIFICATION_MODES },
         worker: address,
         amount,
         criteria: { ...keys, minItems: 1 },
@@ -183,8 +186,8 @@ export const contractEventJsonSchema = {
     contractSettled: eventDef(
       'contract.settled',
       {
-        status: { enum: ['settled-fully-met', 'settled-partially-met', 'settled-none-met'] },
-        tier: { enum: ['fully-met', 'partially-met', 'none-met'] },
+        status: { enum: SETTLEMENT_TIERS.map(settledStatus) },
+        tier: { enum: SETTLEMENT_TIERS },
         payment: amount,
         holds: holdSplits,
       },
@@ -193,10 +196,8 @@ export const contractEventJsonSchema = {
     contractCancelled: eventDef(
       'contract.cancelled',
       {
-        status: {
-          enum: ['cancelled-by-client', 'cancelled-unmatched', 'cancelled-withdrawn', 'cancelled-absent'],
-        },
-        reason: { enum: ['by-client', 'unmatched', 'withdrawn', 'absent'] },
+        status: { enum: CANCELLATION_REASONS.map(cancelledStatus) },
+        reason: { enum: CANCELLATION_REASONS },
         holds: holdSplits,
       },
       ['status', 'reason', 'holds'],
@@ -204,20 +205,7 @@ export const contractEventJsonSchema = {
     messageRejected: eventDef(
       'contract.message-rejected',
       {
-        message: {
-          enum: [
-            'accept',
-            'decline',
-            'quote',
-            'award',
-            'cancel',
-            'withdraw',
-            'deliver',
-            'approve',
-            'dispute',
-            'vote',
-          ],
-        },
+        message: { enum: CONTRACT_MESSAGES },
         code: { type: 'string', pattern: '^[a-z][a-z0-9_-]{0,63}$' },
         field: { type: 'string', pattern: '^[A-Za-z0-9_.]{1,100}$' },
       },

@@ -1,5 +1,4 @@
 // The contract statuses of SPEC §4 and the transitions between them.
-import { z } from 'zod';
 
 export const CONTRACT_STATUSES = [
   'created',
@@ -16,7 +15,6 @@ export const CONTRACT_STATUSES = [
   'cancelled-absent',
 ] as const;
 export type ContractStatus = (typeof CONTRACT_STATUSES)[number];
-export const contractStatusSchema = z.enum(CONTRACT_STATUSES);
 
 export const CANCELLATION_REASONS = ['by-client', 'unmatched', 'withdrawn', 'absent'] as const;
 export type CancellationReason = (typeof CANCELLATION_REASONS)[number];
@@ -48,10 +46,6 @@ export function isTerminal(status: ContractStatus): status is TerminalStatus {
   return TRANSITIONS[status].length === 0;
 }
 
-export function allowedTransitions(from: ContractStatus): readonly ContractStatus[] {
-  return TRANSITIONS[from];
-}
-
 export function canTransition(from: ContractStatus, to: ContractStatus): boolean {
   return TRANSITIONS[from].includes(to);
 }
@@ -62,6 +56,11 @@ export function assertTransition(from: ContractStatus, to: ContractStatus): void
 
 export function cancelledStatus(reason: CancellationReason): CancelledStatus {
   return `cancelled-${reason}`;
+}
+
+/** The reason a `cancelled-<reason>` status names; null for any other status. */
+export function cancellationReasonOf(status: ContractStatus): CancellationReason | null {
+  return CANCELLATION_REASONS.find((reason) => cancelledStatus(reason) === status) ?? null;
 }
 
 export function settledStatus(tier: SettlementTier): SettledStatus {

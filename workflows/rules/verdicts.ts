@@ -1,9 +1,7 @@
 // A verdict on one acceptance criterion, as voted by a BA and as recorded in Criteria Met.
-import { z } from 'zod';
 
 export const VERDICTS = ['met', 'not met', 'unclear'] as const;
 export type Verdict = (typeof VERDICTS)[number];
-export const verdictSchema = z.enum(VERDICTS);
 
 export interface CriteriaCounts {
   total: number;
