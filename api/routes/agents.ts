@@ -38,6 +38,8 @@ export function agentsApp(ctx: ApiContext, auth: AuthMiddleware) {
     createRoute({
       method: 'get',
       path: '/{address}/votes',
+      // Public: no signature needed.
+      security: [],
       summary: 'An agent’s vote rows over every tallied panel (public)',
       request: { params: addressParams },
       responses: {

@@ -48,6 +48,9 @@ const json = <S>(schema: S, description: string) => ({
   content: { 'application/json': { schema } },
 });
 
+// An empty requirement makes the signature optional (OpenAPI 3).
+const OPTIONALLY_SIGNED: Record<string, string[]>[] = [{}, { httpSignature: [] }];
+
 export function invalidTerms(errors: FieldIssue[]) {
   const fields = [...new Set(errors.map((e) => e.field))];
   return badRequest(`invalid ${fields.join(', ')}`, { fields: errors }, 'invalid_input');
@@ -148,6 +151,8 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
     createRoute({
       method: 'get',
       path: '/',
+      // Public: no signature needed.
+      security: [],
       summary: 'List contracts through Temporal visibility (default: open tenders still to be matched)',
       request: { query: listQuerySchema },
       responses: {
@@ -174,6 +179,8 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
     createRoute({
       method: 'get',
       path: '/{id}',
+      // Optional: unsigned callers get the public view, signed parties their own.
+      security: OPTIONALLY_SIGNED,
       summary: 'Read a contract: the public view, or the party view when signed by a party',
       middleware: [auth.optionallySigned],
       request: { params: contractIdParams },
@@ -186,6 +193,8 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
     createRoute({
       method: 'get',
       path: '/{id}/events',
+      // Public: no signature needed.
+      security: [],
       summary: 'The content-free event log of a contract',
       request: { params: contractIdParams },
       responses: { 200: json(eventsSchema, 'events, oldest first'), ...errorResponses(404) },
@@ -202,6 +211,8 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
     createRoute({
       method: 'get',
       path: '/{id}/votes',
+      // Public: no signature needed.
+      security: [],
       summary: 'The vote rows of the contract’s panel, after the tally (sealed before it: 409)',
       request: { params: contractIdParams },
       responses: { 200: json(voteRowsSchema, 'one row per (BA, criterion)'), ...errorResponses(404, 409) },

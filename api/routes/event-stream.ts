@@ -68,6 +68,8 @@ export function registerEventStreamRoute(app: OpenAPIHono<MaybeSignedEnv>, ctx: 
     createRoute({
       method: 'get',
       path: '/{id}/events/stream',
+      // Public: no signature needed.
+      security: [],
       summary: 'The content-free event log as Server-Sent Events: the past events, then each new one',
       request: {
         params: contractIdParams,

@@ -10,6 +10,7 @@ export function healthApp(ctx: ApiContext) {
     createRoute({
       method: 'get',
       path: '/',
+      security: [],
       summary: 'Liveness: 200 when the Temporal server answers, 503 otherwise',
       responses: {
         200: { description: 'up', content: { 'application/json': { schema: healthSchema } } },

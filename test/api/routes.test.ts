@@ -205,6 +205,23 @@ test('the OpenAPI document and the docs page describe every route', async () => 
   ]) {
     assert.ok(routes.includes(expected), `${expected} missing from ${routes.join(', ')}`);
   }
+  const security = (path: string, method: string) =>
+    (doc.paths[path]?.[method] as { security?: unknown } | undefined)?.security;
+  for (const [path, method] of [
+    ['/contracts', 'get'],
+    ['/contracts/{id}/events', 'get'],
+    ['/contracts/{id}/votes', 'get'],
+    ['/agents/{address}/votes', 'get'],
+    ['/health', 'get'],
+  ] as const) {
+    assert.deepEqual(security(path, method), [], `${method} ${path} is public`);
+  }
+  assert.deepEqual(security('/contracts/{id}', 'get'), [{}, { httpSignature: [] }]);
+  assert.equal(
+    security('/contracts/{id}/accept', 'post'),
+    undefined,
+    'signed routes use the document default',
+  );
   const docs = await h().app.request('/docs');
   assert.equal(docs.status, 200);
   assert.match(await docs.text(), /POST \/contracts\/\{id\}\/deliveries/);
