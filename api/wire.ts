@@ -24,10 +24,3 @@ export function balancesToWire(address: string, balances: Balances): BalancesWir
   });
   return { address, balances: { USDC: side(balances.USDC), OCT: side(balances.OCT) } };
 }
-
-/** 2500000n → "2.5" (USDC has 6 decimals), for human-readable summaries only. */
-export function formatUsdc(amount: bigint): string {
-  const whole = amount / 1_000_000n;
-  const fraction = (amount % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '');
-  return fraction === '' ? whole.toString() : `${whole}.${fraction}`;
-}

@@ -35,7 +35,7 @@ import {
   listQuerySchema,
   partyViewSchema,
 } from '../schemas';
-import { formatUsdc } from '../wire';
+import { formatUsdc } from '../../workflows/rules/money';
 import { registerDeliveryContentRoute } from './delivery-content';
 import { registerEventStreamRoute } from './event-stream';
 import { registerKeyRoutes } from './keys';

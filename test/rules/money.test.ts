@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import {
   amountSchema,
   bps,
+  formatUsdc,
   fromWire,
   positiveAmountSchema,
   ratio,
@@ -88,5 +89,15 @@ describe('ratio', () => {
     assert.throws(() => ratio(1n, 0, 0), RangeError);
     assert.throws(() => ratio(1n, 4, 3), RangeError);
     assert.throws(() => ratio(1n, 1.5, 3), RangeError);
+  });
+});
+
+describe('formatUsdc', () => {
+  test('shows minor units as USDC with 6 decimals, trailing zeros dropped', () => {
+    assert.equal(formatUsdc(2_500_000n), '2.5');
+    assert.equal(formatUsdc(10_000_000n), '10');
+    assert.equal(formatUsdc(1n), '0.000001');
+    assert.equal(formatUsdc(0n), '0');
+    assert.equal(formatUsdc(1_234_567_890n), '1234.56789');
   });
 });

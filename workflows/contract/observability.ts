@@ -1,7 +1,7 @@
 // What an operator sees in the Temporal UI without the payload codec: typed search attributes and
 // the current details. Content-free: IDs, addresses, statuses, amounts and deadlines only.
 import { setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
-import { toWire } from '../rules/money';
+import { formatUsdc } from '../rules/money';
 import {
   clientKey,
   contractCodeKey,
@@ -24,14 +24,14 @@ function details(c: Contract, next: { kind: string; at: number } | null): string
     ['Code', c.terms.code],
     ['Client', c.terms.client],
     ['Worker', c.worker ?? '—'],
-    ['Escrowed Funds', `${toWire(c.escrowedFunds)} USDC minor units`],
-    ['Worker Stake', c.stake === null ? '—' : `${toWire(c.stake.amount)} USDC minor units`],
+    ['Escrowed Funds', `${formatUsdc(c.escrowedFunds)} USDC`],
+    ['Worker Stake', c.stake === null ? '—' : `${formatUsdc(c.stake.amount)} USDC`],
     ['Next deadline', next === null ? '—' : `${next.kind} at ${iso(next.at)}`],
   ];
   if (isAuction(c)) rows.push(['Quotes', String(c.quotes.length)]);
   if (c.delivery !== null) rows.push(['Delivery sha256', c.delivery.sha256]);
   if (c.criteriaMet !== null) rows.push(['Criteria Met', c.criteriaMet.join(', ')]);
-  if (c.payment !== null) rows.push(['Payment', `${toWire(c.payment)} USDC minor units`]);
+  if (c.payment !== null) rows.push(['Payment', `${formatUsdc(c.payment)} USDC`]);
   return [
     `**Contract ${c.contractId}**`,
     '',

@@ -54,3 +54,10 @@ export function assertAmount(amount: bigint, name: string): void {
   if (typeof amount !== 'bigint') throw new TypeError(`${name} must be a bigint`);
   if (amount < 0n) throw new RangeError(`${name} must not be negative, got ${amount}`);
 }
+
+/** 2500000n → "2.5" (USDC has 6 decimals), for human-readable summaries only. */
+export function formatUsdc(amount: bigint): string {
+  const whole = amount / 1_000_000n;
+  const fraction = (amount % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '');
+  return fraction === '' ? whole.toString() : `${whole}.${fraction}`;
+}
