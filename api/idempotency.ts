@@ -43,13 +43,64 @@ export interface IdempotencyStore {
   release(scope: IdempotencyScope): Promise<void>;
 }
 
-export interface SqliteIdempotencyStoreOptions {
+export interface IdempotencyStoreOptions {
   /** Milliseconds since the epoch; defaults to Date.now. */
   now?: () => number;
   /** A reservation older than this is taken to be abandoned by a crashed process (default 2 min). */
   leaseMs?: number;
   /** Saved answers are kept this long (default 24 h). */
   retentionMs?: number;
+}
+export type SqliteIdempotencyStoreOptions = IdempotencyStoreOptions;
+
+/** The options with their defaults applied (shared by the SQLite and PostgreSQL stores). */
+export function idempotencyStoreSettings(options: IdempotencyStoreOptions) {
+  return {
+    now: options.now ?? Date.now,
+    leaseMs: options.leaseMs ?? 120_000,
+    retentionMs: options.retentionMs ?? 24 * 3600_000,
+  };
+}
+
+/** A stored record, as both stores read it back. */
+export interface IdempotencyRecord {
+  requestHash: string;
+  state: 'pending' | 'done';
+  /** Milliseconds since the epoch. */
+  reservedAt: number;
+  status: number | null;
+  contentType: string | null;
+  body: Uint8Array | null;
+}
+
+/**
+ * What an existing record means for a request with `requestHash` at `now`; `take_over` when it is
+ * a reservation past its lease, which the caller may claim (it then answers `reserved`).
+ */
+export function judgeRecord(
+  record: IdempotencyRecord,
+  requestHash: string,
+  now: number,
+  leaseMs: number,
+): Reservation | { kind: 'take_over' } {
+  if (record.requestHash !== requestHash) return { kind: 'mismatch' };
+  if (record.state === 'done') {
+    return {
+      kind: 'replay',
+      answer: {
+        status: record.status ?? 200,
+        contentType: record.contentType,
+        body: new Uint8Array(record.body ?? []),
+      },
+    };
+  }
+  if (record.reservedAt >= now - leaseMs) return { kind: 'in_progress' };
+  return { kind: 'take_over' };
+}
+
+/** Saved answers older than `doneBefore` and reservations older than `pendingBefore` are pruned. */
+export function pruneCutoffs(now: number, leaseMs: number, retentionMs: number) {
+  return { doneBefore: now - retentionMs, pendingBefore: now - Math.max(leaseMs, retentionMs) };
 }
 
 interface Row {
@@ -68,10 +119,12 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   private readonly retentionMs: number;
   private lastPrune = -Infinity;
 
-  constructor(path: string, options: SqliteIdempotencyStoreOptions = {}) {
-    this.now = options.now ?? Date.now;
-    this.leaseMs = options.leaseMs ?? 120_000;
-    this.retentionMs = options.retentionMs ?? 24 * 3600_000;
+  constructor(path: string, options: IdempotencyStoreOptions = {}) {
+    ({
+      now: this.now,
+      leaseMs: this.leaseMs,
+      retentionMs: this.retentionMs,
+    } = idempotencyStoreSettings(options));
     this.db = openSqliteFile(path);
     this.db.exec(`CREATE TABLE IF NOT EXISTS idempotency_keys (
       caller TEXT NOT NULL,
@@ -104,18 +157,20 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
         .run({ ...scope, requestHash, now });
       return { kind: 'reserved' };
     }
-    if (row.request_hash !== requestHash) return { kind: 'mismatch' };
-    if (row.state === 'done') {
-      return {
-        kind: 'replay',
-        answer: {
-          status: row.status ?? 200,
-          contentType: row.content_type,
-          body: new Uint8Array(row.body ?? []),
-        },
-      };
-    }
-    if (row.reserved_at >= now - this.leaseMs) return { kind: 'in_progress' };
+    const judged = judgeRecord(
+      {
+        requestHash: row.request_hash,
+        state: row.state,
+        reservedAt: row.reserved_at,
+        status: row.status,
+        contentType: row.content_type,
+        body: row.body,
+      },
+      requestHash,
+      now,
+      this.leaseMs,
+    );
+    if (judged.kind !== 'take_over') return judged;
     this.db
       .prepare(`UPDATE idempotency_keys SET reserved_at = @now WHERE ${this.where}`)
       .run({ ...scope, now });
@@ -155,10 +210,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
         `DELETE FROM idempotency_keys
          WHERE (state = 'done' AND reserved_at < @doneBefore) OR (state = 'pending' AND reserved_at < @pendingBefore)`,
       )
-      .run({
-        doneBefore: now - this.retentionMs,
-        pendingBefore: now - Math.max(this.leaseMs, this.retentionMs),
-      }).changes;
+      .run(pruneCutoffs(now, this.leaseMs, this.retentionMs)).changes;
   }
 
   close(): void {

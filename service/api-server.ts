@@ -1,14 +1,19 @@
 // Builds every dependency of the API from the settings and serves it over HTTP (the start script
-// calls this). Stores live under the data dir: vault.sqlite, nonces.sqlite, idempotency.sqlite.
+// calls this). The API's own stores (key vault, nonces, idempotency records) live next to the
+// ledger: with a PostgreSQL ledger in the same database (tables `api_*`, shared by every API
+// process), else in SQLite files under the data dir (vault.sqlite, nonces.sqlite, idempotency.sqlite).
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openLedger } from '../activities/ledger';
 import { createApp, type App } from '../api/app';
-import { SqliteNonceStore } from '../api/auth';
+import type { PostgresPool, PostgresPoolOptions } from '../api/auth';
+import { PostgresNonceStore, SqliteNonceStore, openPostgresPool } from '../api/auth';
 import { SqliteIdempotencyStore } from '../api/idempotency';
+import { PostgresIdempotencyStore } from '../api/idempotency-postgres';
 import { SqliteKeyVault } from '../api/vault';
+import { PostgresKeyVault } from '../api/vault-postgres';
 import { TASK_QUEUE } from '../temporal.config';
 import type { Settings } from './settings';
 import { connectTemporalClient } from './temporal-client';
@@ -29,13 +34,23 @@ export interface ApiServerOptions {
 }
 
 /** The API's own stores, each a SQLite file in `dir`. */
-export interface ApiStores {
+export interface SqliteApiStores {
   vault: SqliteKeyVault;
   nonces: SqliteNonceStore;
   idempotency: SqliteIdempotencyStore;
 }
 
-export function openApiStores(dir: string, vaultMasterKey: Uint8Array): ApiStores {
+/** The API's own stores as tables of a PostgreSQL database, on one pool. */
+export interface PostgresApiStores {
+  vault: PostgresKeyVault;
+  nonces: PostgresNonceStore;
+  idempotency: PostgresIdempotencyStore;
+  pool: PostgresPool;
+}
+
+export type ApiStores = SqliteApiStores | PostgresApiStores;
+
+export function openApiStores(dir: string, vaultMasterKey: Uint8Array): SqliteApiStores {
   return {
     vault: new SqliteKeyVault(join(dir, 'vault.sqlite'), vaultMasterKey),
     nonces: new SqliteNonceStore(join(dir, 'nonces.sqlite')),
@@ -43,10 +58,51 @@ export function openApiStores(dir: string, vaultMasterKey: Uint8Array): ApiStore
   };
 }
 
-export function closeApiStores(stores: ApiStores): void {
+/** Opens the pool and creates the stores' tables if missing. */
+export async function openPostgresApiStores(
+  options: PostgresPoolOptions,
+  vaultMasterKey: Uint8Array,
+): Promise<PostgresApiStores> {
+  const pool = await openPostgresPool(options);
+  try {
+    return {
+      vault: await PostgresKeyVault.open(pool, vaultMasterKey),
+      nonces: await PostgresNonceStore.open(pool),
+      idempotency: await PostgresIdempotencyStore.open(pool),
+      pool,
+    };
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+}
+
+/** PostgreSQL when the ledger is there (same database and schema, a pool of its own), else SQLite files. */
+export async function openApiStoresFor(
+  settings: Pick<Settings, 'dataDir' | 'ledger' | 'vaultMasterKey'>,
+): Promise<ApiStores> {
+  const { ledger } = settings;
+  if (ledger.kind === 'postgres') {
+    return openPostgresApiStores(
+      {
+        connectionString: ledger.connectionString,
+        ...(ledger.schema === undefined ? {} : { schema: ledger.schema }),
+      },
+      settings.vaultMasterKey,
+    );
+  }
+  return openApiStores(settings.dataDir, settings.vaultMasterKey);
+}
+
+/** Closes SQLite stores at once (no promise to await); PostgreSQL ones resolve when the pool has ended. */
+export function closeApiStores(stores: SqliteApiStores): void;
+export function closeApiStores(stores: ApiStores): Promise<void>;
+export function closeApiStores(stores: ApiStores): void | Promise<void> {
+  if ('pool' in stores) return stores.pool.end();
   stores.vault.close();
   stores.nonces.close();
   stores.idempotency.close();
+  return Promise.resolve();
 }
 
 function listen(app: App, port: number, hostname: string): Promise<ServerType> {
@@ -64,12 +120,14 @@ export async function startApiServer(settings: Settings, options: ApiServerOptio
     ...(options.env ? { env: options.env } : {}),
   });
   const ledger = await openLedger(settings.ledger);
-  const stores = openApiStores(settings.dataDir, settings.vaultMasterKey);
+  const stores = await openApiStoresFor(settings);
   const app = createApp({
     temporal: temporal.client,
     taskQueue: options.taskQueue ?? TASK_QUEUE,
     ledger,
-    ...stores,
+    vault: stores.vault,
+    nonces: stores.nonces,
+    idempotency: stores.idempotency,
     params: settings.params,
     operatorToken: settings.operatorToken,
   });
@@ -87,7 +145,7 @@ export async function startApiServer(settings: Settings, options: ApiServerOptio
       });
       await temporal.connection.close();
       await ledger.close();
-      closeApiStores(stores);
+      await closeApiStores(stores);
     },
   };
 }

@@ -13,13 +13,23 @@ export interface NonceStore {
   consume(keyid: Address, nonce: string, expires: number): Promise<boolean>;
 }
 
-export interface SqliteNonceStoreOptions {
+export interface NonceStoreOptions {
   /** Milliseconds since the epoch; defaults to Date.now. */
   now?: () => number;
   /** Kept past `expires` in case the server clock steps back (default 60 s). */
   retentionMarginSeconds?: number;
   /** How often consume() also deletes nonces past retention (default every 60 s). */
   pruneIntervalSeconds?: number;
+}
+export type SqliteNonceStoreOptions = NonceStoreOptions;
+
+/** The options with their defaults applied (shared by the SQLite and PostgreSQL stores). */
+export function nonceStoreSettings(options: NonceStoreOptions) {
+  return {
+    now: options.now ?? Date.now,
+    margin: options.retentionMarginSeconds ?? 60,
+    pruneInterval: options.pruneIntervalSeconds ?? 60,
+  };
 }
 
 export class SqliteNonceStore implements NonceStore {
@@ -31,10 +41,8 @@ export class SqliteNonceStore implements NonceStore {
   private readonly insert;
   private readonly deleteExpired;
 
-  constructor(path: string, options: SqliteNonceStoreOptions = {}) {
-    this.now = options.now ?? Date.now;
-    this.margin = options.retentionMarginSeconds ?? 60;
-    this.pruneInterval = options.pruneIntervalSeconds ?? 60;
+  constructor(path: string, options: NonceStoreOptions = {}) {
+    ({ now: this.now, margin: this.margin, pruneInterval: this.pruneInterval } = nonceStoreSettings(options));
     this.db = openSqliteFile(path);
     this.db.exec(`CREATE TABLE IF NOT EXISTS signature_nonces (
       keyid TEXT NOT NULL,

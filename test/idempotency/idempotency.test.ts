@@ -7,16 +7,18 @@ import type { SignedEnv } from '../../api/auth/require-signature';
 import { requireSignature } from '../../api/auth/require-signature';
 import { errorBody, toErrorResponse } from '../../api/errors';
 import type { IdempotencyScope } from '../../api/idempotency';
-import { SqliteIdempotencyStore, idempotency, requestHash } from '../../api/idempotency';
+import { idempotency, requestHash } from '../../api/idempotency';
+import type { ApiStoreHarness, StorePlace } from '../auth/api-stores';
+import { describeEachApiStore } from '../auth/api-stores';
 import { ALICE, BOB_KEY, NOW, signed, tempDir } from '../auth/support';
 
 const BODY = JSON.stringify({ price: '1500000' });
 
-/** requireSignature → idempotency → handlers that count their runs. */
-function makeApp(path = join(tempDir('idem'), 'idempotency.sqlite')) {
+/** requireSignature → idempotency (on `place`, a new one by default) → handlers that count their runs. */
+async function makeApp(stores: ApiStoreHarness, place: StorePlace = stores.place()) {
   const dir = tempDir('idem-nonces');
   const nonces = new SqliteNonceStore(join(dir, 'nonces.sqlite'));
-  const store = new SqliteIdempotencyStore(path, { now: () => NOW });
+  const { store, close } = await stores.idempotency(place, { now: () => NOW });
   const runs = { quotes: 0, failing: 0, conflicting: 0 };
   let gate: Promise<void> = Promise.resolve();
   const app = new Hono<SignedEnv>();
@@ -44,7 +46,7 @@ function makeApp(path = join(tempDir('idem'), 'idempotency.sqlite')) {
   app.get('/quotes', (c) => c.json({ runs: runs.quotes }));
   return {
     app,
-    store,
+    close,
     runs,
     holdHandlers: () => {
       let open!: () => void;
@@ -56,9 +58,9 @@ function makeApp(path = join(tempDir('idem'), 'idempotency.sqlite')) {
 
 const withKey = (key: string) => ({ headers: { 'Idempotency-Key': key } });
 
-describe('Idempotency-Key', () => {
+describeEachApiStore('Idempotency-Key', (stores) => {
   test('a repeat returns the first answer and the handler runs once', async () => {
-    const { app, runs } = makeApp();
+    const { app, runs } = await makeApp(stores);
     const first = await app.request('/quotes', signed('POST', '/quotes', { body: BODY, ...withKey('k-1') }));
     const again = await app.request('/quotes', signed('POST', '/quotes', { body: BODY, ...withKey('k-1') }));
     assert.equal(first.status, 201);
@@ -73,7 +75,7 @@ describe('Idempotency-Key', () => {
   });
 
   test('the same key with another body is 422 and runs nothing', async () => {
-    const { app, runs } = makeApp();
+    const { app, runs } = await makeApp(stores);
     await app.request('/quotes', signed('POST', '/quotes', { body: BODY, ...withKey('k-2') }));
     const other = await app.request(
       '/quotes',
@@ -85,14 +87,14 @@ describe('Idempotency-Key', () => {
   });
 
   test('without a key every request runs', async () => {
-    const { app, runs } = makeApp();
+    const { app, runs } = await makeApp(stores);
     await app.request('/quotes', signed('POST', '/quotes', { body: BODY }));
     await app.request('/quotes', signed('POST', '/quotes', { body: BODY }));
     assert.equal(runs.quotes, 2);
   });
 
   test("keys are per caller: Bob's k-3 is not Alice's", async () => {
-    const { app, runs } = makeApp();
+    const { app, runs } = await makeApp(stores);
     await app.request('/quotes', signed('POST', '/quotes', { body: BODY, ...withKey('k-3') }));
     const bob = await app.request(
       '/quotes',
@@ -108,7 +110,7 @@ describe('Idempotency-Key', () => {
   });
 
   test('concurrent identical requests: one runs, the other gets 409 in progress, then the saved answer', async () => {
-    const { app, runs, holdHandlers } = makeApp();
+    const { app, runs, holdHandlers } = await makeApp(stores);
     const release = holdHandlers();
     const first = app.request('/quotes', signed('POST', '/quotes', { body: BODY, ...withKey('k-4') }));
     while (runs.quotes === 0) await new Promise((resolve) => setImmediate(resolve)); // the first is inside
@@ -127,7 +129,7 @@ describe('Idempotency-Key', () => {
   });
 
   test('a 5xx frees the key so a retry runs; a 4xx answer is saved and replayed', async () => {
-    const { app, runs } = makeApp();
+    const { app, runs } = await makeApp(stores);
     const failed = await app.request('/failing', signed('POST', '/failing', withKey('k-5')));
     assert.equal(failed.status, 500);
     assert.deepEqual(await failed.json(), errorBody('internal', 'internal error'));
@@ -143,11 +145,11 @@ describe('Idempotency-Key', () => {
   });
 
   test('the saved answer survives a restart', async () => {
-    const path = join(tempDir('idem'), 'idempotency.sqlite');
-    const before = makeApp(path);
+    const place = stores.place();
+    const before = await makeApp(stores, place);
     await before.app.request('/quotes', signed('POST', '/quotes', { body: BODY, ...withKey('k-7') }));
-    before.store.close();
-    const after = makeApp(path);
+    await before.close();
+    const after = await makeApp(stores, place);
     const res = await after.app.request(
       '/quotes',
       signed('POST', '/quotes', { body: BODY, ...withKey('k-7') }),
@@ -157,7 +159,7 @@ describe('Idempotency-Key', () => {
   });
 
   test('a bad key is 400; reads ignore the header', async () => {
-    const { app, runs } = makeApp();
+    const { app, runs } = await makeApp(stores);
     const bad = await app.request(
       '/quotes',
       signed('POST', '/quotes', { body: BODY, ...withKey('has space') }),
@@ -168,8 +170,37 @@ describe('Idempotency-Key', () => {
     assert.deepEqual(await read.json(), { runs: 0 });
   });
 
+  test('two API processes on one store: a key reserved by one is in progress, then replayed, by the other', async () => {
+    const place = stores.place();
+    const one = await makeApp(stores, place);
+    const two = await makeApp(stores, place);
+    const release = one.holdHandlers();
+    const first = one.app.request('/quotes', signed('POST', '/quotes', { body: BODY, ...withKey('k-10') }));
+    while (one.runs.quotes === 0) await new Promise((resolve) => setImmediate(resolve));
+    const meanwhile = await two.app.request(
+      '/quotes',
+      signed('POST', '/quotes', { body: BODY, ...withKey('k-10') }),
+    );
+    assert.equal(meanwhile.status, 409);
+    release();
+    assert.equal((await first).status, 201);
+    const replayed = await two.app.request(
+      '/quotes',
+      signed('POST', '/quotes', { body: BODY, ...withKey('k-10') }),
+    );
+    assert.equal(replayed.headers.get('Idempotent-Replayed'), 'true');
+    assert.deepEqual(await replayed.json(), { quoteId: 'q-1', price: '1500000', caller: ALICE });
+    const other = await two.app.request(
+      '/quotes',
+      signed('POST', '/quotes', { body: JSON.stringify({ price: '2' }), ...withKey('k-10') }),
+    );
+    assert.equal(other.status, 422);
+    assert.deepEqual([one.runs.quotes, two.runs.quotes], [1, 0]);
+    await Promise.all([one.close(), two.close()]);
+  });
+
   test('the same key on another path is another record', async () => {
-    const { app, runs } = makeApp();
+    const { app, runs } = await makeApp(stores);
     await app.request('/quotes', signed('POST', '/quotes', { body: BODY, ...withKey('k-9') }));
     const other = await app.request('/conflicting', signed('POST', '/conflicting', withKey('k-9')));
     assert.equal(other.status, 409);
@@ -177,45 +208,77 @@ describe('Idempotency-Key', () => {
   });
 });
 
-describe('SqliteIdempotencyStore', () => {
+describeEachApiStore('idempotency store', (stores) => {
   const scope: IdempotencyScope = { caller: ALICE, method: 'POST', path: '/quotes', key: 'k' };
   const hash = requestHash('', new TextEncoder().encode(BODY));
+  const answer = { status: 201, contentType: 'application/json', body: new Uint8Array([123, 125]) };
 
   test('a reservation abandoned past its lease is taken over', async () => {
     let now = NOW;
-    const store = new SqliteIdempotencyStore(join(tempDir('idem'), 'i.sqlite'), {
-      now: () => now,
-      leaseMs: 1000,
-    });
+    const { store, close } = await stores.idempotency(stores.place(), { now: () => now, leaseMs: 1000 });
     assert.deepEqual(await store.reserve(scope, hash), { kind: 'reserved' });
     now += 1000;
     assert.deepEqual(await store.reserve(scope, hash), { kind: 'in_progress' });
     now += 1;
     assert.deepEqual(await store.reserve(scope, hash), { kind: 'reserved' });
-    store.close();
+    assert.deepEqual(
+      await store.reserve(scope, hash),
+      { kind: 'in_progress' },
+      'the take-over renewed the lease',
+    );
+    await close();
   });
 
   test('answers are pruned after the retention period', async () => {
     let now = NOW;
-    const store = new SqliteIdempotencyStore(join(tempDir('idem'), 'i.sqlite'), {
+    const { store, prune, close } = await stores.idempotency(stores.place(), {
       now: () => now,
       retentionMs: 10_000,
     });
     await store.reserve(scope, hash);
-    await store.complete(scope, {
-      status: 201,
-      contentType: 'application/json',
-      body: new Uint8Array([123, 125]),
-    });
+    await store.complete(scope, answer);
     now += 10_000;
-    assert.equal(store.prune(), 0);
+    assert.equal(await prune(), 0);
     assert.equal((await store.reserve(scope, hash)).kind, 'replay');
     now += 1;
-    assert.equal(store.prune(), 1);
+    assert.equal(await prune(), 1);
     assert.equal((await store.reserve(scope, hash)).kind, 'reserved');
-    store.close();
+    await close();
   });
 
+  test('a key reserved through one instance is seen by another; a release frees it for both', async () => {
+    const place = stores.place();
+    const one = await stores.idempotency(place, { now: () => NOW });
+    const two = await stores.idempotency(place, { now: () => NOW });
+    assert.deepEqual(await one.store.reserve(scope, hash), { kind: 'reserved' });
+    assert.deepEqual(await two.store.reserve(scope, hash), { kind: 'in_progress' });
+    assert.deepEqual(await two.store.reserve(scope, 'another-hash'), { kind: 'mismatch' });
+    await one.store.release(scope);
+    assert.deepEqual(await two.store.reserve(scope, hash), { kind: 'reserved' });
+    await two.store.complete(scope, answer);
+    assert.deepEqual(await one.store.reserve(scope, hash), { kind: 'replay', answer });
+    await Promise.all([one.close(), two.close()]);
+  });
+
+  test('of concurrent reservations of one key from two instances exactly one wins, also on a take-over', async () => {
+    let now = NOW;
+    const place = stores.place();
+    const options = { now: () => now, leaseMs: 1000 };
+    const one = await stores.idempotency(place, options);
+    const two = await stores.idempotency(place, options);
+    const keys = Array.from({ length: 10 }, (_, i) => ({ ...scope, key: `race-${i}` }));
+    const race = () =>
+      Promise.all(keys.flatMap((key) => [one, two].map(({ store }) => store.reserve(key, hash))));
+    const winners = (results: Array<{ kind: string }>) =>
+      keys.map((_, i) => [results[2 * i], results[2 * i + 1]].filter((r) => r?.kind === 'reserved').length);
+    assert.deepEqual(winners(await race()), Array<number>(keys.length).fill(1));
+    now += 1001; // every reservation is now abandoned
+    assert.deepEqual(winners(await race()), Array<number>(keys.length).fill(1));
+    await Promise.all([one.close(), two.close()]);
+  });
+});
+
+describe('requestHash', () => {
   test('the query string is part of the request hash', () => {
     const body = new TextEncoder().encode(BODY);
     assert.notEqual(requestHash('?a=1', body), requestHash('?a=2', body));
