@@ -37,7 +37,10 @@ export interface ContractGateway {
   create(input: ContractInput, staticSummary: string): Promise<ContractView>;
   /** The view, or undefined when no such contract exists (never started, or its escrow failed). */
   view(contractId: string): Promise<ContractView | undefined>;
+  /** The event log, or undefined when no such contract exists. */
   events(contractId: string): Promise<ContractEvent[] | undefined>;
+  /** The event log of a contract already known to exist: one query, no existence check (the stream's poll). */
+  eventLog(contractId: string): Promise<ContractEvent[]>;
   /** The vote rows once tallied (`{ sealed: true }` before); undefined when no such contract exists. */
   votes(contractId: string): Promise<VotesResult | undefined>;
   /** Sends a message as an Update and returns the view after it. */
@@ -86,6 +89,8 @@ export function createContractGateway({
     }
   }
 
+  const eventLog = (contractId: string) => handle(contractId).query(eventsQuery);
+
   return {
     async create(input, staticSummary) {
       const startWorkflowOperation = new WithStartWorkflowOperation(CONTRACT_WORKFLOW_TYPE, {
@@ -103,8 +108,10 @@ export function createContractGateway({
 
     async events(contractId) {
       if ((await readView(contractId)) === undefined) return undefined;
-      return handle(contractId).query(eventsQuery);
+      return eventLog(contractId);
     },
+
+    eventLog,
 
     async votes(contractId) {
       if ((await readView(contractId)) === undefined) return undefined;

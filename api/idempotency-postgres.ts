@@ -11,7 +11,12 @@ import type {
   Reservation,
   SavedAnswer,
 } from './idempotency';
-import { idempotencyStoreSettings, judgeRecord, pruneCutoffs } from './idempotency';
+import {
+  IDEMPOTENCY_PRUNE_INTERVAL_MS,
+  idempotencyStoreSettings,
+  judgeRecord,
+  pruneCutoffs,
+} from './idempotency';
 
 const TABLE = `CREATE TABLE IF NOT EXISTS api_idempotency_keys (
   caller TEXT NOT NULL,
@@ -71,7 +76,7 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
 
   async reserve(scope: IdempotencyScope, requestHash: string): Promise<Reservation> {
     const now = this.now();
-    if (now - this.lastPrune >= 60_000) await this.prune();
+    if (now - this.lastPrune >= IDEMPOTENCY_PRUNE_INTERVAL_MS) await this.prune();
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const inserted = await this.pool.query(
         `INSERT INTO api_idempotency_keys (caller, method, path, key, request_hash, state, reserved_at)

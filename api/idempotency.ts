@@ -54,6 +54,9 @@ export interface IdempotencyStoreOptions {
 export type SqliteIdempotencyStoreOptions = IdempotencyStoreOptions;
 
 /** The options with their defaults applied (shared by the SQLite and PostgreSQL stores). */
+/** Both stores prune finished and abandoned records at most this often, from reserve(). */
+export const IDEMPOTENCY_PRUNE_INTERVAL_MS = 60_000;
+
 export function idempotencyStoreSettings(options: IdempotencyStoreOptions) {
   return {
     now: options.now ?? Date.now,
@@ -179,7 +182,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
 
   async reserve(scope: IdempotencyScope, requestHash: string): Promise<Reservation> {
     const now = this.now();
-    if (now - this.lastPrune >= 60_000) this.prune();
+    if (now - this.lastPrune >= IDEMPOTENCY_PRUNE_INTERVAL_MS) this.prune();
     return this.db.transaction(this.reserveTx).immediate(scope, requestHash, now);
   }
 

@@ -124,7 +124,7 @@ export function registerEventStreamRoute(app: OpenAPIHono<MaybeSignedEnv>, ctx: 
           await pause(settings.pollMs);
           if (stream.aborted) return;
           try {
-            events = (await ctx.contracts.events(id)) ?? events;
+            events = await ctx.contracts.eventLog(id);
           } catch {
             // Temporal did not answer: say so (content-free) and end; the client resumes later.
             await stream.writeSSE({ event: 'error', data: JSON.stringify({ code: 'temporal_unavailable' }) });

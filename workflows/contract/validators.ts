@@ -180,16 +180,19 @@ export function validateDeliver(c: Contract, input: unknown): Rejection | null {
   );
 }
 
+/** The Client's review window (privacy-preserving, under review, before the Review Deadline): approve or dispute. */
+const clientReview = (c: Contract, input: unknown, standardModeMessage: string): Check[] => [
+  callerIsAddress(input),
+  exists(c),
+  callerIs(c, input, 'client'),
+  privacyPreserving(c, standardModeMessage),
+  statusIs(c, 'under-review'),
+  notDisputing(c),
+  before(c.terms.deadlines.review, 'review'),
+];
+
 export function validateApprove(c: Contract, input: unknown): Rejection | null {
-  return firstBroken(
-    callerIsAddress(input),
-    exists(c),
-    callerIs(c, input, 'client'),
-    privacyPreserving(c, 'in standard mode the panel decides, not the Client'),
-    statusIs(c, 'under-review'),
-    notDisputing(c),
-    before(c.terms.deadlines.review, 'review'),
-  );
+  return firstBroken(...clientReview(c, input, 'in standard mode the panel decides, not the Client'));
 }
 
 const notDisputing =
@@ -219,15 +222,8 @@ function verdictList(value: unknown, criteria: number, field: string): Rejection
 
 export function validateDispute(c: Contract, input: unknown): Rejection | null {
   const claims = (input as Partial<DisputeInput> | null | undefined)?.claims;
-  return firstBroken(
-    callerIsAddress(input),
-    exists(c),
-    callerIs(c, input, 'client'),
-    privacyPreserving(c, 'in standard mode the panel decides; no dispute'),
-    statusIs(c, 'under-review'),
-    notDisputing(c),
-    before(c.terms.deadlines.review, 'review'),
-    () => (claims === undefined ? null : verdictList(claims, c.terms.acceptanceCriteria.length, 'claims')),
+  return firstBroken(...clientReview(c, input, 'in standard mode the panel decides; no dispute'), () =>
+    claims === undefined ? null : verdictList(claims, c.terms.acceptanceCriteria.length, 'claims'),
   );
 }
 
