@@ -39,6 +39,8 @@ interface HoldFacts {
   amount: bigint;
   kind: HoldKind;
   contractId: string | null;
+  /** The operation that closed the hold, stored or earlier in the batch; null while it is open. */
+  resolvedBy: string | null;
 }
 
 interface NewTransfer {
@@ -55,7 +57,24 @@ interface NewTransfer {
 
 const INSERT_TRANSFER = `INSERT INTO ledger_transfers
   (op_id, idx, type, asset, debit_owner, credit_owner, amount, hold_id, closes_hold, hold_kind, contract_id, created_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+  VALUES`;
+const INSERT_OPERATION = 'INSERT INTO ledger_operations (id, kind, body, created_at) VALUES';
+/** Rows per multi-row INSERT: 12 columns stay far below either database's parameter limit. */
+const ROWS_PER_INSERT = 500;
+
+/** `(?, ?), (?, ?)` for `rows` rows of `columns` columns. */
+function values(rows: number, columns: number): string {
+  const row = `(${placeholders(columns)})`;
+  return Array.from({ length: rows }, () => row).join(', ');
+}
+
+/** Inserts rows in as few statements as the limit allows: one round trip per statement, not per row. */
+async function insertRows(tx: SqlTx, insert: string, rows: unknown[][]): Promise<void> {
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    const chunk = rows.slice(i, i + ROWS_PER_INSERT);
+    await tx.run(`${insert} ${values(chunk.length, chunk[0]!.length)}`, chunk.flat());
+  }
+}
 
 const HOLD_COLUMNS = `h.op_id, h.debit_owner, h.asset, h.amount, h.hold_kind, h.contract_id, h.created_at,
   c.op_id AS resolved_by`;
@@ -190,23 +209,10 @@ export class SqlLedger implements Ledger {
   }
 
   private async applyBatch(tx: SqlTx, ops: LedgerOp[]): Promise<OpResult[]> {
-    const bodies = new Map<string, string>();
-    for (const row of await tx.all(
-      `SELECT id, body FROM ledger_operations WHERE id IN (${placeholders(ops.length)})`,
-      ops.map((op) => op.id),
-    )) {
-      bodies.set(str(row.id), str(row.body));
-    }
-    const toApply: LedgerOp[] = [];
-    const results = ops.map((op): OpResult => {
-      const prior = bodies.get(op.id);
-      if (prior === undefined) {
-        toApply.push(op);
-        return { id: op.id, kind: op.kind, replayed: false };
-      }
-      if (prior !== canonicalBody(op)) throw new IdempotencyConflictError(op.id);
-      return { id: op.id, kind: op.kind, replayed: true };
-    });
+    const now = new Date().toISOString();
+    const toApply = await this.claimOperations(tx, ops, now);
+    const applied = new Set(toApply);
+    const results = ops.map((op): OpResult => ({ id: op.id, kind: op.kind, replayed: !applied.has(op) }));
     if (toApply.length === 0) return results;
 
     const holdOf = await this.holdsReferenced(tx, toApply);
@@ -215,18 +221,12 @@ export class SqlLedger implements Ledger {
       toApply.flatMap((op) => accountsOf(op, holdOf)),
     );
 
-    const now = new Date().toISOString();
+    const rows: unknown[][] = [];
     for (const op of toApply) {
-      const transfers = await this.plan(tx, op, holdOf, available);
+      const transfers = this.plan(op, holdOf, available);
       for (const t of transfers) trackAvailable(available, t);
-      await tx.run('INSERT INTO ledger_operations (id, kind, body, created_at) VALUES (?, ?, ?, ?)', [
-        op.id,
-        op.kind,
-        canonicalBody(op),
-        now,
-      ]);
       for (const [i, t] of transfers.entries()) {
-        await tx.run(INSERT_TRANSFER, [
+        rows.push([
           op.id,
           i,
           t.type,
@@ -242,7 +242,37 @@ export class SqlLedger implements Ledger {
         ]);
       }
     }
+    await insertRows(tx, INSERT_TRANSFER, rows);
     return results;
+  }
+
+  /**
+   * Inserts the batch's operation rows in one statement and returns those that were new. An id that
+   * was already stored is a replay when its body is the same, and a conflict otherwise.
+   */
+  private async claimOperations(tx: SqlTx, ops: LedgerOp[], now: string): Promise<LedgerOp[]> {
+    const inserted = new Set(
+      (
+        await tx.all(
+          `${INSERT_OPERATION} ${values(ops.length, 4)} ON CONFLICT (id) DO NOTHING RETURNING id`,
+          ops.flatMap((op) => [op.id, op.kind, canonicalBody(op), now]),
+        )
+      ).map((row) => str(row.id)),
+    );
+    const prior = ops.filter((op) => !inserted.has(op.id));
+    if (prior.length > 0) {
+      const bodies = new Map<string, string>();
+      for (const row of await tx.all(
+        `SELECT id, body FROM ledger_operations WHERE id IN (${placeholders(prior.length)})`,
+        prior.map((op) => op.id),
+      )) {
+        bodies.set(str(row.id), str(row.body));
+      }
+      for (const op of prior) {
+        if (bodies.get(op.id) !== canonicalBody(op)) throw new IdempotencyConflictError(op.id);
+      }
+    }
+    return ops.filter((op) => inserted.has(op.id));
   }
 
   /**
@@ -259,8 +289,8 @@ export class SqlLedger implements Ledger {
     const facts = new Map<string, HoldFacts>();
     if (wanted.size > 0) {
       const rows = await tx.all(
-        `SELECT op_id, debit_owner, asset, amount, hold_kind, contract_id FROM ledger_transfers
-         WHERE type = 'pending' AND op_id IN (${placeholders(wanted.size)})`,
+        `SELECT h.op_id, h.debit_owner, h.asset, h.amount, h.hold_kind, h.contract_id, c.op_id AS resolved_by
+         FROM ${HOLD_FROM} WHERE h.type = 'pending' AND h.op_id IN (${placeholders(wanted.size)})`,
         [...wanted],
       );
       for (const row of rows) {
@@ -270,6 +300,7 @@ export class SqlLedger implements Ledger {
           amount: big(row.amount),
           kind: str(row.hold_kind) as HoldKind,
           contractId: nullableStr(row.contract_id),
+          resolvedBy: nullableStr(row.resolved_by),
         });
       }
     }
@@ -283,6 +314,7 @@ export class SqlLedger implements Ledger {
           amount: op.amount,
           kind: op.holdKind,
           contractId: op.contractId ?? null,
+          resolvedBy: null,
         });
       }
     }
@@ -291,20 +323,17 @@ export class SqlLedger implements Ledger {
 
   /**
    * Creates missing accounts, locks all of them in one fixed order (so concurrent batches cannot
-   * deadlock on each other), and returns each one's available balance at that moment.
+   * deadlock on each other), and returns each one's available balance at that moment. One statement:
+   * the no-op update of an existing row takes its row lock and RETURNING reads it.
    */
   private async lockAccounts(tx: SqlTx, pairs: Array<[Owner, Asset]>): Promise<Map<string, bigint>> {
     const keys = [...new Map(pairs.map(([o, a]) => [accountKey(o, a), [o, a] as const])).entries()]
       .sort(([k1], [k2]) => (k1 < k2 ? -1 : k1 > k2 ? 1 : 0))
       .map(([, pair]) => pair);
-    await tx.run(
-      `INSERT INTO ledger_accounts (owner, asset) VALUES ${keys.map(() => '(?, ?)').join(', ')} ON CONFLICT DO NOTHING`,
-      keys.flat(),
-    );
     const rows = await tx.all(
-      `SELECT owner, asset, credits_posted, debits_posted, debits_pending FROM ledger_accounts
-       WHERE ${keys.map(() => '(owner = ? AND asset = ?)').join(' OR ')}
-       ORDER BY owner, asset ${this.db.lockRowsClause}`,
+      `INSERT INTO ledger_accounts (owner, asset) VALUES ${values(keys.length, 2)}
+       ON CONFLICT (owner, asset) DO UPDATE SET debits_posted = ledger_accounts.debits_posted
+       RETURNING owner, asset, credits_posted, debits_posted, debits_pending`,
       keys.flat(),
     );
     return new Map(
@@ -315,18 +344,8 @@ export class SqlLedger implements Ledger {
     );
   }
 
-  private async requireOpen(tx: SqlTx, holdId: string): Promise<void> {
-    const [row] = await tx.all('SELECT op_id FROM ledger_transfers WHERE closes_hold = ?', [holdId]);
-    if (row) throw new HoldAlreadyResolvedError(holdId, str(row.op_id));
-  }
-
   /** Checks an operation against the current balances and returns the transfer rows it writes. */
-  private async plan(
-    tx: SqlTx,
-    op: LedgerOp,
-    hold: (id: string) => HoldFacts,
-    available: Map<string, bigint>,
-  ): Promise<NewTransfer[]> {
+  private plan(op: LedgerOp, hold: (id: string) => HoldFacts, available: Map<string, bigint>): NewTransfer[] {
     const posted = (
       asset: Asset,
       debit: Owner,
@@ -373,7 +392,8 @@ export class SqlLedger implements Ledger {
       case 'void':
       case 'resolve': {
         const h = hold(op.holdId);
-        await this.requireOpen(tx, op.holdId);
+        if (h.resolvedBy !== null) throw new HoldAlreadyResolvedError(op.holdId, h.resolvedBy);
+        h.resolvedBy = op.id;
         const parts = op.kind === 'void' ? [{ to: h.owner, amount: h.amount }] : op.parts;
         const sum = parts.reduce((total, p) => total + p.amount, 0n);
         if (sum !== h.amount) throw new PartsMismatchError(op.holdId, h.amount, sum);

@@ -122,24 +122,24 @@ function bind(params: readonly unknown[]): unknown[] {
 }
 
 class PostgresDriver implements SqlDriver {
-  readonly lockRowsClause = 'FOR UPDATE';
-  private readonly sqlCache = new Map<string, string>();
+  private readonly statements = new Map<string, { name: string; text: string }>();
 
   constructor(private readonly pool: Pool) {}
 
+  /** Each distinct statement is prepared once per connection (under a name) and then only bound and run. */
   private txOn(client: PoolClient): SqlTx {
-    const text = (sql: string) => {
-      let converted = this.sqlCache.get(sql);
-      if (converted === undefined) {
-        converted = numbered(sql);
-        this.sqlCache.set(sql, converted);
+    const query = async (sql: string, params: readonly unknown[]) => {
+      let prepared = this.statements.get(sql);
+      if (prepared === undefined) {
+        prepared = { name: `ledger_${this.statements.size}`, text: numbered(sql) };
+        this.statements.set(sql, prepared);
       }
-      return converted;
+      return (await client.query({ ...prepared, values: bind(params) })).rows as Row[];
     };
     return {
-      all: async (sql, params = []) => (await client.query(text(sql), bind(params))).rows as Row[],
+      all: (sql, params = []) => query(sql, params),
       run: async (sql, params = []) => {
-        await client.query(text(sql), bind(params));
+        await query(sql, params);
       },
     };
   }

@@ -17,8 +17,6 @@ export interface SqlDriver {
   write<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T>;
   /** Runs `fn` on one consistent snapshot. */
   read<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T>;
-  /** `FOR UPDATE` where the database has row locks; empty where a write transaction already excludes others. */
-  readonly lockRowsClause: string;
   close(): Promise<void>;
 }
 

@@ -78,7 +78,6 @@ END;
 `;
 
 class SqliteDriver implements SqlDriver {
-  readonly lockRowsClause = '';
   private readonly statements = new Map<string, Database.Statement>();
   private queue: Promise<unknown> = Promise.resolve();
   private readonly tx: SqlTx;
