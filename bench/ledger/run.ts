@@ -1,8 +1,10 @@
 // Ledger throughput on each store, as a ratio to that store's raw insert rate measured in the same run.
-// Raw: plain INSERTs of a transfer-shaped row into a scratch table, with the same transaction shape
-// (one transaction per posting; then ten postings per transaction) on the same database and settings.
-// Ledger: transfers between two funded agents through the ledger (idempotency check, account locks,
-// funds check, operation row, transfer row, balance triggers). Run: npx tsx bench/ledger/run.ts
+// Raw: plain INSERTs of a posting-shaped row into a scratch table, one statement per row (prepared),
+// with the same transaction shape on the same database and settings.
+// Ledger: the postings the product makes. One posting per transaction: an escrow hold (lockEscrow).
+// Ten per transaction: a settle-shaped batch, five escrow holds each resolved to the provider and the
+// treasury's fee (idempotency, account locks, hold checks, operation rows, transfer rows, balance triggers).
+// Run: npx tsx bench/ledger/run.ts   (BENCH_POSTINGS sets the postings per measurement)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,8 +16,10 @@ import { startPostgres } from '../../test/support/postgres';
 
 const POSTINGS = Number(process.env.BENCH_POSTINGS ?? 2000);
 const BATCH = 10;
-const alice = agentOwner('0x' + 'a'.repeat(40));
-const bob = agentOwner('0x' + 'b'.repeat(40));
+const client = agentOwner('0x' + 'c'.repeat(40));
+const provider = agentOwner('0x' + 'd'.repeat(40));
+const FEE = 1n;
+const ESCROW = 10n;
 
 const SCRATCH_DDL = `CREATE TABLE IF NOT EXISTS bench_scratch (
   op_id TEXT NOT NULL, idx INTEGER NOT NULL, asset TEXT NOT NULL, debit_owner TEXT NOT NULL,
@@ -34,16 +38,43 @@ async function rate(
   return count / seconds;
 }
 
-function ledgerCommit(ledger: Ledger, run: string) {
+const escrowHold = (id: string): LedgerOp => ({
+  kind: 'hold',
+  id,
+  owner: client,
+  asset: 'USDC',
+  amount: ESCROW,
+  holdKind: 'escrow',
+  contractId: id,
+});
+
+/** One posting per transaction: lockEscrow's hold. */
+function holdCommit(ledger: Ledger, run: string) {
+  return async (first: number) => {
+    await ledger.batch([escrowHold(`${run}:${first}`)]);
+  };
+}
+
+/** `n` postings per transaction: settles of escrow holds opened beforehand, two postings each. */
+async function settleCommit(ledger: Ledger, run: string, count: number) {
+  for (let i = 0; i < count; i += 2 * 50) {
+    const ids = Array.from({ length: Math.min(50, (count - i) / 2) }, (_, k) => `${run}:${i / 2 + k}`);
+    await ledger.batch(ids.map(escrowHold));
+  }
   return async (first: number, n: number) => {
-    const ops = Array.from({ length: n }, (_, k): LedgerOp => ({
-      kind: 'transfer',
-      id: `${run}:${first + k}`,
-      asset: 'USDC',
-      from: (first + k) % 2 ? alice : bob,
-      to: (first + k) % 2 ? bob : alice,
-      amount: 1n,
-    }));
+    const ops = Array.from({ length: n / 2 }, (_, k): LedgerOp => {
+      const holdId = `${run}:${first / 2 + k}`;
+      return {
+        kind: 'resolve',
+        id: `${holdId}:settle`,
+        holdId,
+        contractId: holdId,
+        parts: [
+          { to: provider, amount: ESCROW - FEE },
+          { to: 'treasury', amount: FEE },
+        ],
+      };
+    });
     await ledger.batch(ops);
   };
 }
@@ -61,16 +92,18 @@ async function measureLedger(
 ): Promise<Figures[]> {
   const ledger = await openLedger(config);
   try {
-    await ledger.deposit({ id: 'fund:a', asset: 'USDC', to: alice, amount: 1_000_000n });
-    await ledger.deposit({ id: 'fund:b', asset: 'USDC', to: bob, amount: 1_000_000n });
-    await rate(200, 1, ledgerCommit(ledger, 'warmup')); // JIT, statement caches, pool
+    await ledger.deposit({ id: 'fund', asset: 'USDC', to: client, amount: 1_000_000_000n });
+    await rate(200, 1, holdCommit(ledger, 'warmup')); // JIT, statement caches, pool
+    await rate(200, BATCH, await settleCommit(ledger, 'warmup-settle', 200));
     const figures: Figures[] = [];
     for (const perTx of [1, BATCH]) {
       const rawRate = await raw(`raw${perTx}`, perTx);
-      const ledgerRate = await rate(POSTINGS, perTx, ledgerCommit(ledger, `ledger${perTx}`));
+      const commit =
+        perTx === 1 ? holdCommit(ledger, 'hold') : await settleCommit(ledger, 'settle', POSTINGS);
+      const ledgerRate = await rate(POSTINGS, perTx, commit);
       figures.push({
         store: config.kind,
-        shape: `${perTx} posting(s)/transaction`,
+        shape: perTx === 1 ? '1 posting/tx (hold)' : `${perTx} postings/tx (settle)`,
         raw: rawRate,
         ledger: ledgerRate,
       });
@@ -95,7 +128,7 @@ async function benchSqlite(dir: string): Promise<Figures[]> {
     rate(POSTINGS, perTx, async (first, n) => {
       db.exec('BEGIN IMMEDIATE');
       for (let k = 0; k < n; k++)
-        insert.run(`${run}:${first + k}`, 'USDC', alice, bob, 1, new Date().toISOString());
+        insert.run(`${run}:${first + k}`, 'USDC', client, provider, 1, new Date().toISOString());
       db.exec('COMMIT');
     });
   try {
@@ -109,9 +142,9 @@ async function benchPostgres(): Promise<Figures[]> {
   const server = await startPostgres();
   try {
     const connectionString = await server.createDatabase('bench');
-    const client = new Client({ connectionString });
-    await client.connect();
-    await client.query(SCRATCH_DDL);
+    const pg = new Client({ connectionString });
+    await pg.connect();
+    await pg.query(SCRATCH_DDL);
     const sql = SCRATCH_INSERT.replace(
       /\?/g,
       (() => {
@@ -121,16 +154,20 @@ async function benchPostgres(): Promise<Figures[]> {
     );
     const raw = (run: string, perTx: number) =>
       rate(POSTINGS, perTx, async (first, n) => {
-        await client.query('BEGIN');
+        await pg.query('BEGIN');
         for (let k = 0; k < n; k++) {
-          await client.query(sql, [`${run}:${first + k}`, 'USDC', alice, bob, '1', new Date().toISOString()]);
+          await pg.query({
+            name: 'raw',
+            text: sql,
+            values: [`${run}:${first + k}`, 'USDC', client, provider, '1', new Date().toISOString()],
+          });
         }
-        await client.query('COMMIT');
+        await pg.query('COMMIT');
       });
     try {
       return await measureLedger({ kind: 'postgres', connectionString, poolSize: 2 }, raw);
     } finally {
-      await client.end();
+      await pg.end();
     }
   } finally {
     await server.stop();
@@ -141,7 +178,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'oc-ledger-bench-'));
   try {
     const figures = [...(await benchSqlite(dir)), ...(await benchPostgres())];
-    console.log(`ledger throughput, ${POSTINGS} postings per measurement (one transfer = one posting)`);
+    console.log(`ledger throughput, ${POSTINGS} postings per measurement`);
     console.log('store     shape                         raw inserts/s  ledger postings/s  ratio');
     for (const f of figures) {
       console.log(
