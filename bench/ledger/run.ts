@@ -1,6 +1,6 @@
 // Ledger throughput on each store, as a ratio to that store's raw insert rate measured in the same run.
 // Raw: plain INSERTs of a posting-shaped row into a scratch table, one statement per row (prepared),
-// with the same transaction shape on the same database and settings.
+// with the same transaction shape on the same database and settings, in alternating rounds.
 // Ledger: the postings the product makes. One posting per transaction: an escrow hold (lockEscrow).
 // Ten per transaction: a settle-shaped batch, five escrow holds each resolved to the provider and the
 // treasury's fee (idempotency, account locks, hold checks, operation rows, transfer rows, balance triggers).
@@ -26,16 +26,28 @@ const SCRATCH_DDL = `CREATE TABLE IF NOT EXISTS bench_scratch (
   credit_owner TEXT, amount BIGINT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (op_id, idx))`;
 const SCRATCH_INSERT = 'INSERT INTO bench_scratch VALUES (?, 0, ?, ?, ?, ?, ?)';
 
-/** Commits `count` postings, `perTx` per transaction, through `commit`; returns postings per second. */
-async function rate(
-  count: number,
-  perTx: number,
-  commit: (first: number, n: number) => Promise<void>,
-): Promise<number> {
+/** Rounds that alternate raw and ledger, so load from other processes weighs on both alike. */
+const ROUNDS = 10;
+
+type Commit = (first: number, n: number) => Promise<void>;
+
+/** Commits postings [from, to), `perTx` per transaction; returns the seconds taken. */
+async function timed(from: number, to: number, perTx: number, commit: Commit): Promise<number> {
   const start = process.hrtime.bigint();
-  for (let i = 0; i < count; i += perTx) await commit(i, Math.min(perTx, count - i));
-  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  return count / seconds;
+  for (let i = from; i < to; i += perTx) await commit(i, Math.min(perTx, to - i));
+  return Number(process.hrtime.bigint() - start) / 1e9;
+}
+
+/** Postings per second of `raw` and of `ledger` over `count` postings each, in alternating rounds. */
+async function rates(count: number, perTx: number, raw: Commit, ledger: Commit): Promise<[number, number]> {
+  const chunk = Math.ceil(count / ROUNDS / perTx) * perTx;
+  let [rawSeconds, ledgerSeconds] = [0, 0];
+  for (let from = 0; from < count; from += chunk) {
+    const to = Math.min(count, from + chunk);
+    rawSeconds += await timed(from, to, perTx, raw);
+    ledgerSeconds += await timed(from, to, perTx, ledger);
+  }
+  return [count / rawSeconds, count / ledgerSeconds];
 }
 
 const escrowHold = (id: string): LedgerOp => ({
@@ -86,21 +98,17 @@ interface Figures {
   ledger: number;
 }
 
-async function measureLedger(
-  config: LedgerConfig,
-  raw: (run: string, perTx: number) => Promise<number>,
-): Promise<Figures[]> {
+async function measureLedger(config: LedgerConfig, raw: (run: string) => Commit): Promise<Figures[]> {
   const ledger = await openLedger(config);
   try {
     await ledger.deposit({ id: 'fund', asset: 'USDC', to: client, amount: 1_000_000_000n });
-    await rate(200, 1, holdCommit(ledger, 'warmup')); // JIT, statement caches, pool
-    await rate(200, BATCH, await settleCommit(ledger, 'warmup-settle', 200));
+    await timed(0, 200, 1, holdCommit(ledger, 'warmup')); // JIT, statement caches, pool
+    await timed(0, 200, BATCH, await settleCommit(ledger, 'warmup-settle', 200));
     const figures: Figures[] = [];
     for (const perTx of [1, BATCH]) {
-      const rawRate = await raw(`raw${perTx}`, perTx);
       const commit =
         perTx === 1 ? holdCommit(ledger, 'hold') : await settleCommit(ledger, 'settle', POSTINGS);
-      const ledgerRate = await rate(POSTINGS, perTx, commit);
+      const [rawRate, ledgerRate] = await rates(POSTINGS, perTx, raw(`raw${perTx}`), commit);
       figures.push({
         store: config.kind,
         shape: perTx === 1 ? '1 posting/tx (hold)' : `${perTx} postings/tx (settle)`,
@@ -124,13 +132,14 @@ async function benchSqlite(dir: string): Promise<Figures[]> {
   db.pragma('synchronous = FULL');
   db.exec(SCRATCH_DDL);
   const insert = db.prepare(SCRATCH_INSERT);
-  const raw = (run: string, perTx: number) =>
-    rate(POSTINGS, perTx, async (first, n) => {
+  const raw =
+    (run: string): Commit =>
+    async (first, n) => {
       db.exec('BEGIN IMMEDIATE');
       for (let k = 0; k < n; k++)
         insert.run(`${run}:${first + k}`, 'USDC', client, provider, 1, new Date().toISOString());
       db.exec('COMMIT');
-    });
+    };
   try {
     return await measureLedger(config, raw);
   } finally {
@@ -152,8 +161,9 @@ async function benchPostgres(): Promise<Figures[]> {
         return () => `$${++n}`;
       })(),
     );
-    const raw = (run: string, perTx: number) =>
-      rate(POSTINGS, perTx, async (first, n) => {
+    const raw =
+      (run: string): Commit =>
+      async (first, n) => {
         await pg.query('BEGIN');
         for (let k = 0; k < n; k++) {
           await pg.query({
@@ -163,7 +173,7 @@ async function benchPostgres(): Promise<Figures[]> {
           });
         }
         await pg.query('COMMIT');
-      });
+      };
     try {
       return await measureLedger({ kind: 'postgres', connectionString, poolSize: 2 }, raw);
     } finally {
