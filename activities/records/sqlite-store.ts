@@ -17,19 +17,19 @@ export function openSqliteRecords(path: string): ContractRecordStore {
     'SELECT body FROM contract_records WHERE contract_id = ?',
   );
   return {
-    save(record: ContractRecord): Promise<SaveOutcome> {
+    // async: a conflict is a rejected promise, as on PostgreSQL, never a synchronous throw.
+    async save(record: ContractRecord): Promise<SaveOutcome> {
       const body = encodeRecord(record);
       const { changes } = insert.run(record.contractId, record.view.status, body, new Date().toISOString());
-      if (changes === 1) return Promise.resolve('saved');
-      return Promise.resolve(judgeExisting(record, select.get(record.contractId)!.body));
+      if (changes === 1) return 'saved';
+      return judgeExisting(record, select.get(record.contractId)!.body);
     },
-    get(contractId) {
+    async get(contractId) {
       const row = select.get(contractId);
-      return Promise.resolve(row ? (JSON.parse(row.body) as ContractRecord) : undefined);
+      return row ? (JSON.parse(row.body) as ContractRecord) : undefined;
     },
-    close() {
+    async close() {
       db.close();
-      return Promise.resolve();
     },
   };
 }

@@ -70,14 +70,26 @@ test('view, events, vote rows and the delivery key answer the same after `tempor
       outcome(client.getDeliveryContent(id)),
     ]);
   const before = await reads();
-  const [view, , , events, votes, clientKey, , , strangerKey] = before as Array<{ ok?: any }>;
-  assert.equal(view!.ok.status, 'settled-partially-met');
-  assert.equal(clientKey!.ok.key, DELIVERY.key);
-  assert.equal((strangerKey as { status?: number }).status, 403);
-  assert.equal(votes!.ok.rows.length, 9);
-  const resolved = events!.ok.events.find((e: { successCriteria?: unknown }) => e.successCriteria);
+  type Answer<T> = { ok: T };
+  const [view, , , events, votes, clientKey, , , strangerKey] = before as [
+    Answer<{ status: string }>,
+    unknown,
+    unknown,
+    Answer<{ events: Array<{ successCriteria?: unknown }> }>,
+    Answer<{ rows: unknown[] }>,
+    Answer<{ key: string }>,
+    unknown,
+    unknown,
+    { status: number },
+    unknown,
+  ];
+  assert.equal(view.ok.status, 'settled-partially-met');
+  assert.equal(clientKey.ok.key, DELIVERY.key);
+  assert.equal(strangerKey.status, 403);
+  assert.equal(votes.ok.rows.length, 9);
+  const resolved = events.ok.events.find((e) => e.successCriteria);
   assert.deepEqual(
-    resolved.successCriteria,
+    resolved?.successCriteria,
     VERDICTS.map((v, i) => ({ key: criterionKey(i), met: v === 'met' })),
   );
 
