@@ -45,7 +45,7 @@ async function waitUntilServing(
 }
 
 /** Sets the namespace's retention of closed workflows (the dev server creates it with its own default). */
-async function setRetention(address: string, namespace: string, retentionDays: number): Promise<void> {
+export async function setRetention(address: string, namespace: string, retentionDays: number): Promise<void> {
   const connection = await Connection.connect({ address });
   try {
     await connection.workflowService.updateNamespace({
