@@ -33,7 +33,11 @@ export type { AppDeps } from './deps';
 
 export function createApp(deps: AppDeps) {
   const ctx: ApiContext = {
-    contracts: createContractGateway({ client: deps.temporal, taskQueue: deps.taskQueue }),
+    contracts: createContractGateway({
+      client: deps.temporal,
+      taskQueue: deps.taskQueue,
+      records: deps.records,
+    }),
     ledger: deps.ledger,
     vault: deps.vault,
     nonces: deps.nonces,

@@ -16,6 +16,7 @@ import {
   type ContractInput,
   type ContractView,
 } from '../workflows/definitions';
+import type { ContractRecordStore } from '../activities/records';
 import type { ContractEvent } from '../workflows/rules/events';
 import {
   contractCodeKey,
@@ -69,17 +70,25 @@ export function listQuery(filter: Omit<ListFilter, 'limit'>): string {
   return clauses.join(' AND ');
 }
 
+/**
+ * Reads answer from the contract's durable record once it has one (a terminal contract, whatever
+ * Temporal still keeps of its workflow), else from the workflow (docs/records.md).
+ */
 export function createContractGateway({
   client,
   taskQueue,
+  records,
 }: {
   client: Client;
   taskQueue: string;
+  records: ContractRecordStore;
 }): ContractGateway {
   const handle = (contractId: string): WorkflowHandle =>
     client.workflow.getHandle(contractWorkflowId(contractId));
 
   async function readView(contractId: string): Promise<ContractView | undefined> {
+    const record = await records.get(contractId);
+    if (record) return record.view;
     try {
       const view = await handle(contractId).query(contractQuery);
       return view.created ? view : undefined;
@@ -89,7 +98,10 @@ export function createContractGateway({
     }
   }
 
-  const eventLog = (contractId: string) => handle(contractId).query(eventsQuery);
+  async function eventLog(contractId: string): Promise<ContractEvent[]> {
+    const record = await records.get(contractId);
+    return record ? record.events : handle(contractId).query(eventsQuery);
+  }
 
   return {
     async create(input, staticSummary) {
@@ -114,6 +126,8 @@ export function createContractGateway({
     eventLog,
 
     async votes(contractId) {
+      const record = await records.get(contractId);
+      if (record) return record.votes;
       if ((await readView(contractId)) === undefined) return undefined;
       return handle(contractId).query(votesQuery);
     },

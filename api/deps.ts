@@ -1,6 +1,7 @@
 // What the API needs from the outside, injected so tests run it with `app.request()` on real parts.
 import type { Client } from '@temporalio/client';
 import type { Ledger } from '../activities/ledger';
+import type { ContractRecordStore } from '../activities/records';
 import type { ProtocolParams } from '../workflows/rules/params';
 import type { NonceStore } from './auth';
 import type { ContractGateway } from './contract-gateway';
@@ -18,6 +19,8 @@ export interface AppDeps {
   temporal: Client;
   taskQueue: string;
   ledger: Ledger;
+  /** Terminal contracts' durable records, read once the workflow is closed or gone. */
+  records: ContractRecordStore;
   vault: KeyVault;
   nonces: NonceStore;
   idempotency: IdempotencyStore;

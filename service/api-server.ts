@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openLedger } from '../activities/ledger';
+import { openRecords } from '../activities/records';
 import { createApp, type App } from '../api/app';
 import type { PostgresPool, PostgresPoolOptions } from '../api/auth';
 import { PostgresNonceStore, SqliteNonceStore, openPostgresPool } from '../api/auth';
@@ -120,11 +121,13 @@ export async function startApiServer(settings: Settings, options: ApiServerOptio
     ...(options.env ? { env: options.env } : {}),
   });
   const ledger = await openLedger(settings.ledger);
+  const records = await openRecords(settings.ledger);
   const stores = await openApiStoresFor(settings);
   const app = createApp({
     temporal: temporal.client,
     taskQueue: options.taskQueue ?? TASK_QUEUE,
     ledger,
+    records,
     vault: stores.vault,
     nonces: stores.nonces,
     idempotency: stores.idempotency,
@@ -145,6 +148,7 @@ export async function startApiServer(settings: Settings, options: ApiServerOptio
       });
       await temporal.connection.close();
       await ledger.close();
+      await records.close();
       await closeApiStores(stores);
     },
   };

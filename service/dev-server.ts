@@ -3,7 +3,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
+import { msToTs } from '@temporalio/common/lib/time';
 import { devServerSearchAttributeArgs, embedded, serverPaths } from '../temporal.config';
+import { DEFAULT_RETENTION_DAYS } from './settings';
 
 export interface DevServer {
   address: string;
@@ -42,8 +44,24 @@ async function waitUntilServing(
   );
 }
 
+/** Sets the namespace's retention of closed workflows (the dev server creates it with its own default). */
+export async function setRetention(address: string, namespace: string, retentionDays: number): Promise<void> {
+  const connection = await Connection.connect({ address });
+  try {
+    await connection.workflowService.updateNamespace({
+      namespace,
+      config: { workflowExecutionRetentionTtl: msToTs(`${retentionDays} days`) },
+    });
+  } finally {
+    await connection.close();
+  }
+}
+
 /** Starts the dev server; its own log goes to `<dataDir>/temporal.log`. */
-export async function startDevServer(dataDir = embedded.dataDir): Promise<DevServer> {
+export async function startDevServer(
+  dataDir = embedded.dataDir,
+  retentionDays = DEFAULT_RETENTION_DAYS,
+): Promise<DevServer> {
   mkdirSync(dataDir, { recursive: true });
   const dbFile = join(dataDir, 'temporal.sqlite');
   const address = `127.0.0.1:${embedded.port}`;
@@ -71,6 +89,7 @@ export async function startDevServer(dataDir = embedded.dataDir): Promise<DevSer
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await waitUntilServing(address, child, logFile, 30_000);
+  await setRetention(address, embedded.namespace, retentionDays);
   return {
     address,
     uiUrl: `http://127.0.0.1:${embedded.uiPort}`,

@@ -32,6 +32,8 @@ export interface Settings {
   ledger: LedgerConfig;
   /** True when no external Temporal cluster is configured: the service runs its own dev server. */
   embedded: boolean;
+  /** How long the embedded dev server's namespace keeps a closed workflow (docs/records.md). */
+  retentionDays: number;
   /** The file holding generated secrets, when the embedded default generated or reused any. */
   secretsFile: string | null;
 }
@@ -49,6 +51,24 @@ const portSchema = z.coerce
   .int('must be a whole number')
   .min(0, 'must be between 0 and 65535')
   .max(65535, 'must be between 0 and 65535');
+
+export const DEFAULT_RETENTION_DAYS = 30;
+
+const retentionSchema = z.coerce
+  .number({ error: 'must be a number' })
+  .int('must be a whole number of days')
+  .min(1, 'must be between 1 and 3650')
+  .max(3650, 'must be between 1 and 3650');
+
+function parseRetentionDays(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return DEFAULT_RETENTION_DAYS;
+  const parsed = retentionSchema.safeParse(value.trim());
+  if (!parsed.success) {
+    const name = 'OPENCONTRACT_TEMPORAL_RETENTION_DAYS';
+    throw new SettingsError(name, `${name} ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
+  }
+  return parsed.data;
+}
 
 function parsePort(value: string | undefined): number {
   if (value === undefined || value.trim() === '') return 3000;
@@ -126,6 +146,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const params = setting('OPENCONTRACT_PARAMS', () => parseParamsOverrides(env.OPENCONTRACT_PARAMS));
   const ledger = parseLedger(env.OPENCONTRACT_LEDGER, dataDir);
   const embedded = !usesExternalCluster(env);
+  const retentionDays = parseRetentionDays(env.OPENCONTRACT_TEMPORAL_RETENTION_DAYS);
 
   const missing = (name: string) => (env[name]?.trim() ?? '') === '';
   let secretsFile: string | null = null;
@@ -154,6 +175,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     payloadCodecKey,
     ledger,
     embedded,
+    retentionDays,
     secretsFile,
   };
 }

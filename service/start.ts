@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   try {
     let devServer: DevServer | undefined;
     if (settings.embedded) {
-      devServer = await startDevServer(settings.dataDir);
+      devServer = await startDevServer(settings.dataDir, settings.retentionDays);
       stops.push(() => devServer!.stop());
     } else {
       await ensureSearchAttributes();

@@ -1,6 +1,7 @@
 // A contract worker connected from the environment's Temporal settings, with its own ledger connection.
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { openLedger } from '../activities/ledger';
+import { openRecords } from '../activities/records';
 import { TASK_QUEUE, temporalConnectConfig } from '../temporal.config';
 import type { Settings } from './settings';
 import { contractDataConverter } from './temporal-client';
@@ -19,11 +20,13 @@ export async function startWorker(
   const config = temporalConnectConfig(env);
   const connection = await NativeConnection.connect(config.connectionOptions);
   const ledger = await openLedger(settings.ledger);
+  const records = await openRecords(settings.ledger);
   const worker = await createContractWorker({
     connection,
     namespace: config.namespace ?? 'default',
     taskQueue: TASK_QUEUE,
     ledger,
+    records,
     dataConverter: contractDataConverter(settings.payloadCodecKey),
   });
   const running = worker.run();
@@ -34,6 +37,7 @@ export async function startWorker(
       await running;
       await connection.close();
       await ledger.close();
+      await records.close();
     },
   };
 }

@@ -3,6 +3,7 @@ import type { DataConverter } from '@temporalio/common';
 import type { NativeConnection } from '@temporalio/worker';
 import { Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Ledger } from '../activities/ledger';
+import type { ContractRecordStore } from '../activities/records';
 import { createActivities } from '../activities';
 
 export const CONTRACT_WORKFLOWS_PATH = require.resolve('../workflows/contract');
@@ -12,19 +13,20 @@ export interface ContractWorkerOptions {
   namespace?: string;
   taskQueue: string;
   ledger: Ledger;
+  records: ContractRecordStore;
   dataConverter?: DataConverter;
   /** A prebuilt bundle (bundleWorkflowCode) instead of bundling workflows/contract.ts at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
 }
 
 export function createContractWorker(options: ContractWorkerOptions): Promise<Worker> {
-  const { connection, namespace, taskQueue, ledger, dataConverter, workflowBundle } = options;
+  const { connection, namespace, taskQueue, ledger, records, dataConverter, workflowBundle } = options;
   return Worker.create({
     connection,
     taskQueue,
     ...(namespace === undefined ? {} : { namespace }),
     ...(dataConverter === undefined ? {} : { dataConverter }),
     ...(workflowBundle === undefined ? { workflowsPath: CONTRACT_WORKFLOWS_PATH } : { workflowBundle }),
-    activities: createActivities({ ledger }),
+    activities: createActivities({ ledger, records }),
   });
 }

@@ -4,6 +4,7 @@ import { allHandlersFinished, condition } from '@temporalio/workflow';
 import type { ContractInput, ContractOutcome } from './definitions';
 import { lockEscrow, runContract } from './contract/lifecycle';
 import { registerHandlers } from './contract/messages';
+import { writeRecord } from './contract/record';
 import { Contract } from './contract/state';
 
 export async function contractWorkflow(input: ContractInput): Promise<ContractOutcome> {
@@ -13,5 +14,6 @@ export async function contractWorkflow(input: ContractInput): Promise<ContractOu
   await condition(allHandlersFinished);
   const { contractId, escrow } = contract;
   if (escrow.state === 'refused') return { created: false, reason: escrow.reason, contractId };
+  await writeRecord(contract);
   return { created: true, status: contract.status, contractId };
 }

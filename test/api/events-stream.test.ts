@@ -36,6 +36,7 @@ before(async () => {
     }),
     taskQueue: TASK_QUEUE,
     ledger: h.ledger,
+    records: h.records,
     vault: h.vault,
     nonces,
     idempotency,

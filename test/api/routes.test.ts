@@ -162,6 +162,7 @@ test('health: 200 when Temporal answers, 503 when it does not', async () => {
     temporal: new Client({ connection }),
     taskQueue: TASK_QUEUE,
     ledger: h().ledger,
+    records: h().records,
     vault: h().vault,
     nonces: { consume: async () => true },
     idempotency: {

@@ -27,6 +27,9 @@ test('each invalid setting stops the start with an error naming it, never echoin
     ['VAULT_MASTER_KEY', 'abcd'],
     ['PAYLOAD_CODEC_KEY', 'zz'],
     ['OPENCONTRACT_LEDGER', 'mysql://db'],
+    ['OPENCONTRACT_TEMPORAL_RETENTION_DAYS', '0'],
+    ['OPENCONTRACT_TEMPORAL_RETENTION_DAYS', '1.5'],
+    ['OPENCONTRACT_TEMPORAL_RETENTION_DAYS', 'forever'],
   ] as const) {
     assert.throws(
       () => loadSettings({ ...valid(dir), [name]: value }),
@@ -45,6 +48,8 @@ test('defaults, and the params overrides applied', () => {
   const dir = tempDir('settings');
   const s = loadSettings({ ...valid(dir), OPENCONTRACT_PARAMS: '{"baVotingWindow": 12000}' });
   assert.equal(s.port, 3000);
+  assert.equal(s.retentionDays, 30);
+  assert.equal(loadSettings({ ...valid(dir), OPENCONTRACT_TEMPORAL_RETENTION_DAYS: '90' }).retentionDays, 90);
   assert.equal(s.params.baVotingWindow, 12000);
   assert.deepEqual(s.ledger, { kind: 'sqlite', path: join(dir, 'ledger.sqlite') });
   assert.equal(s.payloadCodecKey.length, 32);

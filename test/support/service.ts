@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { agentOwner, openLedger, type Balances, type Ledger } from '../../activities/ledger';
+import { openRecords, type ContractRecordStore } from '../../activities/records';
 import { createApp, type App } from '../../api/app';
 import { createOperatorClient } from '../../api/sdk';
 import type { SqliteKeyVault } from '../../api/vault';
@@ -45,11 +46,13 @@ export async function runContractWorker(
   ledger: Ledger,
   settings: Settings,
 ): Promise<RunningWorker> {
+  const records = await openRecords(settings.ledger);
   const worker = await createContractWorker({
     connection: env.nativeConnection,
     namespace: env.namespace ?? 'default',
     taskQueue: TASK_QUEUE,
     ledger,
+    records,
     dataConverter: contractDataConverter(settings.payloadCodecKey),
     workflowBundle: await contractBundle(),
   });
@@ -58,6 +61,7 @@ export async function runContractWorker(
     async stop() {
       worker.shutdown();
       await running;
+      await records.close();
     },
   };
 }
@@ -89,6 +93,7 @@ export interface AppHarness {
   env: TestWorkflowEnvironment;
   app: App;
   ledger: Ledger;
+  records: ContractRecordStore;
   vault: SqliteKeyVault;
   settings: Settings;
   fund(address: string, amount: bigint): Promise<void>;
@@ -105,6 +110,7 @@ export async function startAppHarness(options: { params?: object } = {}): Promis
   const ledger = await openLedger(settings.ledger);
   const worker = await runContractWorker(env, ledger, settings);
   const stores = openApiStores(dir, settings.vaultMasterKey);
+  const records = await openRecords(settings.ledger);
   const temporal = createTemporalClient({
     connection: env.connection,
     namespace: env.namespace ?? 'default',
@@ -114,6 +120,7 @@ export async function startAppHarness(options: { params?: object } = {}): Promis
     temporal,
     taskQueue: TASK_QUEUE,
     ledger,
+    records,
     ...stores,
     params: settings.params,
     operatorToken: settings.operatorToken,
@@ -122,6 +129,7 @@ export async function startAppHarness(options: { params?: object } = {}): Promis
     env,
     app,
     ledger,
+    records,
     vault: stores.vault,
     settings,
     async fund(address, amount) {
@@ -138,6 +146,7 @@ export async function startAppHarness(options: { params?: object } = {}): Promis
       await worker.stop();
       await env.teardown();
       await ledger.close();
+      await records.close();
       closeApiStores(stores);
       remove();
     },

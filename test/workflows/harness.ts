@@ -16,6 +16,7 @@ import { ApplicationFailure, type DataConverter } from '@temporalio/common';
 import { TimeSkippingWorkflowClient, type TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { agentOwner, openLedger, type Ledger } from '../../activities/ledger';
+import { openRecords } from '../../activities/records';
 import { createPayloadCodec } from '../../service/codec';
 import { CONTRACT_WORKFLOWS_PATH, createContractWorker } from '../../service/worker';
 import { createTimeSkippingEnv } from '../support/temporal';
@@ -139,7 +140,9 @@ export class Harness {
   }
 
   static async run<T>(suite: Suite, test: (h: Harness) => Promise<T>): Promise<T> {
-    const ledger = await openLedger({ kind: 'sqlite', path: join(suite.dir, `ledger-${++ledgerCount}.db`) });
+    const config = { kind: 'sqlite', path: join(suite.dir, `ledger-${++ledgerCount}.db`) } as const;
+    const ledger = await openLedger(config);
+    const records = await openRecords(config);
     const h = new Harness(suite, ledger);
     await h.fund(CLIENT, CLIENT_FUNDS);
     await h.fund(WORKER, WORKER_FUNDS);
@@ -150,6 +153,7 @@ export class Harness {
       namespace: suite.env.namespace ?? 'default',
       taskQueue: h.taskQueue,
       ledger,
+      records,
       dataConverter: suite.dataConverter,
       workflowBundle: suite.bundle,
     });
@@ -157,6 +161,7 @@ export class Harness {
       return await worker.runUntil(test(h));
     } finally {
       await ledger.close();
+      await records.close();
     }
   }
 

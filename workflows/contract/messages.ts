@@ -33,7 +33,6 @@ import {
   votesQuery,
   type DisputeInput,
   type VoteInput,
-  type VotesResult,
   withdrawSignal,
   withdrawUpdate,
   type ContractView,
@@ -64,6 +63,7 @@ import {
   type Rejection,
 } from './rejection';
 import { verifyDelivery } from './auto-verifier';
+import { votesResult } from './record';
 import { awardContract } from './auction-match';
 import { recordQuote, validateAward, validateQuote } from './bidding';
 import type { Contract } from './state';
@@ -399,8 +399,6 @@ export function registerHandlers(c: Contract): void {
   register(c, quote);
   register(c, award);
   setHandler(contractQuery, () => c.view());
-  setHandler(votesQuery, (): VotesResult =>
-    c.voteRows === null ? { sealed: true } : { sealed: false, rows: c.voteRows },
-  );
+  setHandler(votesQuery, () => votesResult(c));
   setHandler(eventsQuery, () => c.events);
 }

@@ -1,0 +1,32 @@
+// Contract records in the ledger's PostgreSQL database and schema (a pool of their own).
+import type { PostgresPool } from '../../api/auth';
+import { createTables } from '../../api/auth/postgres-db';
+import type { ContractRecord, ContractRecordStore } from './types';
+import { RECORD_TABLE, encodeRecord, judgeExisting } from './types';
+
+export async function openPostgresRecords(pool: PostgresPool): Promise<ContractRecordStore> {
+  await createTables(pool, RECORD_TABLE);
+  const select = async (contractId: string) => {
+    const { rows } = await pool.query<{ body: string }>(
+      'SELECT body FROM contract_records WHERE contract_id = $1',
+      [contractId],
+    );
+    return rows[0]?.body;
+  };
+  return {
+    async save(record: ContractRecord) {
+      const { rowCount } = await pool.query(
+        `INSERT INTO contract_records (contract_id, status, body, recorded_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (contract_id) DO NOTHING`,
+        [record.contractId, record.view.status, encodeRecord(record), new Date().toISOString()],
+      );
+      if (rowCount === 1) return 'saved';
+      return judgeExisting(record, (await select(record.contractId))!);
+    },
+    async get(contractId) {
+      const body = await select(contractId);
+      return body === undefined ? undefined : (JSON.parse(body) as ContractRecord);
+    },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,35 @@
+// Contract records in the ledger's SQLite file (a connection of their own, WAL like the ledger's).
+import Database from 'better-sqlite3';
+import type { ContractRecord, ContractRecordStore, SaveOutcome } from './types';
+import { RECORD_TABLE, encodeRecord, judgeExisting } from './types';
+
+export function openSqliteRecords(path: string): ContractRecordStore {
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('busy_timeout = 10000');
+  db.exec(RECORD_TABLE);
+  const insert = db.prepare(
+    `INSERT INTO contract_records (contract_id, status, body, recorded_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (contract_id) DO NOTHING`,
+  );
+  const select = db.prepare<[string], { body: string }>(
+    'SELECT body FROM contract_records WHERE contract_id = ?',
+  );
+  return {
+    // async: a conflict is a rejected promise, as on PostgreSQL, never a synchronous throw.
+    async save(record: ContractRecord): Promise<SaveOutcome> {
+      const body = encodeRecord(record);
+      const { changes } = insert.run(record.contractId, record.view.status, body, new Date().toISOString());
+      if (changes === 1) return 'saved';
+      return judgeExisting(record, select.get(record.contractId)!.body);
+    },
+    async get(contractId) {
+      const row = select.get(contractId);
+      return row ? (JSON.parse(row.body) as ContractRecord) : undefined;
+    },
+    async close() {
+      db.close();
+    },
+  };
+}
