@@ -96,9 +96,9 @@ describe('review and settlement (time-skipping server, real ledger on SQLite)', 
       );
       assert.deepEqual(rejected, [
         ['approve', STRANGER, 'not-the-client', null],
-        ['withdraw', CLIENT, 'not-the-worker', null],
-        ['accept', OTHER, 'not-the-worker', null],
-        ['cancel', 'system', 'bad-caller', 'caller'],
+        ['withdraw', CLIENT, 'not_worker', null],
+        ['accept', OTHER, 'not_worker', null],
+        ['cancel', 'system', 'bad_caller', 'caller'],
       ]);
     }));
 });
