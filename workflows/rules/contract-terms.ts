@@ -5,28 +5,11 @@ import { addressSchema, normalizeAddress, type Address } from './address';
 import type { Deadlines } from './deadlines';
 import { machineCheckSchema, type MachineCheck } from './machine-checks';
 import { positiveAmountSchema, toWire, fromWire } from './money';
+import { AWARD_METHODS, CONTRACT_CODES, CONTRACT_TYPES, VERIFICATION_MODES } from './contract-kinds';
+import type { AwardMethod, ContractCode, ContractType, VerificationMode } from './contract-kinds';
 
-import {
-  AWARD_METHODS,
-  CONTRACT_CODES,
-  CONTRACT_TYPES,
-  VERIFICATION_MODES,
-  type AwardMethod,
-  type ContractCode,
-  type ContractType,
-  type VerificationMode,
-} from './contract-kinds';
-
-export {
-  AWARD_METHODS,
-  CONTRACT_CODES,
-  CONTRACT_TYPES,
-  VERIFICATION_MODES,
-  type AwardMethod,
-  type ContractCode,
-  type ContractType,
-  type VerificationMode,
-};
+// The kinds are named where the creation rules are, too.
+export * from './contract-kinds';
 
 export const MIN_CRITERIA = 1;
 export const MAX_CRITERIA = 10;
