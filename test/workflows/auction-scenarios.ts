@@ -93,7 +93,7 @@ export const AUCTION_PATHS = {
     const { input, handle } = await started(h, auctionTerms('privacy-preserving'));
     await bid(handle, OTHER, 3_500_000n);
     await bid(handle, WORKER, 3_000_000n);
-    const view = await onlyFrom(handle, awardUpdate, CLIENT, { caller: WORKER, code: 'not-the-client' });
+    const view = await onlyFrom(handle, awardUpdate, CLIENT, { caller: WORKER, code: 'not_client' });
     assert.equal(view.status, 'matched');
     assert.equal(view.worker, WORKER);
     await send(handle, deliverUpdate, delivery(WORKER));

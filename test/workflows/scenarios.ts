@@ -111,7 +111,7 @@ export const PATHS = {
   /** FDP: the Client cancels while `created`. */
   async 'cancelled-by-client'(h) {
     const { input, handle } = await started(h);
-    const view = await onlyFrom(handle, cancelUpdate, CLIENT, { caller: WORKER, code: 'not-the-client' });
+    const view = await onlyFrom(handle, cancelUpdate, CLIENT, { caller: WORKER, code: 'not_client' });
     assert.equal(view.status, 'cancelled-by-client');
     return finish(input.contractId, handle);
   },
@@ -156,7 +156,7 @@ export const PATHS = {
     await assertRefused(send(handle, approveUpdate, { caller: CLIENT }), FailureType.Conflict, 'wrong_state');
     assert.equal((await send(handle, deliverUpdate, delivery(WORKER))).status, 'under-review');
     await assertRefused(send(handle, deliverUpdate, delivery(WORKER)), FailureType.Conflict, 'wrong_state');
-    const view = await onlyFrom(handle, approveUpdate, CLIENT, { caller: WORKER, code: 'not-the-client' });
+    const view = await onlyFrom(handle, approveUpdate, CLIENT, { caller: WORKER, code: 'not_client' });
     assert.equal(view.status, 'settled-fully-met');
     return finish(input.contractId, handle);
   },
@@ -231,11 +231,7 @@ export const PATHS = {
   async 'dispute-fully-met'(h) {
     await h.makeEligible();
     const { input, handle } = await delivered(h, {});
-    await assertRefused(
-      send(handle, disputeUpdate, { caller: WORKER }),
-      FailureType.Forbidden,
-      'not-the-client',
-    );
+    await assertRefused(send(handle, disputeUpdate, { caller: WORKER }), FailureType.Forbidden, 'not_client');
     await assertRefused(
       send(handle, disputeUpdate, { caller: CLIENT, claims: ['met'] }),
       FailureType.BadInput,

@@ -95,7 +95,7 @@ describe('review and settlement (time-skipping server, real ledger on SQLite)', 
         e.type === 'contract.message-rejected' ? [[e.message, e.actor, e.code, e.field ?? null]] : [],
       );
       assert.deepEqual(rejected, [
-        ['approve', STRANGER, 'not-the-client', null],
+        ['approve', STRANGER, 'not_client', null],
         ['withdraw', CLIENT, 'not_worker', null],
         ['accept', OTHER, 'not_worker', null],
         ['cancel', 'system', 'bad_caller', 'caller'],

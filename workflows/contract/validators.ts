@@ -54,7 +54,7 @@ export const callerIs =
       ? null
       : rejection(
           FailureType.Forbidden,
-          `not-the-${role}`,
+          `not_${role}`,
           `only the contract's ${role === 'client' ? 'Client' : 'Worker'} may do this`,
         );
   };
