@@ -3,7 +3,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { createContractGateway } from './contract-gateway';
-import type { ApiContext, AppDeps } from './deps';
+import { DEFAULT_EVENT_STREAM, type ApiContext, type AppDeps } from './deps';
 import { mapError } from './error-mapping';
 import { errorBody, validationHook } from './errors';
 import { authMiddleware } from './middleware';
@@ -11,7 +11,6 @@ import { notOnOpenPanel } from './panel-check';
 import { agentsApp } from './routes/agents';
 import { contractsApp } from './routes/contracts';
 import { eligibilityApp } from './routes/eligibility';
-import { DEFAULT_EVENT_STREAM } from './routes/event-stream';
 import { operatorApp } from './routes/operator';
 import { docsPage, healthApp } from './routes/system';
 

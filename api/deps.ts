@@ -6,7 +6,6 @@ import type { ProtocolParams } from '../workflows/rules/params';
 import type { NonceStore } from './auth';
 import type { ContractGateway } from './contract-gateway';
 import type { IdempotencyStore } from './idempotency';
-import type { EventStreamSettings } from './routes/event-stream';
 import type { KeyVault } from './vault';
 
 /**
@@ -33,7 +32,7 @@ export interface AppDeps {
   eligibilityUnlockCheck?: EligibilityUnlockCheck;
   /** Where unexpected (500) errors are reported; defaults to console.error. */
   logError?: (err: unknown) => void;
-  /** The event stream's polling, duration limit and heartbeat (routes/event-stream.ts defaults). */
+  /** The event stream's polling, duration limit and heartbeat (DEFAULT_EVENT_STREAM below). */
   eventStream?: Partial<EventStreamSettings>;
 }
 
@@ -50,3 +49,18 @@ export interface ApiContext {
   eligibilityUnlockCheck: EligibilityUnlockCheck;
   eventStream: EventStreamSettings;
 }
+
+export interface EventStreamSettings {
+  /** How often the workflow's event log is read while the stream is open. */
+  pollMs: number;
+  /** A stream is closed after this long (the client resumes with Last-Event-ID). */
+  maxDurationMs: number;
+  /** A comment line is sent after this long without a message, so proxies keep the connection. */
+  heartbeatMs: number;
+}
+
+export const DEFAULT_EVENT_STREAM: EventStreamSettings = {
+  pollMs: 1000,
+  maxDurationMs: 10 * 60_000,
+  heartbeatMs: 15_000,
+};

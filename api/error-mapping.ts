@@ -1,6 +1,6 @@
 // The app's single error mapping (SPEC §12): ApiError / zod / Hono errors via toErrorResponse, plus
 // Temporal's and the ledger's. A refused Update carries an ApplicationFailure whose `type` is one of
-// workflows/definitions FailureType (design point 3).
+// workflows/definitions FailureType.
 import {
   ServiceError,
   WorkflowUpdateFailedError,
@@ -13,21 +13,13 @@ import {
 } from '@temporalio/common';
 import { LedgerError } from '../activities/ledger';
 import { FAILURE_HTTP_STATUS, type FailureType, type RejectionDetails } from '../workflows/definitions';
-import { errorBody, toErrorResponse, type ErrorBody } from './errors';
+import { errorBody, GENERIC_CODES, toErrorResponse, type ErrorBody } from './errors';
 import { VaultConflictError } from './vault';
 
 export interface MappedError {
   status: number;
   body: ErrorBody;
 }
-
-const genericCode: Record<number, string> = {
-  400: 'bad_input',
-  402: 'insufficient_funds',
-  403: 'forbidden',
-  404: 'not_found',
-  409: 'conflict',
-};
 
 /** Ledger codes (when the API calls ledger activities inline) and the workflow's failure types. */
 const ledgerStatus: Record<string, number> = {
@@ -47,7 +39,7 @@ function fromApplicationFailure(failure: ApplicationFailure): MappedError | unde
     : ledgerStatus[failure.type ?? ''];
   if (status === undefined) return undefined;
   const details = failure.details?.[0] as Partial<RejectionDetails> | undefined;
-  const code = typeof details?.code === 'string' ? details.code : (genericCode[status] ?? 'conflict');
+  const code = typeof details?.code === 'string' ? details.code : (GENERIC_CODES[status] ?? 'conflict');
   return { status, body: errorBody(code, failure.message, details) };
 }
 
@@ -63,7 +55,7 @@ export function mapError(err: unknown): MappedError {
   if (err instanceof LedgerError && ledgerStatus[err.code] !== undefined) {
     return {
       status: ledgerStatus[err.code]!,
-      body: errorBody(genericCode[ledgerStatus[err.code]!]!, err.message, err.details),
+      body: errorBody(GENERIC_CODES[ledgerStatus[err.code]!]!, err.message, err.details),
     };
   }
   if (err instanceof WorkflowNotFoundError) {

@@ -26,19 +26,32 @@ export function errorBody(code: string, message: string, details?: unknown): Err
   return { error: details === undefined ? { code, message } : { code, message, details } };
 }
 
+/** The code of a refusal that has no more specific one: the one table of generic codes (docs/api.md). */
+export const GENERIC_CODES: Readonly<Record<number, string>> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  402: 'insufficient_funds',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  422: 'unprocessable',
+};
+
 /** One helper per status of SPEC §12; `code` defaults to the status's generic code. */
-function errorHelper(status: ErrorStatus, defaultCode: string) {
-  return (message: string, details?: unknown, code: string = defaultCode): ApiError =>
+function errorHelper(status: ErrorStatus) {
+  return (message: string, details?: unknown, code: string = GENERIC_CODES[status]!): ApiError =>
     new ApiError(status, code, message, details);
 }
 
-export const badRequest = errorHelper(400, 'bad_request');
-export const unauthorized = errorHelper(401, 'unauthorized');
-export const insufficientFunds = errorHelper(402, 'insufficient_funds');
-export const forbidden = errorHelper(403, 'forbidden');
-export const notFound = errorHelper(404, 'not_found');
-export const conflict = errorHelper(409, 'conflict');
-export const unprocessable = errorHelper(422, 'unprocessable');
+export const badRequest = errorHelper(400);
+export const unauthorized = errorHelper(401);
+export const insufficientFunds = errorHelper(402);
+export const forbidden = errorHelper(403);
+export const notFound = errorHelper(404);
+export const conflict = errorHelper(409);
+export const unprocessable = errorHelper(422);
 
 export interface FieldIssue {
   /** Dotted path of the offending field (`deadlines.match`, `acceptanceCriteria.2`); '' for the whole body. */
@@ -68,18 +81,6 @@ export function validationHook(result: { success: boolean; error?: unknown }): v
   if (!result.success && result.error instanceof $ZodError) throw fromZodError(result.error);
 }
 
-const genericCodes: Record<number, string> = {
-  400: 'bad_request',
-  401: 'unauthorized',
-  402: 'insufficient_funds',
-  403: 'forbidden',
-  404: 'not_found',
-  409: 'conflict',
-  413: 'payload_too_large',
-  415: 'unsupported_media_type',
-  422: 'unprocessable',
-};
-
 /**
  * Maps anything thrown by a handler to `{ status, body }`. Unknown errors become a bare 500: their
  * message may carry internals (SQL, file paths, stack), so it is never sent; log it at the caller.
@@ -94,7 +95,7 @@ export function toErrorResponse(err: unknown): { status: number; body: ErrorBody
   }
   // Hono raises HTTPException itself, e.g. 400 "Malformed JSON in request body" from a json validator.
   if (err instanceof HTTPException && err.status >= 400 && err.status < 500) {
-    const code = genericCodes[err.status] ?? 'bad_request';
+    const code = GENERIC_CODES[err.status] ?? 'bad_request';
     return { status: err.status, body: errorBody(code, err.message || code.replaceAll('_', ' ')) };
   }
   return { status: 500, body: errorBody('internal', 'internal error') };

@@ -91,7 +91,7 @@ export interface ContractInput {
 }
 
 /** Why a contract was never created: its escrow lock was refused (the `created` Update's failure code). */
-export type EscrowRefusal = 'insufficient-funds' | 'escrow-refused';
+export type EscrowRefusal = 'insufficient_funds' | 'escrow_refused';
 
 /** What the workflow returns when it completes. */
 export type ContractOutcome =

@@ -18,11 +18,10 @@ import {
   type ContractView,
   type DeliverInput,
 } from '../../workflows/definitions';
-import { isContractId, keyToken } from '../contract-ids';
+import { isContractId } from '../contract-ids';
 import { viewFor } from '../contract-views';
 import type { ApiContext } from '../deps';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
-import { IDEMPOTENCY_HEADER } from '../idempotency';
 import {
   canonicalJson,
   contentSha256,
@@ -42,9 +41,8 @@ import {
   voteBody,
   errorResponses,
 } from '../schemas';
-import { existingContract } from './contracts';
+import { existingContract, updateId } from '../contract-requests';
 import { reply } from './respond';
-import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 
 interface MessageRoute {
@@ -72,15 +70,6 @@ const SIMPLE_MESSAGES: MessageRoute[] = [
     update: approveUpdate,
   },
 ];
-
-/**
- * With an Idempotency-Key the Update gets an ID derived from it, so a retry after a lost answer
- * (a 5xx frees the key) reaches Temporal as the same Update and takes effect once.
- */
-export function updateId(c: Context, caller: string): string | undefined {
-  const key = c.req.header(IDEMPOTENCY_HEADER);
-  return key === undefined ? undefined : `api-${keyToken(caller, c.req.method, c.req.path, key)}`;
-}
 
 function ingestError(result: Extract<DeliveryIngestResult, { ok: false }>) {
   const { code, message, details } = result.error;

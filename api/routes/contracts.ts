@@ -14,6 +14,7 @@ import {
 import { paramsToWire } from '../../workflows/rules/params';
 import { contractIdForKey, isContractId, randomContractId } from '../contract-ids';
 import { partyView, viewFor } from '../contract-views';
+import { existingContract } from '../contract-requests';
 import type { ApiContext } from '../deps';
 import {
   badRequest,
@@ -51,16 +52,9 @@ const json = <S>(schema: S, description: string) => ({
 // An empty requirement makes the signature optional (OpenAPI 3).
 const OPTIONALLY_SIGNED: Record<string, string[]>[] = [{}, { httpSignature: [] }];
 
-export function invalidTerms(errors: FieldIssue[]) {
+function invalidTerms(errors: FieldIssue[]) {
   const fields = [...new Set(errors.map((e) => e.field))];
   return badRequest(`invalid ${fields.join(', ')}`, { fields: errors }, 'invalid_input');
-}
-
-/** 404 for any id that is not a contract's, whatever its form; the view otherwise. */
-export async function existingContract(ctx: ApiContext, id: string): Promise<ContractView> {
-  const view = isContractId(id) ? await ctx.contracts.view(id) : undefined;
-  if (view === undefined) throw notFound(`no contract ${id}`, undefined, 'contract_not_found');
-  return view;
 }
 
 function staticSummary(contractId: string, terms: ContractTerms): string {

@@ -8,7 +8,7 @@ import { extractConfidence } from '../ingest';
 import { mayReadKey } from '../key-release';
 import type { AuthMiddleware, MaybeSignedEnv } from '../middleware';
 import { contractIdParams, deliveryContentSchema, errorResponses } from '../schemas';
-import { existingContract } from './contracts';
+import { existingContract } from '../contract-requests';
 import { reply } from './respond';
 
 export function registerDeliveryContentRoute(

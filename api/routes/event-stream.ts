@@ -13,21 +13,6 @@ import { badRequest, notFound } from '../errors';
 import type { MaybeSignedEnv } from '../middleware';
 import { contractIdParams, errorResponses } from '../schemas';
 
-export interface EventStreamSettings {
-  /** How often the workflow's event log is read while the stream is open. */
-  pollMs: number;
-  /** A stream is closed after this long (the client resumes with Last-Event-ID). */
-  maxDurationMs: number;
-  /** A comment line is sent after this long without a message, so proxies keep the connection. */
-  heartbeatMs: number;
-}
-
-export const DEFAULT_EVENT_STREAM: EventStreamSettings = {
-  pollMs: 1000,
-  maxDurationMs: 10 * 60_000,
-  heartbeatMs: 15_000,
-};
-
 const TERMINAL_EVENTS: ReadonlySet<ContractEvent['type']> = new Set([
   'contract.settled',
   'contract.cancelled',

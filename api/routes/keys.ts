@@ -7,7 +7,7 @@ import { mayReadKey } from '../key-release';
 import type { AuthMiddleware, MaybeSignedEnv } from '../middleware';
 import { contractIdParams, errorResponses, keySchema } from '../schemas';
 import type { KeyKind } from '../vault';
-import { existingContract } from './contracts';
+import { existingContract } from '../contract-requests';
 import { reply } from './respond';
 
 const WHO: Record<KeyKind, string> = {

@@ -10,7 +10,7 @@ import type { ApiContext } from '../deps';
 import { notFound } from '../errors';
 import type { AuthMiddleware, MaybeSignedEnv } from '../middleware';
 import { awardBody, contractIdParams, contractViewSchema, errorResponses, quoteBody } from '../schemas';
-import { updateId } from './contract-messages';
+import { updateId } from '../contract-requests';
 import { reply } from './respond';
 
 const viewResponse = (description: string) => ({

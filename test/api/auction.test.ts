@@ -39,8 +39,8 @@ describe('POST /contracts/:id/quotes and /award', () => {
       call(h().app, agent, 'POST', `/contracts/${id}/quotes`, { body });
 
     const refusals: [Json, number, string][] = [
-      [await quote(b1, { price: (BUDGET + 1n).toString() }), 400, 'over-budget'],
-      [await quote(client, { price: '1000000' }), 403, 'client-cannot-quote'],
+      [await quote(b1, { price: (BUDGET + 1n).toString() }), 400, 'over_budget'],
+      [await quote(client, { price: '1000000' }), 403, 'client_cannot_quote'],
       [await quote(b1, { price: '1.5' }), 400, 'invalid_input'],
       [await quote(b1, { price: '1000000', confidence: 2 }), 400, 'invalid_input'],
       [await quote(b1, { price: '1000000', worker: b1.address }), 400, 'invalid_input'],
@@ -108,7 +108,7 @@ describe('POST /contracts/:id/quotes and /award', () => {
       call(h().app, agent, 'POST', `/contracts/${id}/award`, { body });
     const unknown = await award(client, { quoteId: 'q-404' });
     assert.equal(unknown.status, 404, unknown.text);
-    assert.equal(unknown.json.error.code, 'unknown-quote');
+    assert.equal(unknown.json.error.code, 'unknown_quote');
     const notClient = await award(b1, {});
     assert.equal(notClient.status, 403, notClient.text);
     const still = (await call(h().app, client, 'GET', `/contracts/${id}`)).json;
@@ -152,9 +152,9 @@ describe('POST /contracts/:id/quotes and /award', () => {
     const created = await call(h().app, client, 'POST', '/contracts', { body: contractBody(undefined) });
     const id: string = created.json.contractId;
     const q = await call(h().app, bidder, 'POST', `/contracts/${id}/quotes`, { body: { price: '1000' } });
-    assert.deepEqual([q.status, q.json.error.code], [409, 'not-an-auction']);
+    assert.deepEqual([q.status, q.json.error.code], [409, 'not_an_auction']);
     const a = await call(h().app, client, 'POST', `/contracts/${id}/award`, { body: {} });
-    assert.deepEqual([a.status, a.json.error.code], [409, 'not-an-auction']);
+    assert.deepEqual([a.status, a.json.error.code], [409, 'not_an_auction']);
     assert.equal((await call(h().app, client, 'POST', `/contracts/${id}/cancel`, { body: {} })).status, 200);
     assert.deepEqual(await usdc(client.address), [FUNDS, 0n]);
   });

@@ -112,7 +112,7 @@ describe('a privacy-preserving dispute decided by a Backup Agent panel, end to e
     // Before the tally: the ballots are sealed (even by agent), and a stranger may not vote.
     await expectApiError(stranger.getVotes(id), 409, 'votes_sealed');
     assert.deepEqual((await stranger.getAgentVotes(ba0.address)).rows, []);
-    await expectApiError(stranger.vote(id, DISSENT), 403, 'not-on-panel');
+    await expectApiError(stranger.vote(id, DISSENT), 403, 'not_on_panel');
     assert.deepEqual(await balancesOf(stranger), [STRANGER_FUNDS, 0n, 0n, 0n]);
     assert.deepEqual((await stranger.getAgentVotes()).rows, []);
     const stillDisputed = await client.getContract(id);

@@ -90,7 +90,7 @@ export function auctionLifecycle(criteriaMet: Verdict[]): ContractEvent[] {
     }),
     quoteReceivedEvent(ctx(1, WORKER), { quoteId: 'q1', confidence: 0.8 }),
     quoteReceivedEvent(ctx(2, BAS[0]), { quoteId: 'q2' }),
-    messageRejectedEvent(ctx(3, CLIENT), { message: 'quote', code: 'own-contract' }),
+    messageRejectedEvent(ctx(3, CLIENT), { message: 'quote', code: 'own_contract' }),
     contractMatchedEvent(ctx(24, 'system'), {
       worker: WORKER,
       via: 'best-quote',

@@ -115,12 +115,12 @@ describe('checkQuote', () => {
   test('a quote at the budget cap, before the deadline, is accepted', () =>
     assert.equal(checkQuote(base), null));
   test('the Client cannot quote', () =>
-    assert.equal(checkQuote({ ...base, bidder: addr(1) })?.code, 'own-contract'));
-  test('over the budget', () => assert.equal(checkQuote({ ...base, price: 101n })?.code, 'over-budget'));
+    assert.equal(checkQuote({ ...base, bidder: addr(1) })?.code, 'own_contract'));
+  test('over the budget', () => assert.equal(checkQuote({ ...base, price: 101n })?.code, 'over_budget'));
   test('at the Match Deadline bidding is closed', () =>
-    assert.equal(checkQuote({ ...base, now: 10 })?.code, 'bidding-closed'));
+    assert.equal(checkQuote({ ...base, now: 10 })?.code, 'bidding_closed'));
   test('one quote per bidder', () =>
-    assert.equal(checkQuote({ ...base, bidder: addr(6) })?.code, 'already-quoted'));
+    assert.equal(checkQuote({ ...base, bidder: addr(6) })?.code, 'already_quoted'));
 });
 
 describe('quoteBodySchema', () => {

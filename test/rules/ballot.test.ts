@@ -21,16 +21,16 @@ describe('checkBallot', () => {
     assert.equal(checkBallot(base), null);
   });
   test('an agent not on the panel is rejected', () => {
-    assert.equal(checkBallot({ ...base, voter: X })?.code, 'not-on-panel');
+    assert.equal(checkBallot({ ...base, voter: X })?.code, 'not_on_panel');
   });
   test('a second call is rejected', () => {
-    assert.equal(checkBallot({ ...base, voter: B })?.code, 'already-voted');
+    assert.equal(checkBallot({ ...base, voter: B })?.code, 'already_voted');
   });
   test('a call at the end of the window or later is rejected', () => {
-    assert.equal(checkBallot({ ...base, now: 1000 })?.code, 'window-closed');
-    assert.equal(checkBallot({ ...base, now: 5000 })?.code, 'window-closed');
+    assert.equal(checkBallot({ ...base, now: 1000 })?.code, 'window_closed');
+    assert.equal(checkBallot({ ...base, now: 5000 })?.code, 'window_closed');
   });
   test('a verdict count that is not one per criterion is rejected', () => {
-    assert.equal(checkBallot({ ...base, verdictCount: 2 })?.code, 'wrong-length');
+    assert.equal(checkBallot({ ...base, verdictCount: 2 })?.code, 'wrong_length');
   });
 });

@@ -77,12 +77,12 @@ export const AUCTION_PATHS = {
     await bid(handle, WORKER, 3_000_000n, { confidence: 0.5 });
     await bid(handle, OTHER, 2_000_000n);
     await bid(handle, BIDDER, 2_000_000n, { confidence: 0.8 });
-    await assertRefused(bid(handle, CLIENT, 1_000_000n), FailureType.Forbidden, 'client-cannot-quote');
-    await assertRefused(bid(handle, WORKER, BUDGET + 1n), FailureType.BadInput, 'over-budget');
+    await assertRefused(bid(handle, CLIENT, 1_000_000n), FailureType.Forbidden, 'client_cannot_quote');
+    await assertRefused(bid(handle, WORKER, BUDGET + 1n), FailureType.BadInput, 'over_budget');
     const open = await h.view(handle);
     assert.equal(open.quoteCount, 3);
     assert.equal((await pastMatchDeadline(h, handle)).status, 'matched');
-    await assertRefused(bid(handle, WORKER, 1_000_000n), FailureType.Conflict, 'wrong-state');
+    await assertRefused(bid(handle, WORKER, 1_000_000n), FailureType.Conflict, 'wrong_state');
     await send(handle, deliverUpdate, delivery(BIDDER));
     await send(handle, approveUpdate, { caller: CLIENT });
     return finish(input.contractId, handle);
@@ -93,7 +93,7 @@ export const AUCTION_PATHS = {
     const { input, handle } = await started(h, auctionTerms('privacy-preserving'));
     await bid(handle, OTHER, 3_500_000n);
     await bid(handle, WORKER, 3_000_000n);
-    const view = await onlyFrom(handle, awardUpdate, CLIENT, { caller: WORKER, code: 'not-the-client' });
+    const view = await onlyFrom(handle, awardUpdate, CLIENT, { caller: WORKER, code: 'not_client' });
     assert.equal(view.status, 'matched');
     assert.equal(view.worker, WORKER);
     await send(handle, deliverUpdate, delivery(WORKER));
@@ -108,7 +108,7 @@ export const AUCTION_PATHS = {
     await assertRefused(
       send(handle, awardUpdate, { caller: CLIENT, quoteId: 'q-99' }),
       FailureType.NotFound,
-      'unknown-quote',
+      'unknown_quote',
     );
     const view = await send(handle, awardUpdate, {
       caller: CLIENT,
@@ -132,7 +132,7 @@ export const AUCTION_PATHS = {
     await assertRefused(
       send(handle, awardUpdate, { caller: CLIENT, quoteId: await quoteIdOf(handle, h, POOR) }),
       FailureType.InsufficientFunds,
-      'insufficient-funds',
+      'insufficient_funds',
     );
     assert.equal((await h.view(handle)).status, 'created');
     await bid(handle, OTHER, 4_000_000n); // bidding is open again
@@ -145,7 +145,7 @@ export const AUCTION_PATHS = {
   /** AOS: nobody quotes; an award with nothing to award is refused; the Match Deadline → cancelled-unmatched. */
   async 'auction-no-quotes'(h) {
     const { input, handle } = await started(h, auctionTerms('standard'));
-    await assertRefused(send(handle, awardUpdate, { caller: CLIENT }), FailureType.Conflict, 'no-quotes');
+    await assertRefused(send(handle, awardUpdate, { caller: CLIENT }), FailureType.Conflict, 'no_quotes');
     return finish(input.contractId, handle);
   },
 

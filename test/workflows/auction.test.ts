@@ -179,7 +179,7 @@ describe('auctions (time-skipping server, real ledger on SQLite)', () => {
       const rejected = (await events(run)).filter((e) => e.type === 'contract.message-rejected');
       assert.deepEqual(
         rejected.map((e) => e.type === 'contract.message-rejected' && [e.message, e.code, e.actor]),
-        [['award', 'insufficient-funds', CLIENT]],
+        [['award', 'insufficient_funds', CLIENT]],
       );
     }));
 
@@ -256,15 +256,15 @@ describe('auctions (time-skipping server, real ledger on SQLite)', () => {
       const { handle } = await h.create(input);
       const q = (caller: string, price: string, extra: object = {}) =>
         handle.executeUpdate(quoteUpdate, { args: [{ caller, price, ...extra }] });
-      await assertRefused(q(WORKER, (BUDGET + 1n).toString()), FailureType.BadInput, 'over-budget');
-      await assertRefused(q(CLIENT, '1000000'), FailureType.Forbidden, 'client-cannot-quote');
-      await assertRefused(q(WORKER, '1.5'), FailureType.BadInput, 'bad-field');
-      await assertRefused(q(WORKER, '0'), FailureType.BadInput, 'bad-field');
-      await assertRefused(q(WORKER, '1000000', { confidence: 1.5 }), FailureType.BadInput, 'bad-field');
+      await assertRefused(q(WORKER, (BUDGET + 1n).toString()), FailureType.BadInput, 'over_budget');
+      await assertRefused(q(CLIENT, '1000000'), FailureType.Forbidden, 'client_cannot_quote');
+      await assertRefused(q(WORKER, '1.5'), FailureType.BadInput, 'invalid_input');
+      await assertRefused(q(WORKER, '0'), FailureType.BadInput, 'invalid_input');
+      await assertRefused(q(WORKER, '1000000', { confidence: 1.5 }), FailureType.BadInput, 'invalid_input');
       await assertRefused(
         q(WORKER, '1000000', { message: 'x'.repeat(2001) }),
         FailureType.BadInput,
-        'bad-field',
+        'invalid_input',
       );
       await handle.signal(quoteSignal, { caller: CLIENT, price: '1000000' });
       const during = await h.view(handle);
@@ -274,7 +274,7 @@ describe('auctions (time-skipping server, real ledger on SQLite)', () => {
       );
       assert.deepEqual(
         rejected.map((e) => e.type === 'contract.message-rejected' && [e.message, e.code]),
-        [['quote', 'client-cannot-quote']],
+        [['quote', 'client_cannot_quote']],
       );
       await h.assertBalances({ [CLIENT]: b(CLIENT_FUNDS - BUDGET, BUDGET), [WORKER]: b(WORKER_FUNDS) });
 
@@ -282,7 +282,7 @@ describe('auctions (time-skipping server, real ledger on SQLite)', () => {
       await assertRefused(
         fixed.handle.executeUpdate(quoteUpdate, { args: [{ caller: OTHER, price: '1000' }] }),
         FailureType.Conflict,
-        'not-an-auction',
+        'not_an_auction',
       );
       await fixed.handle.executeUpdate(cancelUpdate, { args: [{ caller: CLIENT }] });
 

@@ -69,7 +69,7 @@ describe('open tender and creation (time-skipping server, real ledger on SQLite)
       await assertRefused(
         handle.executeUpdate(cancelUpdate, { args: [{ caller: CLIENT }] }),
         FailureType.Conflict,
-        'wrong-state',
+        'wrong_state',
       );
       await handle.terminate('test over');
     }));
@@ -79,7 +79,7 @@ describe('open tender and creation (time-skipping server, real ledger on SQLite)
       const run = await PATHS['not-created-insufficient-funds'](h);
       assert.deepEqual(run.outcome, {
         created: false,
-        reason: 'insufficient-funds',
+        reason: 'insufficient_funds',
         contractId: run.contractId,
       });
       const handle = run.handle;

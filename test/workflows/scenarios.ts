@@ -104,14 +104,14 @@ export const PATHS = {
   /** The Client cannot fund the escrow: the creating Update fails with 402 and the workflow ends holding nothing. */
   async 'not-created-insufficient-funds'(h) {
     const input = await h.input({ amount: (CLIENT_FUNDS + 1n).toString() });
-    await assertRefused(h.create(input), FailureType.InsufficientFunds, 'insufficient-funds');
+    await assertRefused(h.create(input), FailureType.InsufficientFunds, 'insufficient_funds');
     return finish(input.contractId, h.client.getHandle(contractWorkflowId(input.contractId)));
   },
 
   /** FDP: the Client cancels while `created`. */
   async 'cancelled-by-client'(h) {
     const { input, handle } = await started(h);
-    const view = await onlyFrom(handle, cancelUpdate, CLIENT, { caller: WORKER, code: 'not-the-client' });
+    const view = await onlyFrom(handle, cancelUpdate, CLIENT, { caller: WORKER, code: 'not_client' });
     assert.equal(view.status, 'cancelled-by-client');
     return finish(input.contractId, handle);
   },
@@ -119,7 +119,7 @@ export const PATHS = {
   /** FDP: the named Worker declines. */
   async 'cancelled-unmatched-declined'(h) {
     const { input, handle } = await started(h);
-    const view = await onlyFrom(handle, declineUpdate, WORKER, { caller: OTHER, code: 'not-the-worker' });
+    const view = await onlyFrom(handle, declineUpdate, WORKER, { caller: OTHER, code: 'not_worker' });
     assert.equal(view.status, 'cancelled-unmatched');
     return finish(input.contractId, handle);
   },
@@ -134,7 +134,7 @@ export const PATHS = {
   async 'cancelled-withdrawn'(h) {
     const { input, handle } = await started(h);
     await send(handle, acceptUpdate, { caller: WORKER });
-    const view = await onlyFrom(handle, withdrawUpdate, WORKER, { caller: CLIENT, code: 'not-the-worker' });
+    const view = await onlyFrom(handle, withdrawUpdate, WORKER, { caller: CLIENT, code: 'not_worker' });
     assert.equal(view.status, 'cancelled-withdrawn');
     return finish(input.contractId, handle);
   },
@@ -153,10 +153,10 @@ export const PATHS = {
   async 'settled-approved'(h) {
     const { input, handle } = await started(h);
     await send(handle, acceptUpdate, { caller: WORKER });
-    await assertRefused(send(handle, approveUpdate, { caller: CLIENT }), FailureType.Conflict, 'wrong-state');
+    await assertRefused(send(handle, approveUpdate, { caller: CLIENT }), FailureType.Conflict, 'wrong_state');
     assert.equal((await send(handle, deliverUpdate, delivery(WORKER))).status, 'under-review');
-    await assertRefused(send(handle, deliverUpdate, delivery(WORKER)), FailureType.Conflict, 'wrong-state');
-    const view = await onlyFrom(handle, approveUpdate, CLIENT, { caller: WORKER, code: 'not-the-client' });
+    await assertRefused(send(handle, deliverUpdate, delivery(WORKER)), FailureType.Conflict, 'wrong_state');
+    const view = await onlyFrom(handle, approveUpdate, CLIENT, { caller: WORKER, code: 'not_client' });
     assert.equal(view.status, 'settled-fully-met');
     return finish(input.contractId, handle);
   },
@@ -187,13 +187,13 @@ export const PATHS = {
     await assertRefused(
       send(handle, acceptUpdate, { caller: CLIENT }),
       FailureType.Forbidden,
-      'client-cannot-accept',
+      'client_cannot_accept',
     );
     await send(handle, acceptUpdate, { caller: WORKER });
     await assertRefused(
       send(handle, acceptUpdate, { caller: OTHER }),
       FailureType.Conflict,
-      'already-matched',
+      'already_matched',
     );
     await send(handle, deliverUpdate, delivery(WORKER));
     return finish(input.contractId, handle);
@@ -205,7 +205,7 @@ export const PATHS = {
     await assertRefused(
       send(handle, acceptUpdate, { caller: POOR }),
       FailureType.InsufficientFunds,
-      'insufficient-funds',
+      'insufficient_funds',
     );
     const view = await send(handle, acceptUpdate, { caller: OTHER });
     assert.equal(view.worker, OTHER);
@@ -231,20 +231,16 @@ export const PATHS = {
   async 'dispute-fully-met'(h) {
     await h.makeEligible();
     const { input, handle } = await delivered(h, {});
-    await assertRefused(
-      send(handle, disputeUpdate, { caller: WORKER }),
-      FailureType.Forbidden,
-      'not-the-client',
-    );
+    await assertRefused(send(handle, disputeUpdate, { caller: WORKER }), FailureType.Forbidden, 'not_client');
     await assertRefused(
       send(handle, disputeUpdate, { caller: CLIENT, claims: ['met'] }),
       FailureType.BadInput,
-      'bad-field',
+      'invalid_input',
     );
     const view = await send(handle, disputeUpdate, { caller: CLIENT, claims: ['met', 'not met'] });
     assert.equal(view.status, 'disputed');
     assert.deepEqual([...view.backupAgents].sort(), [...BAS].sort());
-    await assertRefused(send(handle, approveUpdate, { caller: CLIENT }), FailureType.Conflict, 'wrong-state');
+    await assertRefused(send(handle, approveUpdate, { caller: CLIENT }), FailureType.Conflict, 'wrong_state');
     await voteAll(handle, ALL_MET);
     return finish(input.contractId, handle);
   },
@@ -283,7 +279,7 @@ export const PATHS = {
     await assertRefused(
       send(handle, disputeUpdate, { caller: CLIENT }),
       FailureType.Conflict,
-      'standard-mode',
+      'standard_mode',
     );
     await voteAll(handle, ALL_MET);
     return finish(input.contractId, handle);
@@ -304,12 +300,12 @@ export const PATHS = {
     await assertRefused(
       send(handle, voteUpdate, { caller: BA1, votes: ['met', 'met'] }),
       FailureType.Conflict,
-      'already-voted',
+      'already_voted',
     );
     await assertRefused(
       send(handle, voteUpdate, { caller: STRANGER, votes: ['met', 'met'] }),
       FailureType.Forbidden,
-      'not-on-panel',
+      'not_on_panel',
     );
     assert.deepEqual(await handle.query(votesQuery), { sealed: true });
     const during = await h.view(handle);

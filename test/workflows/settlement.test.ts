@@ -95,10 +95,10 @@ describe('review and settlement (time-skipping server, real ledger on SQLite)', 
         e.type === 'contract.message-rejected' ? [[e.message, e.actor, e.code, e.field ?? null]] : [],
       );
       assert.deepEqual(rejected, [
-        ['approve', STRANGER, 'not-the-client', null],
-        ['withdraw', CLIENT, 'not-the-worker', null],
-        ['accept', OTHER, 'not-the-worker', null],
-        ['cancel', 'system', 'bad-caller', 'caller'],
+        ['approve', STRANGER, 'not_client', null],
+        ['withdraw', CLIENT, 'not_worker', null],
+        ['accept', OTHER, 'not_worker', null],
+        ['cancel', 'system', 'bad_caller', 'caller'],
       ]);
     }));
 });

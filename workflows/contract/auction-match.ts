@@ -95,7 +95,7 @@ async function closeBidding(c: Contract, pick: Pick, actor: Actor): Promise<void
       reject(
         rejection(
           FailureType.InsufficientFunds,
-          'insufficient-funds',
+          'insufficient_funds',
           `the picked bidder ${picked.bidder} cannot fund the Worker Stake of ${workerStakeFor(picked.price, c.params)}: bidding stays open`,
         ),
       );

@@ -24,22 +24,22 @@ const isAuction =
   () =>
     c.terms.contractType === 'auction'
       ? null
-      : rejection(FailureType.Conflict, 'not-an-auction', 'only an auction takes quotes and awards');
+      : rejection(FailureType.Conflict, 'not_an_auction', 'only an auction takes quotes and awards');
 
 /** A close of bidding is matching (an award or the Match Deadline): nothing more can be bid or awarded. */
 const biddingOpen =
   (c: Contract): Check =>
   () =>
     c.biddingClosed
-      ? rejection(FailureType.Conflict, 'bidding-closed', 'bidding is closing: a match is being made')
+      ? rejection(FailureType.Conflict, 'bidding_closed', 'bidding is closing: a match is being made')
       : null;
 
 const QUOTE_REJECTIONS: { readonly [C in QuoteRejectionCode]: [FailureType, string, string?] } = {
-  'own-contract': [FailureType.Forbidden, 'client-cannot-quote'],
-  'bidding-closed': [FailureType.Conflict, 'late'],
-  'over-budget': [FailureType.BadInput, 'over-budget', 'price'],
+  own_contract: [FailureType.Forbidden, 'client_cannot_quote'],
+  bidding_closed: [FailureType.Conflict, 'late'],
+  over_budget: [FailureType.BadInput, 'over_budget', 'price'],
   // Unreachable: a bidder's earlier quote is left out of the check, because the new one replaces it.
-  'already-quoted': [FailureType.Conflict, 'already-quoted'],
+  already_quoted: [FailureType.Conflict, 'already_quoted'],
 };
 
 type QuoteFields = { price: bigint; confidence?: number; message?: string };
@@ -58,7 +58,7 @@ function parseQuoteFields(input: unknown): { ok: true; fields: QuoteFields } | {
     const field = String(issue.path[0] ?? 'price');
     return {
       ok: false,
-      r: rejection(FailureType.BadInput, 'bad-field', `${field}: ${issue.message}`, field),
+      r: rejection(FailureType.BadInput, 'invalid_input', `${field}: ${issue.message}`, field),
     };
   }
   return { ok: true, fields: parsed.data };
@@ -75,7 +75,7 @@ export function validateQuote(c: Contract, input: unknown): Rejection | null {
       bidder === c.terms.client
         ? rejection(
             FailureType.Forbidden,
-            'client-cannot-quote',
+            'client_cannot_quote',
             'the Client cannot quote on its own contract',
           )
         : null,
@@ -141,16 +141,21 @@ export function validateAward(c: Contract, input: unknown): Rejection | null {
       if (quoteId === undefined) {
         return c.quotes.length > 0
           ? null
-          : rejection(FailureType.Conflict, 'no-quotes', 'no quote to award: bidding stays open');
+          : rejection(FailureType.Conflict, 'no_quotes', 'no quote to award: bidding stays open');
       }
       if (typeof quoteId !== 'string' || quoteId === '') {
-        return rejection(FailureType.BadInput, 'bad-field', 'quoteId must be a non-empty string', 'quoteId');
+        return rejection(
+          FailureType.BadInput,
+          'invalid_input',
+          'quoteId must be a non-empty string',
+          'quoteId',
+        );
       }
       return c.quotes.some((q) => q.quoteId === quoteId)
         ? null
         : rejection(
             FailureType.NotFound,
-            'unknown-quote',
+            'unknown_quote',
             `no live quote ${quoteId} on this contract`,
             'quoteId',
           );

@@ -32,7 +32,7 @@ export async function lockEscrow(c: Contract): Promise<boolean> {
     c.escrow = {
       state: 'refused',
       failureType: short ? FailureType.InsufficientFunds : FailureType.BadInput,
-      reason: short ? 'insufficient-funds' : 'escrow-refused',
+      reason: short ? 'insufficient_funds' : 'escrow_refused',
       message: activityFailureMessage(error),
     };
     return false;

@@ -238,7 +238,7 @@ async function lockOrRefuse(
     return reject(
       rejection(
         FailureType.InsufficientFunds,
-        'insufficient-funds',
+        'insufficient_funds',
         `the ${what} of ${amount} could not be locked: ${activityFailureMessage(error)}`,
       ),
     );

@@ -10,15 +10,34 @@ import {
   quoteCountKey,
   workerKey,
 } from '../search-attributes';
-import type { Contract } from './state';
+import type { ContractCode, ContractType } from '../rules/contract-kinds';
+import type { NextDeadline } from '../rules/deadlines';
 
-const isAuction = (c: Contract): boolean => c.terms.contractType === 'auction';
+/** What publishing reads and writes of the contract's state (state.ts's Contract is one). */
+export interface Published {
+  readonly created: boolean;
+  readonly contractId: string;
+  readonly status: string;
+  readonly terms: { code: ContractCode; client: string; contractType: ContractType };
+  readonly worker: string | null;
+  readonly escrowedFunds: bigint;
+  readonly stake: { amount: bigint } | null;
+  readonly quotes: readonly unknown[];
+  readonly delivery: { sha256: string } | null;
+  readonly criteriaMet: readonly string[] | null;
+  readonly payment: bigint | null;
+  nextDeadline(now: number): NextDeadline | null;
+  /** What publish last sent, so an unchanged view is not upserted again. */
+  publishedKey: string;
+}
+
+const isAuction = (c: Published): boolean => c.terms.contractType === 'auction';
 
 function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-function details(c: Contract, next: { kind: string; at: number } | null): string {
+function details(c: Published, next: { kind: string; at: number } | null): string {
   const rows: [string, string][] = [
     ['Status', `\`${c.status}\``],
     ['Code', c.terms.code],
@@ -45,7 +64,7 @@ function details(c: Contract, next: { kind: string; at: number } | null): string
  * Upserts the search attributes and sets the current details when something an operator sees
  * changed (each upsert is a history event, so unchanged values are not sent again).
  */
-export function publish(c: Contract): void {
+export function publish(c: Published): void {
   if (!c.created) return;
   const next = c.nextDeadline(Date.now());
   const visible: unknown[] = [c.status, c.worker, next, c.criteriaMet, c.payment?.toString()];

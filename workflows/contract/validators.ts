@@ -36,7 +36,7 @@ export const callerIsAddress =
   (input: unknown): Check =>
   () =>
     callerOf(input) === null
-      ? rejection(FailureType.BadInput, 'bad-caller', 'caller must be an address (0x + 40 hex)', 'caller')
+      ? rejection(FailureType.BadInput, 'bad_caller', 'caller must be an address (0x + 40 hex)', 'caller')
       : null;
 
 export const exists =
@@ -44,7 +44,7 @@ export const exists =
   () =>
     c.created
       ? null
-      : rejection(FailureType.NotFound, 'not-created', `contract ${c.contractId} does not exist`);
+      : rejection(FailureType.NotFound, 'not_created', `contract ${c.contractId} does not exist`);
 
 export const callerIs =
   (c: Contract, input: unknown, role: 'client' | 'worker'): Check =>
@@ -54,7 +54,7 @@ export const callerIs =
       ? null
       : rejection(
           FailureType.Forbidden,
-          `not-the-${role}`,
+          `not_${role}`,
           `only the contract's ${role === 'client' ? 'Client' : 'Worker'} may do this`,
         );
   };
@@ -66,7 +66,7 @@ export const statusIs =
       ? null
       : rejection(
           FailureType.Conflict,
-          'wrong-state',
+          'wrong_state',
           c.decision === null
             ? `the contract is ${c.status}, not ${expected}`
             : `the contract is ${c.status} and closing`,
@@ -88,17 +88,13 @@ export function validateAccept(c: Contract, input: unknown): Rejection | null {
       caller === c.terms.client
         ? rejection(
             FailureType.Forbidden,
-            'client-cannot-accept',
+            'client_cannot_accept',
             'the Client cannot accept its own contract',
           )
         : null,
     () =>
       c.terms.awardMethod === 'direct' && caller !== c.terms.worker
-        ? rejection(
-            FailureType.Forbidden,
-            'not-the-worker',
-            'only the named Worker may accept a direct award',
-          )
+        ? rejection(FailureType.Forbidden, 'not_worker', 'only the named Worker may accept a direct award')
         : null,
     () =>
       c.terms.contractType === 'auction'
@@ -106,7 +102,7 @@ export function validateAccept(c: Contract, input: unknown): Rejection | null {
         : null,
     () =>
       c.stake !== null
-        ? rejection(FailureType.Conflict, 'already-matched', 'the contract is already matched')
+        ? rejection(FailureType.Conflict, 'already_matched', 'the contract is already matched')
         : null,
     statusIs(c, 'created'),
     before(c.terms.deadlines.match, 'match'),
@@ -120,7 +116,7 @@ export function validateDecline(c: Contract, input: unknown): Rejection | null {
     () =>
       c.terms.awardMethod === 'direct'
         ? null
-        : rejection(FailureType.Conflict, 'not-direct-award', 'only a direct award can be declined'),
+        : rejection(FailureType.Conflict, 'not_direct_award', 'only a direct award can be declined'),
     callerIs(c, input, 'worker'),
     statusIs(c, 'created'),
     before(c.terms.deadlines.match, 'match'),
@@ -145,7 +141,7 @@ const SHA256_RE = /^[0-9a-f]{64}$/i;
 
 function deliveryFields(c: Contract, input: Partial<DeliverInput>): Rejection | null {
   const bad = (field: string, message: string) =>
-    rejection(FailureType.BadInput, 'bad-field', message, field);
+    rejection(FailureType.BadInput, 'invalid_input', message, field);
   if (typeof input.uri !== 'string' || input.uri === '' || input.uri.length > 2048) {
     return bad('uri', 'uri must be a non-empty string of at most 2048 characters');
   }
@@ -199,7 +195,7 @@ const notDisputing =
   (c: Contract): Check =>
   () =>
     c.disputing
-      ? rejection(FailureType.Conflict, 'wrong-state', 'the Client is disputing the delivery')
+      ? rejection(FailureType.Conflict, 'wrong_state', 'the Client is disputing the delivery')
       : null;
 
 const privacyPreserving =
@@ -207,11 +203,11 @@ const privacyPreserving =
   () =>
     c.terms.verificationMode === 'privacy-preserving'
       ? null
-      : rejection(FailureType.Conflict, 'standard-mode', message);
+      : rejection(FailureType.Conflict, 'standard_mode', message);
 
 /** One verdict per criterion, each `met`, `not met` or `unclear`. */
 function verdictList(value: unknown, criteria: number, field: string): Rejection | null {
-  const bad = (message: string) => rejection(FailureType.BadInput, 'bad-field', message, field);
+  const bad = (message: string) => rejection(FailureType.BadInput, 'invalid_input', message, field);
   if (!Array.isArray(value)) return bad(`${field} must be an array of verdicts`);
   if (value.length !== criteria) {
     return bad(`${field} must hold one verdict per criterion (${criteria}), got ${value.length}`);
@@ -228,10 +224,10 @@ export function validateDispute(c: Contract, input: unknown): Rejection | null {
 }
 
 const BALLOT_REJECTIONS = {
-  'not-on-panel': [FailureType.Forbidden, 'not-on-panel'],
-  'already-voted': [FailureType.Conflict, 'already-voted'],
-  'window-closed': [FailureType.Conflict, 'late'],
-  'wrong-length': [FailureType.BadInput, 'bad-field'],
+  not_on_panel: [FailureType.Forbidden, 'not_on_panel'],
+  already_voted: [FailureType.Conflict, 'already_voted'],
+  window_closed: [FailureType.Conflict, 'late'],
+  wrong_length: [FailureType.BadInput, 'invalid_input'],
 } as const;
 
 /** A drawn BA's one call (rules/ballot): on the panel, once (an in-flight vote counts), within the window. */
@@ -243,7 +239,7 @@ export function validateVote(c: Contract, input: unknown): Rejection | null {
     exists(c),
     () =>
       c.panel === null
-        ? rejection(FailureType.Conflict, 'no-panel', 'no Backup Agent panel is voting on this contract')
+        ? rejection(FailureType.Conflict, 'no_panel', 'no Backup Agent panel is voting on this contract')
         : null,
     () => {
       const broken = checkBallot({
@@ -257,12 +253,12 @@ export function validateVote(c: Contract, input: unknown): Rejection | null {
       });
       if (broken === null) return null;
       const [type, code] = BALLOT_REJECTIONS[broken.code];
-      return rejection(type, code, broken.message, code === 'bad-field' ? 'votes' : undefined);
+      return rejection(type, code, broken.message, code === 'invalid_input' ? 'votes' : undefined);
     },
     () =>
       c.decision === null
         ? null
-        : rejection(FailureType.Conflict, 'wrong-state', `the contract is ${c.status} and closing`),
+        : rejection(FailureType.Conflict, 'wrong_state', `the contract is ${c.status} and closing`),
     () => verdictList(votes, criteria, 'votes'),
   );
 }

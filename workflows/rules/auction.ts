@@ -24,7 +24,7 @@ export interface Quote {
   sequence: number;
 }
 
-export type QuoteRejectionCode = 'own-contract' | 'over-budget' | 'bidding-closed' | 'already-quoted';
+export type QuoteRejectionCode = 'own_contract' | 'over_budget' | 'bidding_closed' | 'already_quoted';
 
 export interface QuoteCheck {
   bidder: Address;
@@ -39,14 +39,14 @@ export interface QuoteCheck {
 /** Null when the quote is accepted; each bidder quotes once, before the Match Deadline, within budget. */
 export function checkQuote(q: QuoteCheck): { code: QuoteRejectionCode; message: string } | null {
   if (q.bidder === q.client)
-    return { code: 'own-contract', message: 'the Client cannot quote on its own contract' };
+    return { code: 'own_contract', message: 'the Client cannot quote on its own contract' };
   if (q.now >= q.matchDeadline)
-    return { code: 'bidding-closed', message: 'bidding closed at the Match Deadline' };
+    return { code: 'bidding_closed', message: 'bidding closed at the Match Deadline' };
   if (q.price > q.budget) {
-    return { code: 'over-budget', message: `price ${q.price} exceeds the budget cap ${q.budget}` };
+    return { code: 'over_budget', message: `price ${q.price} exceeds the budget cap ${q.budget}` };
   }
   if (q.quotes.some((x) => x.bidder === q.bidder)) {
-    return { code: 'already-quoted', message: `${q.bidder} has already quoted on this contract` };
+    return { code: 'already_quoted', message: `${q.bidder} has already quoted on this contract` };
   }
   return null;
 }

@@ -1,7 +1,7 @@
 // Whether a BA's combined vote call is accepted (SPEC §8): once, by a panel member, within the window.
 import type { Address } from './address';
 
-export type BallotRejectionCode = 'not-on-panel' | 'already-voted' | 'window-closed' | 'wrong-length';
+export type BallotRejectionCode = 'not_on_panel' | 'already_voted' | 'window_closed' | 'wrong_length';
 
 export interface BallotRejection {
   code: BallotRejectionCode;
@@ -22,13 +22,13 @@ export interface BallotCheck {
 /** Null when the ballot is accepted, otherwise the reason it is rejected. */
 export function checkBallot(b: BallotCheck): BallotRejection | null {
   if (!b.panel.includes(b.voter))
-    return { code: 'not-on-panel', message: `${b.voter} is not on this contract's panel` };
+    return { code: 'not_on_panel', message: `${b.voter} is not on this contract's panel` };
   if (b.alreadyVoted.includes(b.voter))
-    return { code: 'already-voted', message: `${b.voter} has already voted` };
-  if (b.now >= b.windowEndsAt) return { code: 'window-closed', message: 'the voting window has closed' };
+    return { code: 'already_voted', message: `${b.voter} has already voted` };
+  if (b.now >= b.windowEndsAt) return { code: 'window_closed', message: 'the voting window has closed' };
   if (b.verdictCount !== b.criteriaCount) {
     return {
-      code: 'wrong-length',
+      code: 'wrong_length',
       message: `votes must hold one verdict per criterion (${b.criteriaCount}), got ${b.verdictCount}`,
     };
   }

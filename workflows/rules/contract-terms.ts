@@ -5,15 +5,11 @@ import { addressSchema, normalizeAddress, type Address } from './address';
 import type { Deadlines } from './deadlines';
 import { machineCheckSchema, type MachineCheck } from './machine-checks';
 import { positiveAmountSchema, toWire, fromWire } from './money';
+import { AWARD_METHODS, CONTRACT_CODES, CONTRACT_TYPES, VERIFICATION_MODES } from './contract-kinds';
+import type { AwardMethod, ContractCode, ContractType, VerificationMode } from './contract-kinds';
 
-export const CONTRACT_TYPES = ['fixed', 'auction'] as const;
-export const AWARD_METHODS = ['direct', 'open'] as const;
-export const VERIFICATION_MODES = ['standard', 'privacy-preserving'] as const;
-export type ContractType = (typeof CONTRACT_TYPES)[number];
-export type AwardMethod = (typeof AWARD_METHODS)[number];
-export type VerificationMode = (typeof VERIFICATION_MODES)[number];
-export const CONTRACT_CODES = ['FDP', 'FDS', 'FOP', 'FOS', 'AOP', 'AOS'] as const;
-export type ContractCode = (typeof CONTRACT_CODES)[number];
+// The kinds are named where the creation rules are, too.
+export * from './contract-kinds';
 
 export const MIN_CRITERIA = 1;
 export const MAX_CRITERIA = 10;

@@ -2,7 +2,7 @@
 // rule that a deadline closes its window at the very instant it falls.
 import type { ProtocolParams } from './params';
 import type { ContractStatus } from './status';
-import type { VerificationMode } from './contract-terms';
+import type { VerificationMode } from './contract-kinds';
 
 export interface Deadlines {
   match: number;

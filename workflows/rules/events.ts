@@ -212,7 +212,7 @@ export type ContractMessage = (typeof CONTRACT_MESSAGES)[number];
 /** A message the rules refused (SPEC §12): which message, who sent it (actor), why (a machine code). */
 export interface MessageRejectedEvent extends EventBase<'contract.message-rejected'> {
   message: ContractMessage;
-  /** A machine code such as `wrong-state`, `late`, `not-on-panel`: never free text. */
+  /** A machine code such as `wrong_state`, `late`, `not_on_panel`: never free text. */
   code: string;
   /** The offending field's name, when the rejection is about one. */
   field?: string;
