@@ -1,5 +1,6 @@
 // The other routes through app.request(): unknown IDs, views, events, listing, eligibility, operator
 // deposits, health, the OpenAPI document and the docs page.
+import { SqlitePayoutStore } from '../../api/payouts';
 import assert from 'node:assert/strict';
 import { Client, Connection } from '@temporalio/client';
 import { test } from 'node:test';
@@ -169,6 +170,7 @@ test('health: 200 when Temporal answers, 503 when it does not', async () => {
       complete: async () => {},
       release: async () => {},
     },
+    payouts: new SqlitePayoutStore(':memory:'),
     params: h().settings.params,
     operatorToken: OPERATOR_TOKEN,
   });
