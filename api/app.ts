@@ -12,6 +12,8 @@ import { agentsApp } from './routes/agents';
 import { contractsApp } from './routes/contracts';
 import { eligibilityApp } from './routes/eligibility';
 import { operatorApp } from './routes/operator';
+import { paramsApp } from './routes/params';
+import { payoutsOperatorApp, withdrawalsApp } from './routes/withdrawals';
 import { docsPage, healthApp } from './routes/system';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -41,6 +43,7 @@ export function createApp(deps: AppDeps) {
     vault: deps.vault,
     nonces: deps.nonces,
     idempotency: deps.idempotency,
+    payouts: deps.payouts,
     params: deps.params,
     operatorToken: deps.operatorToken,
     now: deps.now ?? Date.now,
@@ -64,8 +67,11 @@ export function createApp(deps: AppDeps) {
 
   app.route('/contracts', contractsApp(ctx, auth));
   app.route('/agents', agentsApp(ctx, auth));
+  app.route('/agents', withdrawalsApp(ctx, auth));
+  app.route('/params', paramsApp(ctx));
   app.route('/eligibility', eligibilityApp(ctx, auth));
   app.route('/operator', operatorApp(ctx, auth));
+  app.route('/operator/payouts', payoutsOperatorApp(ctx, auth));
   app.route('/health', healthApp(ctx));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'httpSignature', {

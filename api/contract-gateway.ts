@@ -38,11 +38,9 @@ export interface ContractGateway {
   create(input: ContractInput, staticSummary: string): Promise<ContractView>;
   /** The view, or undefined when no such contract exists (never started, or its escrow failed). */
   view(contractId: string): Promise<ContractView | undefined>;
-  /** The event log, or undefined when no such contract exists. */
-  events(contractId: string): Promise<ContractEvent[] | undefined>;
-  /** The event log of a contract already known to exist: one query, no existence check (the stream's poll). */
+  /** The event log of a contract already known to exist: one query, no existence check. */
   eventLog(contractId: string): Promise<ContractEvent[]>;
-  /** The vote rows once tallied (`{ sealed: true }` before); undefined when no such contract exists. */
+  /** The vote rows once tallied (`{ sealed: true }` before; none without a panel); undefined when no such contract exists. */
   votes(contractId: string): Promise<VotesResult | undefined>;
   /** Sends a message as an Update and returns the view after it. */
   send<Arg>(
@@ -118,17 +116,15 @@ export function createContractGateway({
 
     view: readView,
 
-    async events(contractId) {
-      if ((await readView(contractId)) === undefined) return undefined;
-      return eventLog(contractId);
-    },
-
     eventLog,
 
     async votes(contractId) {
       const record = await records.get(contractId);
       if (record) return record.votes;
-      if ((await readView(contractId)) === undefined) return undefined;
+      const view = await readView(contractId);
+      if (view === undefined) return undefined;
+      // Never a panel, so never a vote: nothing is sealed (a panel not drawn yet may still come).
+      if (view.voting === null) return { sealed: false, rows: [] };
       return handle(contractId).query(votesQuery);
     },
 

@@ -1,6 +1,7 @@
 // What each caller sees of a contract (SPEC §12): the parties (Client, Worker, drawn Backup Agents)
 // the whole ContractView; anyone else the public view — what a bidder needs to decide on the work.
 import type { ContractView, QuoteView } from '../workflows/definitions';
+import { bps } from '../workflows/rules/money';
 
 export type PartyRole = 'client' | 'worker' | 'backup-agent';
 
@@ -31,9 +32,21 @@ const PUBLIC_FIELDS = [
   'quoteCount',
 ] as const satisfies readonly (keyof ContractView)[];
 
+/**
+ * What accepting (a fixed price) or quoting (an auction) would lock, while the contract is open:
+ * the Worker Stake for the price, or for an auction the rate applied to the quote's price.
+ */
+export interface StakeToMatch {
+  workerStakeBps: number;
+  /** The Worker Stake for the fixed price; null for an auction (it depends on the quote). */
+  workerStake: string | null;
+  rule: string;
+}
+
 /** A bidder who is not the Client sees its own live quote (`ownQuote`), never the others'. */
 export type PublicContractView = Pick<ContractView, (typeof PUBLIC_FIELDS)[number]> & {
   view: 'public';
+  stakeToMatch: StakeToMatch | null;
   ownQuote?: QuoteView;
 };
 /** `quotes` (every bidder's price) is the Client's alone. */
@@ -45,8 +58,17 @@ export type PartyContractView = Omit<ContractView, 'created' | 'quotes'> & {
 };
 export type ContractViewFor = PublicContractView | PartyContractView;
 
+export function stakeToMatch(view: ContractView): StakeToMatch | null {
+  if (view.status !== 'created') return null;
+  const rate = view.workerStakeBps;
+  if (view.price === null)
+    return { workerStakeBps: rate, workerStake: null, rule: `floor(quote price × ${rate} / 10000)` };
+  const stake = bps(BigInt(view.price), rate).toString();
+  return { workerStakeBps: rate, workerStake: stake, rule: `floor(price × ${rate} / 10000)` };
+}
+
 export function publicView(view: ContractView): PublicContractView {
-  const out = { view: 'public' } as Record<string, unknown>;
+  const out = { view: 'public', stakeToMatch: stakeToMatch(view) } as Record<string, unknown>;
   for (const field of PUBLIC_FIELDS) out[field] = view[field];
   return out as PublicContractView;
 }

@@ -6,6 +6,7 @@ import type { ProtocolParams } from '../workflows/rules/params';
 import type { NonceStore } from './auth';
 import type { ContractGateway } from './contract-gateway';
 import type { IdempotencyStore } from './idempotency';
+import type { PayoutStore } from './payouts';
 import type { KeyVault } from './vault';
 
 /**
@@ -23,6 +24,8 @@ export interface AppDeps {
   vault: KeyVault;
   nonces: NonceStore;
   idempotency: IdempotencyStore;
+  /** Withdrawals waiting for (or done by) the operator's payout rail. */
+  payouts: PayoutStore;
   params: ProtocolParams;
   operatorToken: string;
   /** Milliseconds since the epoch; defaults to Date.now. */
@@ -43,6 +46,8 @@ export interface ApiContext {
   vault: KeyVault;
   nonces: NonceStore;
   idempotency: IdempotencyStore;
+  /** Withdrawals waiting for (or done by) the operator's payout rail. */
+  payouts: PayoutStore;
   params: ProtocolParams;
   operatorToken: string;
   now: () => number;

@@ -7,6 +7,9 @@ import { idempotency } from './idempotency';
 
 export type MaybeSignedEnv = { Variables: { caller?: Address } };
 
+/** OpenAPI `security` of a route whose signature is optional (the answer depends on who asks). */
+export const OPTIONALLY_SIGNED: Record<string, string[]>[] = [{}, { httpSignature: [] }];
+
 export function authMiddleware(ctx: ApiContext) {
   const signed = requireSignature({ nonces: ctx.nonces, now: ctx.now });
   const keyed = idempotency({ store: ctx.idempotency });

@@ -109,8 +109,19 @@ const publicFields = {
   ownQuote: quoteSchema.optional().openapi({ description: 'the caller’s own live quote (a bidder)' }),
 };
 
+const stakeToMatchSchema = z
+  .object({
+    workerStakeBps: z.number().int(),
+    workerStake: amount.nullable().openapi({ description: 'for a fixed price; null for an auction' }),
+    rule: z.string(),
+  })
+  .nullable()
+  .openapi('StakeToMatch', {
+    description: 'what accepting or quoting would lock, while the contract is open (status created)',
+  });
+
 export const publicViewSchema = z
-  .object({ view: z.literal('public'), ...publicFields })
+  .object({ view: z.literal('public'), ...publicFields, stakeToMatch: stakeToMatchSchema })
   .openapi('PublicContractView');
 export const partyViewSchema = z
   .object({

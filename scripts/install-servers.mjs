@@ -3,7 +3,8 @@
 //   - the Temporal CLI (dev server + Web UI + SQLite persistence), built with Go from the Go module proxy;
 //   - the Java time-skipping test server, its jars copied by Maven from Maven Central, behind a launcher.
 // Idempotent: does nothing when the pinned versions are installed already, or when TEMPORAL_CLI_PATH /
-// TEMPORAL_TEST_SERVER_PATH name existing binaries. Usage: node scripts/install-servers.mjs [--force]
+// TEMPORAL_TEST_SERVER_PATH name existing binaries. Usage: node scripts/install-servers.mjs [--force] [--cli-only]
+// `--cli-only` (what `npm start` runs) skips the test server: the embedded default needs no Java or Maven.
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
@@ -13,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const installDir = join(root, '.temporal');
 const force = process.argv.includes('--force');
+const cliOnly = process.argv.includes('--cli-only');
 
 // v1.5.1 is the newest CLI release that builds from the module proxy: every later tag (v1.6.0…v1.9.1) replaces
 // its nested module github.com/temporalio/cli/cliext with a local path, and that module is not published.
@@ -174,8 +176,8 @@ async function installTestServer() {
 async function main() {
   mkdirSync(installDir, { recursive: true });
   await installCli();
-  await installTestServer();
-  log('Temporal servers ready');
+  if (!cliOnly) await installTestServer();
+  log(cliOnly ? 'Temporal CLI ready' : 'Temporal servers ready');
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -1,7 +1,7 @@
 // Builds every dependency of the API from the settings and serves it over HTTP (the start script
 // calls this). The API's own stores (key vault, nonces, idempotency records) live next to the
 // ledger: with a PostgreSQL ledger in the same database (tables `api_*`, shared by every API
-// process), else in SQLite files under the data dir (vault.sqlite, nonces.sqlite, idempotency.sqlite).
+// process), else in SQLite files under the data dir (vault.sqlite, nonces.sqlite, idempotency.sqlite, payouts.sqlite).
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
@@ -13,6 +13,8 @@ import type { PostgresPool, PostgresPoolOptions } from '../api/auth';
 import { PostgresNonceStore, SqliteNonceStore, openPostgresPool } from '../api/auth';
 import { SqliteIdempotencyStore } from '../api/idempotency';
 import { PostgresIdempotencyStore } from '../api/idempotency-postgres';
+import { SqlitePayoutStore } from '../api/payouts';
+import { PostgresPayoutStore } from '../api/payouts-postgres';
 import { SqliteKeyVault } from '../api/vault';
 import { PostgresKeyVault } from '../api/vault-postgres';
 import { TASK_QUEUE } from '../temporal.config';
@@ -39,6 +41,7 @@ export interface SqliteApiStores {
   vault: SqliteKeyVault;
   nonces: SqliteNonceStore;
   idempotency: SqliteIdempotencyStore;
+  payouts: SqlitePayoutStore;
 }
 
 /** The API's own stores as tables of a PostgreSQL database, on one pool. */
@@ -46,6 +49,7 @@ export interface PostgresApiStores {
   vault: PostgresKeyVault;
   nonces: PostgresNonceStore;
   idempotency: PostgresIdempotencyStore;
+  payouts: PostgresPayoutStore;
   pool: PostgresPool;
 }
 
@@ -56,6 +60,7 @@ export function openApiStores(dir: string, vaultMasterKey: Uint8Array): SqliteAp
     vault: new SqliteKeyVault(join(dir, 'vault.sqlite'), vaultMasterKey),
     nonces: new SqliteNonceStore(join(dir, 'nonces.sqlite')),
     idempotency: new SqliteIdempotencyStore(join(dir, 'idempotency.sqlite')),
+    payouts: new SqlitePayoutStore(join(dir, 'payouts.sqlite')),
   };
 }
 
@@ -70,6 +75,7 @@ export async function openPostgresApiStores(
       vault: await PostgresKeyVault.open(pool, vaultMasterKey),
       nonces: await PostgresNonceStore.open(pool),
       idempotency: await PostgresIdempotencyStore.open(pool),
+      payouts: await PostgresPayoutStore.open(pool),
       pool,
     };
   } catch (error) {
@@ -103,6 +109,7 @@ export function closeApiStores(stores: ApiStores): void | Promise<void> {
   stores.vault.close();
   stores.nonces.close();
   stores.idempotency.close();
+  stores.payouts.close();
   return Promise.resolve();
 }
 
@@ -131,6 +138,7 @@ export async function startApiServer(settings: Settings, options: ApiServerOptio
     vault: stores.vault,
     nonces: stores.nonces,
     idempotency: stores.idempotency,
+    payouts: stores.payouts,
     params: settings.params,
     operatorToken: settings.operatorToken,
   });

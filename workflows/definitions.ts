@@ -147,6 +147,8 @@ export interface ContractView {
   delivery: DeliveryRef | null;
   cancellationReason: CancellationReason | null;
   paramsVersion: number;
+  /** The snapshot's Worker Stake rate: what accepting or quoting locks (rules/holds workerStakeFor). */
+  workerStakeBps: number;
   /** The Client's claimed verdicts of its dispute (informational), else null. */
   disputeClaims: Verdict[] | null;
   /** The panel's voting window (SPEC §8) once drawn, else null. Votes stay sealed: see `votesQuery`. */

@@ -2,13 +2,13 @@
 // /agents/:address/votes: anyone reads an agent's vote rows (SPEC §8), from the panel registry.
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { agentOwner } from '../../activities/ledger';
-import { isAddress } from '../../workflows/rules/address';
 import type { SignedEnv } from '../auth';
 import type { ApiContext } from '../deps';
-import { badRequest, forbidden, validationHook } from '../errors';
+import { validationHook } from '../errors';
 import type { AuthMiddleware } from '../middleware';
 import { addressParams, balancesSchema, errorResponses, voteRowsSchema } from '../schemas';
 import { balancesToWire } from '../wire';
+import { ownAddress, pathAddress } from './own-address';
 import { reply } from './respond';
 
 export function agentsApp(ctx: ApiContext, auth: AuthMiddleware) {
@@ -26,11 +26,7 @@ export function agentsApp(ctx: ApiContext, auth: AuthMiddleware) {
       },
     }),
     async (c) => {
-      const param = c.req.param('address');
-      if (!isAddress(param)) throw badRequest('address must be 0x + 40 hex', undefined, 'invalid_input');
-      const address = param.toLowerCase();
-      if (address !== c.var.caller)
-        throw forbidden('an agent reads only its own balances', undefined, 'not_allowed');
+      const address = ownAddress(c.req.param('address'), c.var.caller, 'balances');
       return reply(c, balancesToWire(address, await ctx.ledger.balances(agentOwner(address))));
     },
   );
@@ -48,9 +44,7 @@ export function agentsApp(ctx: ApiContext, auth: AuthMiddleware) {
       },
     }),
     async (c) => {
-      const param = c.req.param('address');
-      if (!isAddress(param)) throw badRequest('address must be 0x + 40 hex', undefined, 'invalid_input');
-      const address = param.toLowerCase();
+      const address = pathAddress(c.req.param('address'));
       const rows = await ctx.ledger.panels.voteRowsOf(address);
       return reply(c, { address, rows: rows.map((r) => ({ ...r, reward: r.reward.toString() })) });
     },

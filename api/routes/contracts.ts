@@ -26,6 +26,7 @@ import {
 } from '../errors';
 import { IDEMPOTENCY_HEADER } from '../idempotency';
 import type { AuthMiddleware, MaybeSignedEnv } from '../middleware';
+import { OPTIONALLY_SIGNED } from '../middleware';
 import {
   contractIdParams,
   contractListSchema,
@@ -38,6 +39,7 @@ import {
 } from '../schemas';
 import { formatUsdc } from '../../workflows/rules/money';
 import { registerDeliveryContentRoute } from './delivery-content';
+import { eventsVisibleTo } from '../event-privacy';
 import { registerEventStreamRoute } from './event-stream';
 import { registerKeyRoutes } from './keys';
 import { registerMessageRoutes } from './contract-messages';
@@ -50,7 +52,6 @@ const json = <S>(schema: S, description: string) => ({
 });
 
 // An empty requirement makes the signature optional (OpenAPI 3).
-const OPTIONALLY_SIGNED: Record<string, string[]>[] = [{}, { httpSignature: [] }];
 
 function invalidTerms(errors: FieldIssue[]) {
   const fields = [...new Set(errors.map((e) => e.field))];
@@ -187,17 +188,17 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
     createRoute({
       method: 'get',
       path: '/{id}/events',
-      // Public: no signature needed.
-      security: [],
-      summary: 'The content-free event log of a contract',
+      // Optional: a party's signature gets the log with addresses; anyone else gets roles instead.
+      security: OPTIONALLY_SIGNED,
+      summary: 'The content-free event log of a contract (addresses only for its parties)',
+      middleware: [auth.optionallySigned],
       request: { params: contractIdParams },
-      responses: { 200: json(eventsSchema, 'events, oldest first'), ...errorResponses(404) },
+      responses: { 200: json(eventsSchema, 'events, oldest first'), ...errorResponses(401, 404) },
     }),
     async (c) => {
       const id = c.req.param('id');
-      const events = isContractId(id) ? await ctx.contracts.events(id) : undefined;
-      if (events === undefined) throw notFound(`no contract ${id}`, undefined, 'contract_not_found');
-      return reply(c, { contractId: id, events });
+      const visible = eventsVisibleTo(await existingContract(ctx, id), c.var.caller);
+      return reply(c, { contractId: id, events: visible(await ctx.contracts.eventLog(id)) });
     },
   );
 
@@ -207,7 +208,8 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
       path: '/{id}/votes',
       // Public: no signature needed.
       security: [],
-      summary: 'The vote rows of the contract’s panel, after the tally (sealed before it: 409)',
+      summary:
+        'The vote rows of the contract’s panel after the tally (409 while a drawn panel votes; empty without a panel)',
       request: { params: contractIdParams },
       responses: { 200: json(voteRowsSchema, 'one row per (BA, criterion)'), ...errorResponses(404, 409) },
     }),
@@ -224,6 +226,6 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
   registerQuoteRoutes(app, ctx, auth);
   registerKeyRoutes(app, ctx, auth);
   registerDeliveryContentRoute(app, ctx, auth);
-  registerEventStreamRoute(app, ctx);
+  registerEventStreamRoute(app, ctx, auth);
   return app;
 }

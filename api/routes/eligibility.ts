@@ -1,6 +1,6 @@
 // /eligibility/lock · /unlock: the BA Eligibility Stake (SPEC §8), through the same ledger
 // activities the workflows use. The hold id comes from the Idempotency-Key when there is one.
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import { agentOwner } from '../../activities/ledger';
@@ -25,9 +25,36 @@ const ok = {
   content: { 'application/json': { schema: eligibilitySchema } },
 };
 
+const requirementsSchema = z
+  .object({
+    eligibilityStake: z.string().openapi({ description: 'USDC an agent keeps locked to be drawn' }),
+    baBond: z.string().openapi({ description: 'USDC a drawn BA locks with its votes' }),
+    baPanelSize: z.number().int(),
+  })
+  .openapi('EligibilityRequirements');
+
 export function eligibilityApp(ctx: ApiContext, auth: AuthMiddleware) {
   const app = new OpenAPIHono<SignedEnv>({ defaultHook: validationHook });
   const ledgerActivities = createLedgerActivities({ ledger: ctx.ledger });
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/requirements',
+      security: [],
+      summary:
+        'What a Backup Agent must lock: the eligibility stake, and the bond it locks when it votes (public)',
+      responses: {
+        200: { description: 'requirements', content: { 'application/json': { schema: requirementsSchema } } },
+      },
+    }),
+    (c) =>
+      reply(c, {
+        eligibilityStake: ctx.params.baEligibilityStake.toString(),
+        baBond: ctx.params.baBond.toString(),
+        baPanelSize: ctx.params.baPanelSize,
+      }),
+  );
 
   app.openapi(
     createRoute({

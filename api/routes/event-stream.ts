@@ -10,7 +10,9 @@ import type { ContractEvent } from '../../workflows/rules/events';
 import { isContractId } from '../contract-ids';
 import type { ApiContext } from '../deps';
 import { badRequest, notFound } from '../errors';
-import type { MaybeSignedEnv } from '../middleware';
+import { eventsVisibleTo } from '../event-privacy';
+import type { AuthMiddleware, MaybeSignedEnv } from '../middleware';
+import { OPTIONALLY_SIGNED } from '../middleware';
 import { contractIdParams, errorResponses } from '../schemas';
 
 const TERMINAL_EVENTS: ReadonlySet<ContractEvent['type']> = new Set([
@@ -47,14 +49,19 @@ function pauser(stream: SSEStreamingApi): (ms: number) => Promise<void> {
     });
 }
 
-export function registerEventStreamRoute(app: OpenAPIHono<MaybeSignedEnv>, ctx: ApiContext): void {
+export function registerEventStreamRoute(
+  app: OpenAPIHono<MaybeSignedEnv>,
+  ctx: ApiContext,
+  auth: AuthMiddleware,
+): void {
   const settings = ctx.eventStream;
   app.openapi(
     createRoute({
       method: 'get',
       path: '/{id}/events/stream',
-      // Public: no signature needed.
-      security: [],
+      // Optional, like GET /contracts/:id/events: addresses for the parties only.
+      security: OPTIONALLY_SIGNED,
+      middleware: [auth.optionallySigned],
       summary: 'The content-free event log as Server-Sent Events: the past events, then each new one',
       request: {
         params: contractIdParams,
@@ -67,14 +74,16 @@ export function registerEventStreamRoute(app: OpenAPIHono<MaybeSignedEnv>, ctx: 
           content: { 'text/event-stream': { schema: z.string() } },
         },
         204: { description: 'the contract is terminal and the client has every event' },
-        ...errorResponses(400, 404),
+        ...errorResponses(400, 401, 404),
       },
     }),
     async (c) => {
       const id = c.req.param('id');
       const seen = alreadySeen(c.req.header('Last-Event-ID'));
-      const first = isContractId(id) ? await ctx.contracts.events(id) : undefined;
-      if (first === undefined) throw notFound(`no contract ${id}`, undefined, 'contract_not_found');
+      const view = isContractId(id) ? await ctx.contracts.view(id) : undefined;
+      if (view === undefined) throw notFound(`no contract ${id}`, undefined, 'contract_not_found');
+      const visible = eventsVisibleTo(view, c.var.caller);
+      const first = await ctx.contracts.eventLog(id);
       if (isClosed(first) && seen >= first.length) return c.body(null, 204) as never;
 
       return streamSSE(c, async (stream) => {
@@ -84,8 +93,9 @@ export function registerEventStreamRoute(app: OpenAPIHono<MaybeSignedEnv>, ctx: 
         let lastWrite = Date.now();
         let events = first;
         for (;;) {
+          const shown = visible(events);
           for (; sent < events.length; sent++) {
-            await stream.writeSSE({ id: String(sent + 1), data: JSON.stringify(events[sent]) });
+            await stream.writeSSE({ id: String(sent + 1), data: JSON.stringify(shown[sent]) });
             lastWrite = Date.now();
           }
           if (isClosed(events)) {

@@ -11,13 +11,17 @@ import type {
   DeliveryContent,
   DeliveryRequest,
   DepositResult,
+  EligibilityRequirements,
   EligibilityResult,
   ListContractsFilter,
   ListedContract,
   PartyContractView,
+  Payout,
+  ProtocolParams,
   QuoteRequest,
   Verdict,
   VoteRow,
+  WithdrawalResult,
 } from './types';
 
 export class AgentApiError extends Error {
@@ -152,7 +156,7 @@ export function createAgentClient(options: AgentClientOptions) {
     /** A drawn BA's one combined call: a verdict per criterion (its baBond is locked with it). */
     vote: (id: string, votes: Verdict[], opts?: CallOptions) =>
       post<ContractViewFor>(contract(id, '/votes'), { votes }, opts),
-    /** The contract's vote rows after the tally (409 `votes_sealed` before). */
+    /** The contract's vote rows after the tally (409 `votes_sealed` while a panel votes; [] without a panel). */
     getVotes: (id: string) =>
       get<{ contractId: string; rows: VoteRow[] }>(contract(id, '/votes'), undefined, false),
     /** Any agent's vote rows. */
@@ -169,19 +173,21 @@ export function createAgentClient(options: AgentClientOptions) {
       post<ContractViewFor>(contract(id, '/deliveries'), body, opts),
     getMaterialsKey: (id: string) => get<ContentKey>(contract(id, '/keys/materials')),
     getDeliveryKey: (id: string) => get<ContentKey>(contract(id, '/keys/delivery')),
-    getEvents: (id: string) => get<ContractEvents>(contract(id, '/events'), undefined, false),
+    /** Signed: a party gets addresses, anyone else the roles they stand for (`{ signed: false }`: the public log). */
+    getEvents: (id: string, opts: { signed?: boolean } = {}) =>
+      get<ContractEvents>(contract(id, '/events'), undefined, opts.signed ?? true),
     /** The event log as a live stream (SSE): the past events, then each new one, until the contract ends. */
     streamEvents: (id: string, opts?: StreamEventsOptions) =>
       contractEventStream(
-        (headers, signal) =>
-          (options.fetch ?? globalThis.fetch)(
-            resolveUrl(options.baseUrl, contract(id, '/events/stream')).toString(),
-            {
-              method: 'GET',
-              headers,
-              ...(signal ? { signal } : {}),
-            },
-          ),
+        (headers, signal) => {
+          // Signed like getEvents, so a party or panel member reads every address.
+          const url = resolveUrl(options.baseUrl, contract(id, '/events/stream'));
+          return (options.fetch ?? globalThis.fetch)(url.toString(), {
+            method: 'GET',
+            headers: { ...headers, ...sign('GET')(url, undefined) },
+            ...(signal ? { signal } : {}),
+          });
+        },
         (status, code, message) => new AgentApiError(status, code, message),
         opts,
       ),
@@ -192,6 +198,15 @@ export function createAgentClient(options: AgentClientOptions) {
       post<EligibilityResult>('/eligibility/lock', { amount }, opts),
     unlockEligibility: (amount?: string, opts?: CallOptions) =>
       post<EligibilityResult>('/eligibility/unlock', amount === undefined ? {} : { amount }, opts),
+    /** What a Backup Agent must lock (public). */
+    getEligibilityRequirements: () =>
+      get<EligibilityRequirements>('/eligibility/requirements', undefined, false),
+    /** The protocol parameters a new contract snapshots (public). */
+    getParams: () => get<ProtocolParams>('/params', undefined, false),
+    /** Takes available USDC out to `destination`: the ledger moves it now, the operator pays it out. */
+    withdrawFunds: (input: { amount: string; destination: string }, opts: Required<CallOptions>) =>
+      post<WithdrawalResult>(`/agents/${address}/withdrawals`, input, opts),
+    listWithdrawals: async () => (await get<{ payouts: Payout[] }>(`/agents/${address}/withdrawals`)).payouts,
   };
 }
 export type AgentClient = ReturnType<typeof createAgentClient>;
@@ -209,6 +224,16 @@ export function createOperatorClient(options: OperatorClientOptions) {
         path: '/operator/deposits',
         body: { address: input.address, asset: input.asset ?? 'USDC', amount: input.amount },
         idempotencyKey: opts.idempotencyKey,
+        authorize,
+      }),
+    pendingPayouts: async () =>
+      (await call<{ payouts: Payout[] }>(options, { method: 'GET', path: '/operator/payouts', authorize }))
+        .payouts,
+    markPaid: (id: string, reference: string) =>
+      call<Payout>(options, {
+        method: 'POST',
+        path: `/operator/payouts/${encodeURIComponent(id)}/paid`,
+        body: { reference },
         authorize,
       }),
   };

@@ -4,6 +4,7 @@ export type { ContractViewFor, PartyContractView, PublicContractView, PartyRole 
 export type { ContractEvent } from '../../workflows/rules/events';
 export type { BalancesWire as Balances, ListedContract } from '../wire';
 import type { ContractEvent } from '../../workflows/rules/events';
+import type { Payout } from '../payouts';
 import type { BalancesWire } from '../wire';
 
 export interface DeliveryRequest {
@@ -65,3 +66,12 @@ export type { Verdict } from '../../workflows/rules/verdicts';
 export type { QuoteView as Quote } from '../../workflows/definitions';
 /** One vote row of SPEC §8 (reward: OCT minor units, decimal string). */
 export type { VoteRowView as VoteRow } from '../../workflows/definitions';
+
+export type { Payout } from '../payouts';
+export type { ProtocolParamsWire as ProtocolParams } from '../../workflows/rules/params';
+export type WithdrawalResult = BalancesWire & { withdrawal: Payout };
+export interface EligibilityRequirements {
+  eligibilityStake: string;
+  baBond: string;
+  baPanelSize: number;
+}

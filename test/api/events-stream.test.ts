@@ -1,6 +1,7 @@
 // GET /contracts/:id/events/stream (Server-Sent Events) through app.request() on the real stack: the
 // past events, then each new one as it happens, `end` once terminal, resumption by Last-Event-ID,
 // 204 once everything was seen, the time limit, and the usual 400/404.
+import { SqlitePayoutStore } from '../../api/payouts';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,6 +41,7 @@ before(async () => {
     vault: h.vault,
     nonces,
     idempotency,
+    payouts: new SqlitePayoutStore(':memory:'),
     params: h.settings.params,
     operatorToken: h.settings.operatorToken,
     eventStream: { pollMs: POLL_MS, maxDurationMs: MAX_DURATION_MS, heartbeatMs: 60_000 },

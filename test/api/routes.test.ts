@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { Client, Connection } from '@temporalio/client';
 import { test } from 'node:test';
 import { createApp } from '../../api/app';
+import { SqlitePayoutStore } from '../../api/payouts';
 import { OPERATOR_TOKEN, TASK_QUEUE, useAppHarness } from '../support/service';
 import { call, contractBody, newAgent } from './support';
 
@@ -170,6 +171,7 @@ test('health: 200 when Temporal answers, 503 when it does not', async () => {
       complete: async () => {},
       release: async () => {},
     },
+    payouts: new SqlitePayoutStore(':memory:'),
     params: h().settings.params,
     operatorToken: OPERATOR_TOKEN,
   });
@@ -203,6 +205,12 @@ test('the OpenAPI document and the docs page describe every route', async () => 
     'POST /eligibility/unlock',
     'POST /operator/deposits',
     'GET /health',
+    'GET /params',
+    'GET /eligibility/requirements',
+    'POST /agents/{address}/withdrawals',
+    'GET /agents/{address}/withdrawals',
+    'GET /operator/payouts',
+    'POST /operator/payouts/{id}/paid',
   ]) {
     assert.ok(routes.includes(expected), `${expected} missing from ${routes.join(', ')}`);
   }
@@ -210,14 +218,17 @@ test('the OpenAPI document and the docs page describe every route', async () => 
     (doc.paths[path]?.[method] as { security?: unknown } | undefined)?.security;
   for (const [path, method] of [
     ['/contracts', 'get'],
-    ['/contracts/{id}/events', 'get'],
     ['/contracts/{id}/votes', 'get'],
+    ['/params', 'get'],
+    ['/eligibility/requirements', 'get'],
     ['/agents/{address}/votes', 'get'],
     ['/health', 'get'],
   ] as const) {
     assert.deepEqual(security(path, method), [], `${method} ${path} is public`);
   }
-  assert.deepEqual(security('/contracts/{id}', 'get'), [{}, { httpSignature: [] }]);
+  for (const path of ['/contracts/{id}', '/contracts/{id}/events', '/contracts/{id}/events/stream']) {
+    assert.deepEqual(security(path, 'get'), [{}, { httpSignature: [] }], `${path}: optionally signed`);
+  }
   assert.equal(
     security('/contracts/{id}/accept', 'post'),
     undefined,

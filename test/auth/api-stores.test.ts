@@ -35,6 +35,8 @@ describeEachApiStore('openApiStoresFor', (stores) => {
     assert.equal(await two.nonces.consume(ALICE, 'shared-nonce-0001', expires), false);
     await one.vault.put('c-1', 'delivery', 'delivery-key-1234');
     assert.equal(await two.vault.get('c-1', 'delivery'), 'delivery-key-1234');
+    await one.payouts.record({ id: 'w-1', address: ALICE, amount: '5', destination: 'd', requestedAt: 1 });
+    assert.equal((await two.payouts.pending())[0]?.id, 'w-1');
     const scope = { caller: ALICE, method: 'POST', path: '/x', key: 'k' };
     assert.deepEqual(await one.idempotency.reserve(scope, 'h'), { kind: 'reserved' });
     assert.deepEqual(await two.idempotency.reserve(scope, 'h'), { kind: 'in_progress' });
@@ -47,14 +49,20 @@ describeEachApiStore('openApiStoresFor', (stores) => {
       );
       assert.deepEqual(
         tables.map((t) => t.table_name),
-        ['api_idempotency_keys', 'api_signature_nonces', 'api_vault_contents', 'api_vault_keys'],
+        [
+          'api_idempotency_keys',
+          'api_payouts',
+          'api_signature_nonces',
+          'api_vault_contents',
+          'api_vault_keys',
+        ],
       );
     } else {
       assert.deepEqual(
         readdirSync(settings.dataDir)
           .filter((f) => f.endsWith('.sqlite'))
           .sort(),
-        ['idempotency.sqlite', 'nonces.sqlite', 'vault.sqlite'],
+        ['idempotency.sqlite', 'nonces.sqlite', 'payouts.sqlite', 'vault.sqlite'],
       );
     }
     await Promise.all([closeApiStores(one), closeApiStores(two)]);

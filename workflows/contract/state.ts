@@ -257,6 +257,7 @@ export class Contract {
       delivery,
       cancellationReason: cancellationReasonOf(this.status),
       paramsVersion: this.params.version,
+      workerStakeBps: this.params.workerStakeBps,
       disputeClaims: this.disputeClaims,
       voting:
         this.panel === null

@@ -1,0 +1,43 @@
+// GET /params: the protocol parameters in force, in the OPENCONTRACT_PARAMS wire form (docs/protocol.md
+// "Parameters"), so an agent learns every stake, bond and window before it acts rather than by a refusal.
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { paramsToWire } from '../../workflows/rules/params';
+import type { ApiContext } from '../deps';
+import { reply } from './respond';
+
+const bps = z.number().int().openapi({ description: 'basis points (1/10000)' });
+const amount = z.string().openapi({ description: 'USDC (OCT for rewards) in minor units, a decimal string' });
+
+export const paramsSchema = z
+  .object({
+    version: z.number().int(),
+    workerStakeBps: bps,
+    withdrawalSlashBps: bps,
+    absentSlashClientBps: bps,
+    disputeBondBps: bps,
+    baPanelSize: z.number().int(),
+    baEligibilityStake: amount,
+    baBond: amount,
+    unclearSlashBps: bps,
+    rewardPerCriterion: amount,
+    unclearRewardBps: bps,
+    baVotingWindow: z.number().int().openapi({ description: 'milliseconds' }),
+  })
+  .openapi('ProtocolParams');
+
+export function paramsApp(ctx: ApiContext) {
+  const app = new OpenAPIHono();
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/',
+      security: [],
+      summary: 'The protocol parameters a new contract snapshots (public)',
+      responses: {
+        200: { description: 'parameters', content: { 'application/json': { schema: paramsSchema } } },
+      },
+    }),
+    (c) => reply(c, paramsToWire(ctx.params)),
+  );
+  return app;
+}

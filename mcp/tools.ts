@@ -1,0 +1,271 @@
+// The agent's actions as MCP tools: one tool per action of the API, each with a zod input schema and a
+// description an LLM can act on, each calling the typed SDK (api/sdk) as the agent whose key the
+// server holds. A refusal of the API comes back as a tool error (isError) naming the code and why.
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { AgentApiError, type AgentClient } from '../api/sdk';
+import { AWARD_METHODS, CONTRACT_TYPES, VERIFICATION_MODES } from '../workflows/rules/contract-terms';
+import { VERDICTS } from '../workflows/rules/verdicts';
+
+const amount = z
+  .string()
+  .regex(/^[1-9][0-9]*$/)
+  .describe('USDC in minor units (6 decimals) as a decimal string: "2500000" is 2.5 USDC');
+const contractId = z.string().min(1).describe('the contract id, e.g. "c-…" from create_contract or list');
+const verdicts = z
+  .array(z.enum(VERDICTS))
+  .min(1)
+  .describe('one verdict per acceptance criterion, in criterion order');
+const idempotencyKey = z
+  .string()
+  .min(1)
+  .max(255)
+  .optional()
+  .describe('reuse the same key to retry safely: a repeat answers the first result instead of acting twice');
+const instant = z.string().describe('ISO-8601 UTC time, e.g. "2030-01-01T12:00:00Z"');
+const reference = z.object({
+  uri: z.string().min(1).describe('where the encrypted file is'),
+  sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .describe('sha256 of the encrypted file, 64 lowercase hex'),
+  key: z.string().min(1).describe('the decryption key (released only to who may read it)'),
+});
+
+function ok(value: unknown): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] };
+}
+
+/** The API's refusal as a tool error: status, stable code and the message (which names the field or rule). */
+export function toolError(err: unknown): CallToolResult {
+  if (!(err instanceof AgentApiError)) throw err;
+  const details = err.details === undefined ? '' : `\ndetails: ${JSON.stringify(err.details)}`;
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `${err.status} ${err.code}: ${err.message}${details}` }],
+  };
+}
+
+async function run(action: () => Promise<unknown>): Promise<CallToolResult> {
+  try {
+    return ok(await action());
+  } catch (err) {
+    return toolError(err);
+  }
+}
+
+const key = (k: string | undefined) => ({ idempotencyKey: k ?? randomUUID() });
+
+export function registerAgentTools(server: McpServer, agent: AgentClient): void {
+  const tool = <S extends z.ZodRawShape>(
+    name: string,
+    description: string,
+    inputSchema: S,
+    action: (args: z.infer<z.ZodObject<S>>) => Promise<unknown>,
+  ) =>
+    server.registerTool(name, { description, inputSchema }, ((args: z.infer<z.ZodObject<S>>) =>
+      run(() => action(args))) as never);
+
+  tool('whoami', 'Your agent address (the key this server signs with).', {}, async () => ({
+    address: agent.address,
+  }));
+  tool(
+    'get_params',
+    'The protocol parameters in force: Worker Stake rate, dispute bond rate, panel size, BA stakes and bonds, voting window.',
+    {},
+    () => agent.getParams(),
+  );
+  tool(
+    'list_open_contracts',
+    'List contracts open for a Worker (open tenders still to be matched), newest first; filter by status, award method or type.',
+    {
+      status: z
+        .string()
+        .optional()
+        .describe('a contract status, e.g. "created", "matched", "settled-fully-met"'),
+      awardMethod: z.enum(AWARD_METHODS).optional(),
+      contractType: z.enum(CONTRACT_TYPES).optional(),
+      limit: z.number().int().min(1).max(100).optional(),
+    },
+    (filter) => agent.listContracts(filter),
+  );
+  tool(
+    'get_contract',
+    'Read a contract: as a party (Client, Worker, drawn Backup Agent) the full view; otherwise the public view, whose stakeToMatch says what accepting or quoting would lock.',
+    { contractId },
+    ({ contractId: id }) => agent.getContract(id),
+  );
+  tool(
+    'get_contract_events',
+    'The content-free event log of a contract, oldest first (addresses only if you are a party).',
+    { contractId },
+    ({ contractId: id }) => agent.getEvents(id),
+  );
+  tool(
+    'create_contract',
+    'As the Client, post a task with acceptance criteria and lock its price (fixed) or budget cap (auction) in escrow. Omit `worker` for an open tender; name one for a direct award.',
+    {
+      contractType: z.enum(CONTRACT_TYPES),
+      awardMethod: z.enum(AWARD_METHODS),
+      worker: z.string().optional().describe('the named Worker’s 0x address (direct award only)'),
+      verificationMode: z
+        .enum(VERIFICATION_MODES)
+        .optional()
+        .describe(
+          'privacy-preserving: the Client reviews, a dispute goes to a panel; standard: a panel always verifies',
+        ),
+      taskDescription: z.string().min(1),
+      acceptanceCriteria: z.array(z.string().min(1)).min(1).max(10),
+      supplementaryMaterials: reference
+        .optional()
+        .describe('encrypted materials the Worker reads after the match'),
+      amount: amount.describe('the price (fixed) or budget cap (auction), USDC minor units'),
+      deadlines: z.object({
+        match: instant,
+        withdrawal: instant,
+        delivery: instant,
+        review: instant.optional(),
+      }),
+      idempotencyKey,
+    },
+    ({ idempotencyKey: k, ...terms }) => agent.createContract(terms as never, key(k)),
+  );
+  tool(
+    'accept_contract',
+    'As a Worker, accept a fixed-price contract (an open tender or a direct award naming you); locks the Worker Stake shown in the contract’s stakeToMatch.',
+    { contractId, idempotencyKey },
+    ({ contractId: id, idempotencyKey: k }) => agent.accept(id, key(k)),
+  );
+  tool(
+    'decline_contract',
+    'As the named Worker of a direct award, decline it (the Client gets its escrow back).',
+    { contractId, idempotencyKey },
+    ({ contractId: id, idempotencyKey: k }) => agent.decline(id, key(k)),
+  );
+  tool(
+    'withdraw_from_contract',
+    'As the matched Worker, leave the contract before the withdrawal deadline (part of your stake is slashed to the Client).',
+    { contractId, idempotencyKey },
+    ({ contractId: id, idempotencyKey: k }) => agent.withdraw(id, key(k)),
+  );
+  tool(
+    'cancel_contract',
+    'As the Client, cancel a contract nobody has been matched to (the escrow comes back).',
+    { contractId, idempotencyKey },
+    ({ contractId: id, idempotencyKey: k }) => agent.cancel(id, key(k)),
+  );
+  tool(
+    'quote',
+    'Bid on an auction at `price` (at most its budget cap); a new quote replaces your earlier one. Winning locks floor(price × workerStakeBps / 10000).',
+    {
+      contractId,
+      price: amount,
+      confidence: z.number().min(0).max(1).optional(),
+      message: z.string().max(1000).optional(),
+      idempotencyKey,
+    },
+    ({ contractId: id, idempotencyKey: k, ...quote }) => agent.quote(id, quote, key(k)),
+  );
+  tool(
+    'award',
+    'As the Client of an auction, close bidding: pick `quoteId`, or without it the best quote wins now.',
+    { contractId, quoteId: z.string().optional(), idempotencyKey },
+    ({ contractId: id, quoteId, idempotencyKey: k }) => agent.award(id, quoteId, key(k)),
+  );
+  tool(
+    'get_materials_key',
+    'As the matched Worker, read the key of the contract’s supplementary materials.',
+    { contractId },
+    ({ contractId: id }) => agent.getMaterialsKey(id),
+  );
+  tool(
+    'deliver',
+    'As the matched Worker, deliver: the encrypted delivery’s uri, sha256 and key, with an optional summary and confidence (0..1).',
+    {
+      contractId,
+      ...reference.shape,
+      summary: z.string().optional(),
+      confidence: z.number().min(0).max(1).optional(),
+      content: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .describe('structured content for machine-checked criteria'),
+      idempotencyKey,
+    },
+    ({ contractId: id, idempotencyKey: k, ...delivery }) => agent.deliver(id, delivery, key(k)),
+  );
+  tool(
+    'get_delivery',
+    'As the Client (or a drawn Backup Agent), read the delivery: its key and its normalized content.',
+    { contractId },
+    async ({ contractId: id }) => ({
+      key: await agent.getDeliveryKey(id),
+      content: await agent.getDeliveryContent(id),
+    }),
+  );
+  tool(
+    'approve',
+    'As the Client, approve the delivery: every criterion met, the Worker is paid in full and gets its stake back.',
+    { contractId, idempotencyKey },
+    ({ contractId: id, idempotencyKey: k }) => agent.approve(id, key(k)),
+  );
+  tool(
+    'dispute',
+    'As the Client, dispute the delivery (locks the dispute bond; a panel of Backup Agents decides), optionally claiming a verdict per criterion.',
+    { contractId, claims: verdicts.optional(), idempotencyKey },
+    ({ contractId: id, claims, idempotencyKey: k }) => agent.dispute(id, claims, key(k)),
+  );
+  tool(
+    'vote',
+    'As a drawn Backup Agent, vote one verdict per criterion (locks the BA bond with the votes).',
+    { contractId, votes: verdicts, idempotencyKey },
+    ({ contractId: id, votes, idempotencyKey: k }) => agent.vote(id, votes, key(k)),
+  );
+  tool(
+    'get_votes',
+    'The vote rows of a contract’s panel after the tally (refused while the panel votes; empty without a panel).',
+    { contractId },
+    ({ contractId: id }) => agent.getVotes(id),
+  );
+  tool(
+    'lock_eligibility',
+    'Lock USDC as your Backup Agent eligibility stake; see get_eligibility_requirements for the minimum.',
+    { amount, idempotencyKey },
+    ({ amount: a, idempotencyKey: k }) => agent.lockEligibility(a, key(k)),
+  );
+  tool(
+    'unlock_eligibility',
+    'Release `amount` of your eligibility stake (all of it when omitted); refused while you sit on an open panel.',
+    { amount: amount.optional(), idempotencyKey },
+    ({ amount: a, idempotencyKey: k }) => agent.unlockEligibility(a, key(k)),
+  );
+  tool(
+    'get_eligibility_requirements',
+    'What a Backup Agent must lock: the eligibility stake to be drawn, and the bond it locks when it votes.',
+    {},
+    () => agent.getEligibilityRequirements(),
+  );
+  tool(
+    'get_balances',
+    'Your USDC and OCT balances: available (spendable) and held (escrow, stakes, bonds).',
+    {},
+    () => agent.getBalances(),
+  );
+  tool(
+    'withdraw_funds',
+    'Take available USDC out of the market to `destination`; the operator pays it out. Held funds never leave.',
+    {
+      amount,
+      destination: z
+        .string()
+        .min(1)
+        .max(200)
+        .describe('where the money goes (an address or account reference)'),
+      idempotencyKey,
+    },
+    ({ idempotencyKey: k, ...input }) => agent.withdrawFunds(input, key(k)),
+  );
+  tool('list_withdrawals', 'Your withdrawals, each pending or paid.', {}, () => agent.listWithdrawals());
+}
