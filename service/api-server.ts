@@ -120,8 +120,15 @@ function listen(app: App, port: number, hostname: string): Promise<ServerType> {
   });
 }
 
+/** The host part of the API's URL: a wildcard address is reached on loopback; IPv6 goes in brackets. */
+function urlHost(hostname: string): string {
+  if (hostname === '0.0.0.0') return '127.0.0.1';
+  if (hostname === '::') return '[::1]';
+  return hostname.includes(':') ? `[${hostname}]` : hostname;
+}
+
 export async function startApiServer(settings: Settings, options: ApiServerOptions = {}): Promise<ApiServer> {
-  const hostname = options.hostname ?? '127.0.0.1';
+  const hostname = options.hostname ?? settings.host;
   mkdirSync(settings.dataDir, { recursive: true });
   const temporal = await connectTemporalClient({
     codecKey: settings.payloadCodecKey,
@@ -146,7 +153,7 @@ export async function startApiServer(settings: Settings, options: ApiServerOptio
   const port = (server.address() as AddressInfo).port;
   return {
     app,
-    url: `http://${hostname}:${port}`,
+    url: `http://${urlHost(hostname)}:${port}`,
     port,
     async close() {
       await new Promise<void>((resolve) => {

@@ -3,6 +3,7 @@
 // the dev server — missing secrets are generated once and kept in `<dataDir>/secrets.json` (0600).
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { LedgerConfig } from '../activities/ledger';
@@ -23,6 +24,8 @@ export class SettingsError extends Error {
 
 export interface Settings {
   port: number;
+  /** The API's listen address (HOST): an IPv4 or IPv6 literal, or `localhost`. */
+  host: string;
   dataDir: string;
   params: ProtocolParams;
   operatorToken: string;
@@ -76,6 +79,17 @@ function parsePort(value: string | undefined): number {
   if (!parsed.success)
     throw new SettingsError('PORT', `PORT ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
   return parsed.data;
+}
+
+/**
+ * HOST: the address the API listens on. Only IP literals (and `localhost`): a hostname resolving to
+ * several addresses would bind one of them silently. `0.0.0.0` or `::` listen on every interface.
+ */
+function parseHost(value: string | undefined): string {
+  const host = value?.trim() ?? '';
+  if (host === '') return '127.0.0.1';
+  if (host === 'localhost' || isIP(host) !== 0) return host;
+  throw new SettingsError('HOST', 'HOST must be an IPv4 or IPv6 address (e.g. 127.0.0.1, 0.0.0.0, ::)');
 }
 
 function parseLedger(value: string | undefined, dataDir: string): LedgerConfig {
@@ -143,6 +157,7 @@ function setting<T>(name: string, parse: () => T): T {
 export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const dataDir = resolve(env.OPENCONTRACT_DATA_DIR?.trim() || join(PROJECT_ROOT, '.data'));
   const port = parsePort(env.PORT);
+  const host = parseHost(env.HOST);
   const params = setting('OPENCONTRACT_PARAMS', () => parseParamsOverrides(env.OPENCONTRACT_PARAMS));
   const ledger = parseLedger(env.OPENCONTRACT_LEDGER, dataDir);
   const embedded = !usesExternalCluster(env);
@@ -168,6 +183,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
 
   return {
     port,
+    host,
     dataDir,
     params,
     operatorToken,

@@ -21,6 +21,8 @@ test('each invalid setting stops the start with an error naming it, never echoin
   for (const [name, value] of [
     ['PORT', 'eighty'],
     ['PORT', '70000'],
+    ['HOST', 'example.com'],
+    ['HOST', '300.1.1.1'],
     ['OPENCONTRACT_PARAMS', '{"workerStakeBps": 20000}'],
     ['OPENCONTRACT_PARAMS', 'not json'],
     ['OPERATOR_TOKEN', 'short'],
@@ -50,6 +52,9 @@ test('defaults, and the params overrides applied', () => {
   assert.equal(s.port, 3000);
   assert.equal(s.retentionDays, 30);
   assert.equal(loadSettings({ ...valid(dir), OPENCONTRACT_TEMPORAL_RETENTION_DAYS: '90' }).retentionDays, 90);
+  assert.equal(s.host, '127.0.0.1');
+  assert.equal(loadSettings({ ...valid(dir), HOST: ' 0.0.0.0 ' }).host, '0.0.0.0');
+  assert.equal(loadSettings({ ...valid(dir), HOST: '::1' }).host, '::1');
   assert.equal(s.params.baVotingWindow, 12000);
   assert.deepEqual(s.ledger, { kind: 'sqlite', path: join(dir, 'ledger.sqlite') });
   assert.equal(s.payloadCodecKey.length, 32);
