@@ -110,6 +110,8 @@ test('view, events, vote rows and the delivery key answer the same after `tempor
         (err: unknown) => err instanceof WorkflowNotFoundError,
       ),
     (gone) => gone,
+    // The server deletes asynchronously: the dev server takes about half a minute, longer when loaded.
+    120_000,
   );
 
   assert.deepEqual(await reads(), before);
