@@ -121,10 +121,7 @@ export function createContractGateway({
     async votes(contractId) {
       const record = await records.get(contractId);
       if (record) return record.votes;
-      const view = await readView(contractId);
-      if (view === undefined) return undefined;
-      // Never a panel, so never a vote: nothing is sealed (a panel not drawn yet may still come).
-      if (view.voting === null) return { sealed: false, rows: [] };
+      if ((await readView(contractId)) === undefined) return undefined;
       return handle(contractId).query(votesQuery);
     },
 

@@ -303,5 +303,5 @@ export const awardUpdate = defineUpdate<ContractView, [AwardInput]>('award');
 
 export const contractQuery = defineQuery<ContractView>('contract');
 export const eventsQuery = defineQuery<ContractEvent[]>('events');
-/** The vote rows once tallied; `{ sealed: true }` before (the API answers 409). */
+/** The vote rows once tallied; `{ sealed: true }` while a drawn panel votes (the API answers 409); none without a panel. */
 export const votesQuery = defineQuery<VotesResult>('votes');

@@ -149,6 +149,34 @@ test('a contract that never had a panel has no votes: an empty list, not sealed'
   assert.deepEqual(votes.json, { contractId: created.json.contractId, rows: [] });
 });
 
+test('a contract settled without a panel keeps answering no votes once its record is written', async () => {
+  const client = newAgent();
+  const worker = newAgent();
+  await h().fund(client.address, FUNDS);
+  await h().fund(worker.address, FUNDS);
+  const created = await call(h().app, client, 'POST', '/contracts', { body: contractBody(worker.address) });
+  const id: string = created.json.contractId;
+  assert.equal((await call(h().app, worker, 'POST', `/contracts/${id}/accept`)).status, 200);
+  const delivered = await call(h().app, worker, 'POST', `/contracts/${id}/deliveries`, {
+    body: {
+      uri: 'https://files.example/out.enc',
+      sha256: 'ef'.repeat(32),
+      key: 'k',
+      content: { text: 'done' },
+    },
+  });
+  assert.equal(delivered.status, 200, delivered.text);
+  const approved = await call(h().app, client, 'POST', `/contracts/${id}/approve`);
+  assert.equal(approved.json.status, 'settled-fully-met', approved.text);
+  for (let i = 0; i < 100 && (await h().records.get(id)) === undefined; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.notEqual(await h().records.get(id), undefined, 'the record is written');
+  const votes = await call(h().app, undefined, 'GET', `/contracts/${id}/votes`);
+  assert.equal(votes.status, 200, votes.text);
+  assert.deepEqual(votes.json, { contractId: id, rows: [] });
+});
+
 test('the event log names roles, not addresses, to anyone but the parties', async () => {
   const client = newAgent();
   const worker = newAgent();

@@ -13,9 +13,10 @@ const records = proxyActivities<RecordActivities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
-/** The votes query's answer: sealed until the tally. */
+/** The votes query's and the record's answer: sealed while a drawn panel votes; no rows without a panel. */
 export function votesResult(c: Contract): VotesResult {
-  return c.voteRows === null ? { sealed: true } : { sealed: false, rows: c.voteRows };
+  if (c.voteRows !== null) return { sealed: false, rows: c.voteRows };
+  return c.panel === null && !c.panelDue ? { sealed: false, rows: [] } : { sealed: true };
 }
 
 export async function writeRecord(c: Contract): Promise<void> {
