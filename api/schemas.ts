@@ -264,6 +264,12 @@ export const healthSchema = z
   .object({ status: z.enum(['ok', 'unavailable']), temporal: z.enum(['up', 'down']) })
   .openapi('Health');
 
+/** A JSON response entry for createRoute. */
+export const json = <S>(schema: S, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
 /** Response entries for createRoute: each error status the route can answer, in the §12 shape. */
 export function errorResponses(...statuses: number[]) {
   const descriptions: Record<number, string> = {

@@ -33,6 +33,7 @@ import {
   contractViewSchema,
   errorResponses,
   eventsSchema,
+  json,
   voteRowsSchema,
   listQuerySchema,
   partyViewSchema,
@@ -45,11 +46,6 @@ import { registerKeyRoutes } from './keys';
 import { registerMessageRoutes } from './contract-messages';
 import { registerQuoteRoutes } from './quotes';
 import { reply } from './respond';
-
-const json = <S>(schema: S, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 
 // An empty requirement makes the signature optional (OpenAPI 3).
 

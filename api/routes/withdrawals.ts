@@ -11,7 +11,7 @@ import type { ApiContext } from '../deps';
 import { badRequest, notFound, validationHook } from '../errors';
 import { IDEMPOTENCY_HEADER } from '../idempotency';
 import type { AuthMiddleware } from '../middleware';
-import { addressParams, balancesSchema, errorResponses } from '../schemas';
+import { addressParams, balancesSchema, errorResponses, json } from '../schemas';
 import { balancesToWire } from '../wire';
 import { ownAddress } from './own-address';
 import { reply } from './respond';
@@ -49,10 +49,6 @@ const paidBody = z
   .object({ reference: z.string().trim().min(1).max(200) })
   .strict()
   .openapi('PayoutPaid');
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 
 export function withdrawalsApp(ctx: ApiContext, auth: AuthMiddleware) {
   const app = new OpenAPIHono<SignedEnv>({ defaultHook: validationHook });
