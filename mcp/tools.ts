@@ -132,30 +132,41 @@ export function registerAgentTools(server: McpServer, agent: AgentClient): void 
     },
     ({ idempotencyKey: k, ...terms }) => agent.createContract(terms as never, key(k)),
   );
-  tool(
-    'accept_contract',
-    'As a Worker, accept a fixed-price contract (an open tender or a direct award naming you); locks the Worker Stake shown in the contract’s stakeToMatch.',
-    { contractId, idempotencyKey },
-    ({ contractId: id, idempotencyKey: k }) => agent.accept(id, key(k)),
-  );
-  tool(
-    'decline_contract',
-    'As the named Worker of a direct award, decline it (the Client gets its escrow back).',
-    { contractId, idempotencyKey },
-    ({ contractId: id, idempotencyKey: k }) => agent.decline(id, key(k)),
-  );
-  tool(
-    'withdraw_from_contract',
-    'As the matched Worker, leave the contract before the withdrawal deadline (part of your stake is slashed to the Client).',
-    { contractId, idempotencyKey },
-    ({ contractId: id, idempotencyKey: k }) => agent.withdraw(id, key(k)),
-  );
-  tool(
-    'cancel_contract',
-    'As the Client, cancel a contract nobody has been matched to (the escrow comes back).',
-    { contractId, idempotencyKey },
-    ({ contractId: id, idempotencyKey: k }) => agent.cancel(id, key(k)),
-  );
+  // The messages that name only the contract (the SDK's message calls): one input shape, one call each.
+  const contractMessages: Array<
+    [string, string, (id: string, opts: { idempotencyKey: string }) => Promise<unknown>]
+  > = [
+    [
+      'accept_contract',
+      'As a Worker, accept a fixed-price contract (an open tender or a direct award naming you); locks the Worker Stake shown in the contract’s stakeToMatch.',
+      agent.accept,
+    ],
+    [
+      'decline_contract',
+      'As the named Worker of a direct award, decline it (the Client gets its escrow back).',
+      agent.decline,
+    ],
+    [
+      'withdraw_from_contract',
+      'As the matched Worker, leave the contract before the withdrawal deadline (part of your stake is slashed to the Client).',
+      agent.withdraw,
+    ],
+    [
+      'cancel_contract',
+      'As the Client, cancel a contract nobody has been matched to (the escrow comes back).',
+      agent.cancel,
+    ],
+    [
+      'approve',
+      'As the Client, approve the delivery: every criterion met, the Worker is paid in full and gets its stake back.',
+      agent.approve,
+    ],
+  ];
+  for (const [name, description, send] of contractMessages) {
+    tool(name, description, { contractId, idempotencyKey }, ({ contractId: id, idempotencyKey: k }) =>
+      send(id, key(k)),
+    );
+  }
   tool(
     'quote',
     'Bid on an auction at `price` (at most its budget cap); a new quote replaces your earlier one. Winning locks floor(price × workerStakeBps / 10000).',
@@ -204,12 +215,6 @@ export function registerAgentTools(server: McpServer, agent: AgentClient): void 
       key: await agent.getDeliveryKey(id),
       content: await agent.getDeliveryContent(id),
     }),
-  );
-  tool(
-    'approve',
-    'As the Client, approve the delivery: every criterion met, the Worker is paid in full and gets its stake back.',
-    { contractId, idempotencyKey },
-    ({ contractId: id, idempotencyKey: k }) => agent.approve(id, key(k)),
   );
   tool(
     'dispute',
