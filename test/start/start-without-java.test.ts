@@ -2,7 +2,7 @@
 // only the Temporal CLI the embedded default runs (the prebuilt one, via TEMPORAL_CLI_PATH, so the test
 // does not rebuild it), never the Java test server. node_modules is linked, ports are free, data is temp.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { serverPaths } from '../../temporal.config';
 import { freePort } from '../support/postgres';
+import { startServiceTree } from '../support/service-tree';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WITHOUT = new Set(['java', 'javac', 'mvn']);
@@ -42,10 +43,8 @@ test(
       const bin = pathWithoutJava(join(tmp, 'bin'));
       assert.notEqual(spawnSync('java', ['-version'], { env: { PATH: bin } }).status, 0);
       const [port, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort()];
-      const child = spawn('npm', ['start'], {
+      const tree = startServiceTree({
         cwd: clone,
-        detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
         env: {
           HOME: process.env.HOME ?? tmp,
           PATH: bin,
@@ -56,26 +55,12 @@ test(
           TEMPORAL_CLI_PATH: serverPaths.cli,
         },
       });
-      let output = '';
-      child.stdout.on('data', (d) => (output += d));
-      child.stderr.on('data', (d) => (output += d));
       try {
-        const deadline = Date.now() + 150_000;
-        let status = 0;
-        while (status !== 200) {
-          assert.ok(Date.now() < deadline && child.exitCode === null, `no healthy start:\n${output}`);
-          status = await fetch(`http://127.0.0.1:${port}/health`).then(
-            (r) => r.status,
-            () => 0,
-          );
-          if (status !== 200) await new Promise((r) => setTimeout(r, 500));
-        }
-        assert.match(output, /Temporal CLI ready/);
-        assert.doesNotMatch(output, /test server/);
+        await tree.healthy(`http://127.0.0.1:${port}`);
+        assert.match(tree.output(), /Temporal CLI ready/);
+        assert.doesNotMatch(tree.output(), /test server/);
       } finally {
-        const exited = new Promise((r) => child.once('exit', r));
-        process.kill(-child.pid!, 'SIGTERM');
-        await exited;
+        await tree.signalAll('SIGTERM');
       }
     } finally {
       rmSync(tmp, { recursive: true, force: true });
