@@ -6,7 +6,14 @@ import { openPostgresRecords } from './postgres-store';
 import { openSqliteRecords } from './sqlite-store';
 import type { ContractRecordStore } from './types';
 
-export type { ContractRecord, ContractRecordStore, SaveOutcome } from './types';
+export type {
+  ClosedContract,
+  ClosedPosition,
+  ClosedQuery,
+  ContractRecord,
+  ContractRecordStore,
+  SaveOutcome,
+} from './types';
 export { RecordConflict } from './types';
 
 export async function openRecords(config: LedgerConfig): Promise<ContractRecordStore> {

@@ -1,11 +1,12 @@
 // Contract records in the ledger's PostgreSQL database and schema (a pool of their own).
 import type { PostgresPool } from '../../api/auth';
 import { createTables } from '../../api/auth/postgres-db';
+import { closedFromRow, closedListingSql, postgresDialect, type ClosedRow } from './listing';
 import type { ContractRecord, ContractRecordStore } from './types';
 import { RECORD_TABLE, encodeRecord, judgeExisting } from './types';
 
 export async function openPostgresRecords(pool: PostgresPool): Promise<ContractRecordStore> {
-  await createTables(pool, RECORD_TABLE);
+  await createTables(pool, `${RECORD_TABLE};\n${postgresDialect.closedIndex}`);
   const select = async (contractId: string) => {
     const { rows } = await pool.query<{ body: string }>(
       'SELECT body FROM contract_records WHERE contract_id = $1',
@@ -26,6 +27,11 @@ export async function openPostgresRecords(pool: PostgresPool): Promise<ContractR
     async get(contractId) {
       const body = await select(contractId);
       return body === undefined ? undefined : (JSON.parse(body) as ContractRecord);
+    },
+    async listClosed(query) {
+      const { sql, params } = closedListingSql(postgresDialect, query);
+      const { rows } = await pool.query<ClosedRow>(sql, params);
+      return rows.map(closedFromRow);
     },
     close: () => pool.end(),
   };

@@ -1,5 +1,6 @@
 // Contract records in the ledger's SQLite file (a connection of their own, WAL like the ledger's).
 import Database from 'better-sqlite3';
+import { closedFromRow, closedListingSql, sqliteDialect, type ClosedRow } from './listing';
 import type { ContractRecord, ContractRecordStore, SaveOutcome } from './types';
 import { RECORD_TABLE, encodeRecord, judgeExisting } from './types';
 
@@ -9,6 +10,7 @@ export function openSqliteRecords(path: string): ContractRecordStore {
   db.pragma('synchronous = FULL');
   db.pragma('busy_timeout = 10000');
   db.exec(RECORD_TABLE);
+  db.exec(sqliteDialect.closedIndex);
   const insert = db.prepare(
     `INSERT INTO contract_records (contract_id, status, body, recorded_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (contract_id) DO NOTHING`,
@@ -27,6 +29,13 @@ export function openSqliteRecords(path: string): ContractRecordStore {
     async get(contractId) {
       const row = select.get(contractId);
       return row ? (JSON.parse(row.body) as ContractRecord) : undefined;
+    },
+    async listClosed(query) {
+      const { sql, params } = closedListingSql(sqliteDialect, query);
+      return db
+        .prepare<unknown[], ClosedRow>(sql)
+        .all(...params)
+        .map(closedFromRow);
     },
     async close() {
       db.close();

@@ -15,10 +15,39 @@ export interface ContractRecord {
 /** `saved` the first time, `unchanged` for a repeat of the same record (an activity retry). */
 export type SaveOutcome = 'saved' | 'unchanged';
 
+/** A closed contract as the listing shows it (docs/records.md). */
+export interface ClosedContract {
+  contractId: string;
+  status: string;
+  contractCode: string | null;
+  createdAt: string;
+  /** When its record was written: the listing's order, newest first. */
+  closedAt: string;
+  quoteCount: number | null;
+}
+
+/** Where a page of closed contracts starts: after this row in (closedAt, contractId) descending order. */
+export interface ClosedPosition {
+  closedAt: string;
+  contractId: string;
+}
+
+export interface ClosedQuery {
+  statuses?: readonly string[];
+  contractCodes?: readonly string[];
+  limit: number;
+  after?: ClosedPosition;
+}
+
 export interface ContractRecordStore {
   /** Stores a record; a different record under the same contract id is refused (RecordConflict). */
   save(record: ContractRecord): Promise<SaveOutcome>;
   get(contractId: string): Promise<ContractRecord | undefined>;
+  /**
+   * Closed contracts, newest closed first, ties by contract id (descending). Keyset paging: a page
+   * that starts `after` a row never repeats or skips a row because of an insert in between.
+   */
+  listClosed(query: ClosedQuery): Promise<ClosedContract[]>;
   close(): Promise<void>;
 }
 

@@ -6,19 +6,33 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { LedgerConfig } from '../../activities/ledger';
-import { openRecords, RecordConflict, type ContractRecord } from '../../activities/records';
+import {
+  openRecords,
+  RecordConflict,
+  type ClosedContract,
+  type ContractRecord,
+  type ContractRecordStore,
+} from '../../activities/records';
 import { startPostgres, type PostgresServer } from '../support/postgres';
 
-function record(contractId: string, status: string): ContractRecord {
+function record(contractId: string, status: string, contractCode = 'FDP'): ContractRecord {
   return {
     contractId,
-    view: { contractId, status, created: true } as unknown as ContractRecord['view'],
+    view: {
+      contractId,
+      status,
+      contractCode,
+      createdAt: '2026-01-02T03:04:05.000Z',
+      quoteCount: null,
+      created: true,
+    } as unknown as ContractRecord['view'],
     events: [{ type: 'created', contractId, at: 1 } as unknown as ContractRecord['events'][number]],
     votes: { sealed: true },
   };
 }
 
-const dialects: Array<[string, () => Promise<LedgerConfig>]> = [];
+/** A fresh database per test: `name` picks it. */
+const dialects: Array<[string, (name: string) => Promise<LedgerConfig>]> = [];
 let dir = '';
 let server: PostgresServer | undefined;
 before(async () => {
@@ -30,12 +44,12 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 dialects.push(
-  ['sqlite', async () => ({ kind: 'sqlite', path: join(dir, 'ledger.sqlite') })],
+  ['sqlite', async (name) => ({ kind: 'sqlite', path: join(dir, `${name}.sqlite`) })],
   [
     'postgres',
-    async () => ({
+    async (name) => ({
       kind: 'postgres',
-      connectionString: await server!.createDatabase('records'),
+      connectionString: await server!.createDatabase(name),
       schema: 'oc',
     }),
   ],
@@ -44,7 +58,7 @@ dialects.push(
 for (const [name, config] of dialects) {
   describe(`contract records on ${name}`, () => {
     test('written once: the same record again is a no-op, another one a conflict', async () => {
-      const cfg = await config();
+      const cfg = await config('records');
       const store = await openRecords(cfg);
       try {
         assert.equal(await store.get('c-1'), undefined);
@@ -61,6 +75,66 @@ for (const [name, config] of dialects) {
         assert.deepEqual(await reopened.get('c-1'), record('c-1', 'settled-fully-met'));
       } finally {
         await reopened.close();
+      }
+    });
+
+    test('closed listing: filters, newest first, and pages that an insert in between neither repeats nor skips', async () => {
+      const store = await openRecords(await config('listing'));
+      try {
+        const ids = ['c-a', 'c-b', 'c-c', 'c-d', 'c-e'];
+        for (const [i, id] of ids.entries()) {
+          await store.save(
+            record(id, i % 2 ? 'cancelled-absent' : 'settled-fully-met', i < 3 ? 'FDP' : 'FOS'),
+          );
+        }
+        const all = await store.listClosed({ limit: 100 });
+        assert.deepEqual(all.map((c) => c.contractId).sort(), ids);
+        const key = (c: ClosedContract) => `${c.closedAt} ${c.contractId}`;
+        assert.deepEqual(all.map(key), all.map(key).sort().reverse(), 'newest closed first, then by id');
+        assert.deepEqual(
+          all.find((c) => c.contractId === 'c-d'),
+          {
+            contractId: 'c-d',
+            status: 'cancelled-absent',
+            contractCode: 'FOS',
+            createdAt: '2026-01-02T03:04:05.000Z',
+            closedAt: all.find((c) => c.contractId === 'c-d')!.closedAt,
+            quoteCount: null,
+          },
+        );
+        const only = (q: Parameters<ContractRecordStore['listClosed']>[0]) =>
+          store.listClosed(q).then((rows) => rows.map((c) => c.contractId).sort());
+        assert.deepEqual(await only({ statuses: ['cancelled-absent'], limit: 100 }), ['c-b', 'c-d']);
+        assert.deepEqual(await only({ contractCodes: ['FOS'], limit: 100 }), ['c-d', 'c-e']);
+        assert.deepEqual(
+          await only({ statuses: ['settled-fully-met'], contractCodes: ['FDP'], limit: 100 }),
+          ['c-a', 'c-c'],
+        );
+
+        const seen: string[] = [];
+        let page = await store.listClosed({ limit: 2 });
+        seen.push(...page.map((c) => c.contractId));
+        await store.save(record('c-f', 'settled-fully-met'));
+        while (page.length === 2) {
+          const last = page[page.length - 1]!;
+          page = await store.listClosed({
+            limit: 2,
+            after: { closedAt: last.closedAt, contractId: last.contractId },
+          });
+          seen.push(...page.map((c) => c.contractId));
+        }
+        assert.deepEqual(
+          seen,
+          all.map((c) => c.contractId),
+          'every row once, in order, the new one not mixed in',
+        );
+        assert.equal(
+          (await store.listClosed({ limit: 1 }))[0]?.contractId,
+          'c-f',
+          'a fresh listing starts with it',
+        );
+      } finally {
+        await store.close();
       }
     });
   });
