@@ -1,5 +1,5 @@
 // The API's side of the contract workflows: start one, send it a message, read its view, its events
-// and the visibility listing. Temporal's own errors are turned into the API's (SPEC §12) here or in
+// and the listing (api/contract-listing.ts). Temporal's own errors are turned into the API's (SPEC §12) here or in
 // the app's onError (api/error-mapping.ts).
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { WithStartWorkflowOperation } from '@temporalio/client';
@@ -18,20 +18,8 @@ import {
 } from '../workflows/definitions';
 import type { ContractRecordStore } from '../activities/records';
 import type { ContractEvent } from '../workflows/rules/events';
-import {
-  contractCodeKey,
-  contractStatusKey,
-  nextDeadlineKey,
-  quoteCountKey,
-} from '../workflows/search-attributes';
 import { conflict, notFound } from './errors';
-import type { ListedContract } from './wire';
-
-export interface ListFilter {
-  status?: string;
-  contractCodes?: readonly string[];
-  limit: number;
-}
+import { listContracts, type ContractPage, type ListFilter } from './contract-listing';
 
 export interface ContractGateway {
   /** Starts the workflow and waits until its escrow is held; InsufficientFunds otherwise. */
@@ -49,23 +37,10 @@ export interface ContractGateway {
     arg: Arg,
     updateId?: string,
   ): Promise<ContractView>;
-  list(filter: ListFilter): Promise<ListedContract[]>;
+  /** Open contracts from visibility, closed ones from their records (api/contract-listing.ts). */
+  list(filter: ListFilter): Promise<ContractPage>;
   /** True when the Temporal server answers. */
   ping(timeoutMs?: number): Promise<boolean>;
-}
-
-function quote(value: string): string {
-  return `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
-}
-
-/** A visibility query: only contracts whose escrow is held carry ContractStatus (design point 6). */
-export function listQuery(filter: Omit<ListFilter, 'limit'>): string {
-  const clauses = [`WorkflowType = ${quote(CONTRACT_WORKFLOW_TYPE)}`, 'ContractStatus IS NOT NULL'];
-  if (filter.status !== undefined) clauses.push(`ContractStatus = ${quote(filter.status)}`);
-  if (filter.contractCodes !== undefined) {
-    clauses.push(`ContractCode IN (${filter.contractCodes.map(quote).join(', ')})`);
-  }
-  return clauses.join(' AND ');
 }
 
 /**
@@ -140,25 +115,7 @@ export function createContractGateway({
       }
     },
 
-    async list({ limit, ...filter }) {
-      const found: ListedContract[] = [];
-      for await (const execution of client.workflow.list({ query: listQuery(filter), pageSize: limit })) {
-        const attrs = execution.typedSearchAttributes;
-        const status = attrs.get(contractStatusKey);
-        if (status === undefined) continue;
-        const nextDeadline = attrs.get(nextDeadlineKey);
-        found.push({
-          contractId: execution.workflowId.slice('contract-'.length),
-          status,
-          contractCode: attrs.get(contractCodeKey) ?? null,
-          nextDeadline: nextDeadline ? nextDeadline.toISOString() : null,
-          createdAt: execution.startTime.toISOString(),
-          quoteCount: attrs.get(quoteCountKey) ?? null,
-        });
-        if (found.length >= limit) break;
-      }
-      return found;
-    },
+    list: (filter) => listContracts({ client, records }, filter),
 
     async ping(timeoutMs = 2000) {
       try {

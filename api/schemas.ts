@@ -43,6 +43,12 @@ export const listQuerySchema = z
     awardMethod: z.enum(AWARD_METHODS).optional(),
     contractType: z.enum(CONTRACT_TYPES).optional(),
     limit: z.coerce.number().int().min(1).max(200).optional().openapi({ example: 50 }),
+    cursor: z
+      .string()
+      .min(1)
+      .max(2000)
+      .optional()
+      .openapi({ description: "the previous page's nextCursor, with the same filters" }),
   })
   .strict();
 
@@ -182,9 +188,16 @@ export const contractListSchema = z
         contractCode: z.enum(CONTRACT_CODES).nullable(),
         nextDeadline: instant.nullable(),
         createdAt: instant,
+        closedAt: instant
+          .nullable()
+          .openapi({ description: 'closed contracts: when their record was written' }),
         quoteCount: z.number().int().nullable().openapi({ description: 'auctions only' }),
       }),
     ),
+    nextCursor: z
+      .string()
+      .nullable()
+      .openapi({ description: 'pass as `cursor` for the next page; null on the last' }),
   })
   .openapi('ContractList');
 

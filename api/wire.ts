@@ -13,6 +13,8 @@ export interface ListedContract {
   contractCode: string | null;
   nextDeadline: string | null;
   createdAt: string;
+  /** When its durable record was written (closed contracts); null while it is open. */
+  closedAt: string | null;
   /** Auctions: how many bidders hold a live quote (QuoteCount, never their prices); null otherwise. */
   quoteCount: number | null;
 }

@@ -144,10 +144,14 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
       path: '/',
       // Public: no signature needed.
       security: [],
-      summary: 'List contracts through Temporal visibility (default: open tenders still to be matched)',
+      summary:
+        'List contracts: open ones from Temporal visibility, closed ones from their records (default: open tenders still to be matched)',
       request: { query: listQuerySchema },
       responses: {
-        200: json(contractListSchema, 'matching contracts, newest first'),
+        200: json(
+          contractListSchema,
+          'matching contracts: open ones newest first, then closed ones newest closed first',
+        ),
         ...errorResponses(400, 503),
       },
     }),
@@ -155,14 +159,15 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
       const q = c.req.valid('query');
       const none = q.status === undefined && q.awardMethod === undefined && q.contractType === undefined;
       const filter = none ? { status: 'created', awardMethod: 'open' } : q;
-      const contracts = await ctx.contracts.list({
+      const page = await ctx.contracts.list({
         ...(filter.status === undefined ? {} : { status: filter.status }),
         ...(filter.awardMethod === undefined && q.contractType === undefined
           ? {}
           : { contractCodes: codesFor(filter) }),
         limit: q.limit ?? 50,
+        ...(q.cursor === undefined ? {} : { cursor: q.cursor }),
       });
-      return reply(c, { contracts });
+      return reply(c, page);
     },
   );
 

@@ -14,7 +14,7 @@ import type {
   EligibilityRequirements,
   EligibilityResult,
   ListContractsFilter,
-  ListedContract,
+  ContractPage,
   PartyContractView,
   Payout,
   ProtocolParams,
@@ -144,8 +144,11 @@ export function createAgentClient(options: AgentClientOptions) {
     /** Signed by default, so a party gets the party view; `{ signed: false }` reads the public view. */
     getContract: (id: string, opts: { signed?: boolean } = {}) =>
       get<ContractViewFor>(contract(id), undefined, opts.signed ?? true),
+    /** The first page (open tenders by default); `listContractsPage` pages on with the cursor. */
     listContracts: async (filter: ListContractsFilter = {}) =>
-      (await get<{ contracts: ListedContract[] }>('/contracts', { ...filter }, false)).contracts,
+      (await get<ContractPage>('/contracts', { ...filter }, false)).contracts,
+    listContractsPage: (filter: ListContractsFilter & { cursor?: string } = {}) =>
+      get<ContractPage>('/contracts', { ...filter }, false),
     accept: message('accept'),
     decline: message('decline'),
     withdraw: message('withdraw'),

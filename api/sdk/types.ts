@@ -5,7 +5,7 @@ export type { ContractEvent } from '../../workflows/rules/events';
 export type { BalancesWire as Balances, ListedContract } from '../wire';
 import type { ContractEvent } from '../../workflows/rules/events';
 import type { Payout } from '../payouts';
-import type { BalancesWire } from '../wire';
+import type { BalancesWire, ListedContract } from '../wire';
 
 export interface DeliveryRequest {
   uri: string;
@@ -19,6 +19,12 @@ export interface DeliveryRequest {
   confidence?: number;
   requestedPayout?: number;
   evidence?: unknown;
+}
+
+/** A page of GET /contracts: pass `nextCursor` back as `cursor` (same filters) for the next one. */
+export interface ContractPage {
+  contracts: ListedContract[];
+  nextCursor: string | null;
 }
 
 export interface ListContractsFilter {

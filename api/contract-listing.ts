@@ -1,0 +1,167 @@
+// GET /contracts (docs/records.md): open contracts from Temporal visibility, closed ones from their
+// durable records — one source per status, so a contract is listed once, and a closed one stays
+// listed after Temporal's retention. Open contracts come first (visibility's order: newest started
+// first), then closed ones (newest closed first). The cursor is opaque to callers: which source the
+// next page reads, and where in it (visibility's page token, or the last closed row's key).
+import type { Client } from '@temporalio/client';
+import { decodeTypedSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
+import { optionalTsToDate } from '@temporalio/common/lib/time';
+import { z } from 'zod';
+import type { ClosedPosition, ContractRecordStore } from '../activities/records';
+import { CONTRACT_STATUSES, isTerminal, type ContractStatus } from '../workflows/rules/status';
+import { CONTRACT_WORKFLOW_TYPE } from '../workflows/definitions';
+import {
+  contractCodeKey,
+  contractStatusKey,
+  nextDeadlineKey,
+  quoteCountKey,
+} from '../workflows/search-attributes';
+import { badRequest } from './errors';
+import type { ListedContract } from './wire';
+
+export interface ListFilter {
+  status?: string;
+  contractCodes?: readonly string[];
+  limit: number;
+  cursor?: string;
+}
+
+export interface ContractPage {
+  contracts: ListedContract[];
+  /** Pass as `cursor` for the next page; null when this page is the last. */
+  nextCursor: string | null;
+}
+
+const OPEN_STATUSES = CONTRACT_STATUSES.filter((s) => !isTerminal(s));
+const TERMINAL_STATUSES = CONTRACT_STATUSES.filter((s) => isTerminal(s));
+
+const cursorSchema = z.discriminatedUnion('source', [
+  z.object({ filter: z.string(), source: z.literal('open'), token: z.string() }),
+  z.object({
+    filter: z.string(),
+    source: z.literal('closed'),
+    after: z.object({ closedAt: z.string(), contractId: z.string() }).optional(),
+  }),
+]);
+type Cursor = z.infer<typeof cursorSchema>;
+
+/** The filter a cursor was made for: a cursor is refused with another one. */
+function filterKey(filter: Omit<ListFilter, 'limit' | 'cursor'>): string {
+  return JSON.stringify([filter.status ?? null, filter.contractCodes ?? null]);
+}
+
+function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify(cursor)).toString('base64url');
+}
+
+function decodeCursor(value: string, filter: string): Cursor {
+  let parsed: ReturnType<typeof cursorSchema.safeParse> | undefined;
+  try {
+    parsed = cursorSchema.safeParse(JSON.parse(Buffer.from(value, 'base64url').toString('utf8')));
+  } catch {
+    parsed = undefined;
+  }
+  const refuse = (message: string) =>
+    badRequest(`invalid cursor: ${message}`, { fields: [{ field: 'cursor', message }] }, 'invalid_input');
+  if (!parsed?.success) throw refuse('not a cursor this API gave out');
+  if (parsed.data.filter !== filter)
+    throw refuse('made for other filters (status, awardMethod, contractType)');
+  return parsed.data;
+}
+
+function quote(value: string): string {
+  return `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
+}
+
+/** The visibility query for open contracts: only those whose escrow is held carry ContractStatus. */
+export function openListQuery(filter: Omit<ListFilter, 'limit' | 'cursor'>): string {
+  const statuses = filter.status === undefined ? OPEN_STATUSES : [filter.status];
+  const clauses = [
+    `WorkflowType = ${quote(CONTRACT_WORKFLOW_TYPE)}`,
+    `ContractStatus IN (${statuses.map(quote).join(', ')})`,
+  ];
+  if (filter.contractCodes !== undefined) {
+    clauses.push(`ContractCode IN (${filter.contractCodes.map(quote).join(', ')})`);
+  }
+  return clauses.join(' AND ');
+}
+
+async function openPage(
+  client: Client,
+  filter: Omit<ListFilter, 'limit' | 'cursor'>,
+  limit: number,
+  token: string,
+): Promise<{ contracts: ListedContract[]; token: string | null }> {
+  const response = await client.workflowService.listWorkflowExecutions({
+    namespace: client.options.namespace,
+    query: openListQuery(filter),
+    pageSize: limit,
+    nextPageToken: Buffer.from(token, 'base64'),
+  });
+  const contracts: ListedContract[] = [];
+  for (const execution of response.executions) {
+    const attrs = decodeTypedSearchAttributes(execution.searchAttributes?.indexedFields);
+    const status = attrs.get(contractStatusKey);
+    if (status === undefined) continue;
+    contracts.push({
+      contractId: execution.execution!.workflowId!.slice('contract-'.length),
+      status,
+      contractCode: attrs.get(contractCodeKey) ?? null,
+      nextDeadline: attrs.get(nextDeadlineKey)?.toISOString() ?? null,
+      createdAt: optionalTsToDate(execution.startTime)!.toISOString(),
+      closedAt: null,
+      quoteCount: attrs.get(quoteCountKey) ?? null,
+    });
+  }
+  const next = response.nextPageToken;
+  return { contracts, token: next && next.length > 0 ? Buffer.from(next).toString('base64') : null };
+}
+
+export async function listContracts(
+  { client, records }: { client: Client; records: ContractRecordStore },
+  { limit, cursor, ...filter }: ListFilter,
+): Promise<ContractPage> {
+  const key = filterKey(filter);
+  const withClosed = filter.status === undefined || isTerminal(filter.status as ContractStatus);
+  const withOpen = filter.status === undefined || !isTerminal(filter.status as ContractStatus);
+  let position: Cursor =
+    cursor === undefined
+      ? withOpen
+        ? { filter: key, source: 'open', token: '' }
+        : { filter: key, source: 'closed' }
+      : decodeCursor(cursor, key);
+
+  const contracts: ListedContract[] = [];
+  if (position.source === 'open') {
+    const page = await openPage(client, filter, limit, position.token);
+    contracts.push(...page.contracts);
+    if (page.token !== null)
+      return { contracts, nextCursor: encodeCursor({ ...position, token: page.token }) };
+    if (!withClosed) return { contracts, nextCursor: null };
+    position = { filter: key, source: 'closed' };
+    if (contracts.length >= limit) return { contracts, nextCursor: encodeCursor(position) };
+  }
+
+  const wanted = limit - contracts.length;
+  // One row more than the page shows: whether a next page exists, without an empty last page.
+  const closed = await records.listClosed({
+    statuses: filter.status === undefined ? TERMINAL_STATUSES : [filter.status],
+    ...(filter.contractCodes === undefined ? {} : { contractCodes: filter.contractCodes }),
+    limit: wanted + 1,
+    ...(position.after === undefined ? {} : { after: position.after }),
+  });
+  const shown = closed.slice(0, wanted);
+  for (const row of shown) contracts.push({ ...row, nextDeadline: null });
+  const last: ClosedPosition | undefined = shown[shown.length - 1];
+  const more = closed.length > wanted && last !== undefined;
+  return {
+    contracts,
+    nextCursor: more
+      ? encodeCursor({
+          filter: key,
+          source: 'closed',
+          after: { closedAt: last.closedAt, contractId: last.contractId },
+        })
+      : null,
+  };
+}
