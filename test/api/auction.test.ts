@@ -96,6 +96,7 @@ describe('POST /contracts/:id/quotes and /award', () => {
       (l: Json) => l.contracts.some((c: Json) => c.contractId === id && c.quoteCount === 2),
     );
     assert.deepEqual(Object.keys(listed.contracts.find((c: Json) => c.contractId === id)).sort(), [
+      'closedAt',
       'contractCode',
       'contractId',
       'createdAt',
