@@ -24,6 +24,8 @@ import { processGroupMembers, startServiceTree, type ServiceTree } from '../supp
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const OPERATOR_TOKEN = 'restart-operator-token-0123456789';
 const SECOND = 1000;
+// Far enough for the setup on a loaded machine, near enough to keep the test short.
+const DELIVERY_IN = 60 * SECOND;
 
 // Small BA amounts so the panel's money is easy to follow; a long voting window (it must not fire).
 const PARAMS = {
@@ -129,14 +131,14 @@ test(
       const { contractId: absent } = await client.createContract({
         ...fixedTerms(w2.address),
         deadlines: {
-          match: at(30 * SECOND),
-          withdrawal: at(31 * SECOND),
-          delivery: at(45 * SECOND),
+          match: at(40 * SECOND),
+          withdrawal: at(41 * SECOND),
+          delivery: at(DELIVERY_IN),
           review: at(3_600 * SECOND),
         },
       });
       assert.equal((await w2.accept(absent)).status, 'matched');
-      const deliveryDeadline = now + 45 * SECOND;
+      const deliveryDeadline = now + DELIVERY_IN;
 
       const statusOf = async (id: string) => (await client.getContract(id)).status;
       assert.deepEqual(await Promise.all([created.contractId, absent, reviewed, disputed].map(statusOf)), [
@@ -150,6 +152,11 @@ test(
       const pgid = tree!.child.pid!;
       const members = processGroupMembers(pgid);
       assert.ok(members.length >= 3, `expected npm, node and the dev server; found ${members.join(', ')}`);
+      const killedAt = Date.now();
+      assert.ok(
+        killedAt < deliveryDeadline,
+        'the delivery deadline passed before the kill: the setup was too slow',
+      );
       await tree!.signalAll('SIGKILL');
       await eventually(
         async () => processGroupMembers(pgid),
@@ -165,13 +172,15 @@ test(
       );
 
       // Down past the deadline, then the same command on the same data dir.
-      const wait = deliveryDeadline + 3 * SECOND - Date.now();
-      assert.ok(
-        wait > 0,
-        'the delivery deadline passed before the kill: the test is too slow to show anything',
-      );
-      await new Promise((r) => setTimeout(r, wait));
+      await new Promise((r) => setTimeout(r, Math.max(0, deliveryDeadline + 3 * SECOND - Date.now())));
+      const restartedAt = Date.now();
       await start();
+      // Where they were: nothing but the missed deadline has moved.
+      assert.deepEqual(await Promise.all([created.contractId, reviewed, disputed].map(statusOf)), [
+        'created',
+        'under-review',
+        'disputed',
+      ]);
 
       // The missed deadline fires (once): cancelled-absent.
       await eventually(
@@ -203,7 +212,11 @@ test(
       // Each event happened once.
       const count = async (id: string, type: string) =>
         (await client.getEvents(id)).events.filter((e) => e.type === type).length;
-      assert.equal(await count(absent, 'contract.cancelled'), 1);
+      const cancellations = (await client.getEvents(absent)).events.filter(
+        (e) => e.type === 'contract.cancelled',
+      );
+      assert.equal(cancellations.length, 1);
+      assert.ok(Date.parse(cancellations[0]!.at) >= restartedAt, 'the deadline fired after the restart');
       assert.equal(await count(disputed, 'contract.resolved'), 1);
       assert.equal(await count(disputed, 'contract.settled'), 1);
       assert.equal(await count(reviewed, 'contract.settled'), 1);
