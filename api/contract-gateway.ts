@@ -15,6 +15,7 @@ import {
   type VotesResult,
   type ContractInput,
   type ContractView,
+  type MessageReceipt,
 } from '../workflows/definitions';
 import type { ContractRecordStore } from '../activities/records';
 import type { ContractEvent } from '../workflows/rules/events';
@@ -42,10 +43,13 @@ export interface ContractGateway {
   eventLog(contractId: string): Promise<ContractEvent[]>;
   /** The vote rows once tallied (`{ sealed: true }` before; none without a panel); undefined when no such contract exists. */
   votes(contractId: string): Promise<VotesResult | undefined>;
-  /** Sends a message as an Update and returns the view after it. */
+  /**
+   * Sends a message as an Update and returns the view after it. The Update answers a small receipt
+   * (the history keeps it); the view is read by query, which writes no history.
+   */
   send<Arg>(
     contractId: string,
-    update: UpdateDefinition<ContractView, [Arg]>,
+    update: UpdateDefinition<MessageReceipt, [Arg]>,
     arg: Arg,
     updateId?: string,
   ): Promise<ContractView>;
@@ -127,7 +131,7 @@ export function createContractGateway({
 
     async send(contractId, update, arg, updateId) {
       try {
-        return await handle(contractId).executeUpdate(update, {
+        await handle(contractId).executeUpdate(update, {
           args: [arg],
           ...(updateId ? { updateId } : {}),
         });
@@ -138,6 +142,9 @@ export function createContractGateway({
         if (view === undefined) throw notFound(`no contract ${contractId}`, undefined, 'contract_not_found');
         throw conflict(`contract ${contractId} is ${view.status}`, { status: view.status }, 'wrong_state');
       }
+      const view = await readView(contractId);
+      if (view === undefined) throw new Error(`contract ${contractId} took a message but has no view`);
+      return view;
     },
 
     async list({ limit, ...filter }) {
