@@ -26,6 +26,7 @@ import {
   quoteCountKey,
 } from '../workflows/search-attributes';
 import { conflict, notFound } from './errors';
+import { RefusalMemo } from './refusal-memo';
 import type { ListedContract } from './wire';
 
 export interface ListFilter {
@@ -85,6 +86,7 @@ export function createContractGateway({
   taskQueue: string;
   records: ContractRecordStore;
 }): ContractGateway {
+  const refusals = new RefusalMemo();
   const handle = (contractId: string): WorkflowHandle =>
     client.workflow.getHandle(contractWorkflowId(contractId));
 
@@ -130,12 +132,15 @@ export function createContractGateway({
     },
 
     async send(contractId, update, arg, updateId) {
+      const caller = (arg as { caller?: string }).caller;
+      refusals.check(contractId, update.name, caller);
       try {
         await handle(contractId).executeUpdate(update, {
           args: [arg],
           ...(updateId ? { updateId } : {}),
         });
       } catch (err) {
+        refusals.note(contractId, update.name, caller, err);
         if (!(err instanceof WorkflowNotFoundError)) throw err;
         // A closed workflow refuses Updates as "not found": a finished contract is a wrong state.
         const view = await readView(contractId);

@@ -51,18 +51,25 @@ const quoteLimits =
       : null;
   };
 
-/** A failed lock costs history: each agent gets a few, non-parties a few in total. */
+/**
+ * A failed lock costs history: each agent gets a few. Once non-parties' failures (and the accepts still
+ * pending) reach the contract's total, only an agent that never failed here may try (an honest Worker
+ * always gets its one try); the non-party headroom bounds those.
+ */
 const lockLimits =
   (c: Contract, caller: Address, party: boolean): Check =>
   () => {
-    if (c.spent.failedLocksOf(caller) >= BUDGET.failedLocksPerAgent) {
+    const failed = c.spent.failedLocksOf(caller);
+    if (failed >= BUDGET.failedLocksPerAgent) {
       return limit(
         'lock_limit',
         `${BUDGET.failedLocksPerAgent} of this agent's locks failed on this contract`,
       );
     }
-    if (!party && c.spent.failedLocks >= BUDGET.failedLocksPerContract) {
-      return limit('lock_limit', `${BUDGET.failedLocksPerContract} locks failed on this contract`);
+    const contractTotal = c.spent.failedLocks + c.spent.acceptsPending.length;
+    if (!party && failed > 0 && contractTotal >= BUDGET.failedLocksPerContract) {
+      // Not lasting (rules/budget LASTING_REFUSALS): pending accepts count until they end.
+      return limit('lock_limit_total', `${BUDGET.failedLocksPerContract} locks failed on this contract`);
     }
     return null;
   };

@@ -12,7 +12,7 @@ export const BUDGET = {
   quotesPerContract: 500,
   /** Messages refused for lack of funds after they were accepted (a stake or bond lock failed), per agent. */
   failedLocksPerAgent: 3,
-  /** The same, in total; a party's own failures count toward its per-agent cap only. */
+  /** Non-parties' failures in total, after which only an agent that never failed may try. */
   failedLocksPerContract: 30,
   /** Refused messages written to the event log, per agent (then dropped from the log). */
   loggedRejectionsPerAgent: 3,
@@ -23,6 +23,17 @@ export const BUDGET = {
   /** A non-party message is refused once the run has accepted this many Updates. */
   nonPartyUpdates: 1_000,
 } as const;
+
+/**
+ * Refusal codes that stay true for the caller, the message and the contract once given (the counts
+ * behind them only grow), so the API may answer a repeat without asking the workflow again.
+ */
+export const LASTING_REFUSALS: readonly string[] = [
+  'quote_limit',
+  'bidder_limit',
+  'lock_limit',
+  'contract_busy',
+];
 
 /** Temporal's per-run limits (server defaults) that the budget keeps clear of. */
 export const TEMPORAL_LIMITS = {
@@ -42,12 +53,12 @@ export const TEMPORAL_LIMITS = {
 export const EVENTS_PER_QUOTE = 2 + 3 + 1 + 2;
 export const EVENTS_PER_FAILED_LOCK = 2 + 3 + 3 + 3 + 2;
 
-/** The most history that every non-party together can write in one run (the proof in docs/security.md). */
+/**
+ * The most history every non-party together can write in one run (docs/security.md): the headroom
+ * check refuses non-parties from `nonPartyHistoryEvents` on; it is made before a message is accepted, so
+ * one last wave of up to `updatesInFlight` admitted messages can pass it together. The per-bidder and
+ * per-contract quote caps alone stay below it (500 quotes write at most 4,000 events).
+ */
 export function nonPartyEventBound(b: typeof BUDGET = BUDGET): number {
-  const quotes = b.quotesPerContract * EVENTS_PER_QUOTE;
-  const failedLocks = b.failedLocksPerContract * EVENTS_PER_FAILED_LOCK;
-  // The headroom check is made before a message is accepted: one last wave of up to `updatesInFlight`
-  // messages can pass it together.
-  const lastWave = TEMPORAL_LIMITS.updatesInFlight * EVENTS_PER_FAILED_LOCK;
-  return Math.min(quotes + failedLocks, b.nonPartyHistoryEvents) + lastWave;
+  return b.nonPartyHistoryEvents + TEMPORAL_LIMITS.updatesInFlight * EVENTS_PER_FAILED_LOCK;
 }
