@@ -10,7 +10,7 @@ import { acceptUpdate, contractWorkflowId } from '../../workflows/definitions';
 import { BUDGET } from '../../workflows/rules/budget';
 import { createTemporalClient } from '../../service/temporal-client';
 import { useAppHarness } from '../support/service';
-import { call, newAgent } from '../api/support';
+import { call, newAgent, type Json } from '../api/support';
 import {
   created,
   deliverAndApprove,
@@ -40,10 +40,23 @@ describe('a flood of capped messages (hole 1)', () => {
     const quotes = await pool(times(FLOOD), CONCURRENCY, (i) =>
       call(h().app, attacker, 'POST', path('quotes'), { body: { price: String(4_000_000 + i) } }),
     );
-    assert.deepEqual(tally(quotes), {
-      '201': BUDGET.quotesPerBidder,
-      '409 quote_limit': FLOOD - BUDGET.quotesPerBidder,
-    });
+    // A 503 (the view's query timed out on a loaded machine) may hide a quote the workflow took: the
+    // workflow's own log says how many it took.
+    const answers = tally(quotes);
+    const unavailable = answers['503 temporal_unavailable'] ?? 0;
+    assert.deepEqual(Object.keys(answers).sort(), [
+      '201',
+      '409 quote_limit',
+      ...(unavailable ? ['503 temporal_unavailable'] : []),
+    ]);
+    assert.ok(unavailable <= 5, JSON.stringify(answers));
+    assert.ok(answers['201']! + unavailable >= BUDGET.quotesPerBidder, JSON.stringify(answers));
+    assert.equal(answers['409 quote_limit'], FLOOD - answers['201']! - unavailable);
+    const log = await call(h().app, client, 'GET', path('events'));
+    const taken = log.json.events.filter(
+      (e: Json) => e.type === 'contract.quote-received' && e.actor === attacker.address,
+    );
+    assert.equal(taken.length, BUDGET.quotesPerBidder);
 
     const honest = await call(h().app, bidder, 'POST', path('quotes'), { body: { price: '3000000' } });
     assert.equal(honest.status, 201, honest.text);
@@ -72,10 +85,18 @@ describe('a flood of capped messages (hole 1)', () => {
     const accepts = await pool(times(FLOOD), CONCURRENCY, () =>
       call(h().app, attacker, 'POST', `/contracts/${id}/accept`, { body: {} }),
     );
-    assert.deepEqual(tally(accepts), { '402 insufficient_funds': FLOOD });
+    const refused = tally(accepts);
+    assert.ok((refused['503 temporal_unavailable'] ?? 0) <= 5, JSON.stringify(refused));
+    assert.equal(refused['402 insufficient_funds'], FLOOD - (refused['503 temporal_unavailable'] ?? 0));
+    const logged = (await call(h().app, client, 'GET', `/contracts/${id}/events`)).json.events;
+    assert.deepEqual(
+      logged.filter((e: Json) => e.actor === attacker.address),
+      [],
+      'no accept of the attacker reached the workflow',
+    );
 
     // Past the API (e.g. a holder of the codec key): 12 unfunded agents, 5 accepts each, sent as Updates.
-    // Each agent's lock may fail at most 3 times; non-parties' failures stop at 30 in total.
+    // Each agent's lock may fail at most 3 times; past 30 in total, only an agent's first try is let in.
     const temporal = createTemporalClient({
       connection: h().env.connection,
       namespace: h().env.namespace ?? 'default',
@@ -102,13 +123,18 @@ describe('a flood of capped messages (hole 1)', () => {
     const failedLocks = outcomes.map((codes) => codes.filter((c) => c === 'insufficient_funds').length);
     for (const [i, codes] of outcomes.entries()) {
       assert.ok(failedLocks[i]! <= BUDGET.failedLocksPerAgent, codes.join());
+      const others = codes.filter((c) => c !== 'insufficient_funds');
       assert.deepEqual(
-        codes.filter((c) => c !== 'insufficient_funds'),
-        Array(5 - failedLocks[i]!).fill('lock_limit'),
+        others.filter((c) => c !== 'lock_limit' && c !== 'lock_limit_total'),
+        [],
       );
+      assert.equal(others.length, 5 - failedLocks[i]!);
     }
     const total = failedLocks.reduce((a, b) => a + b, 0);
-    assert.ok(total >= BUDGET.failedLocksPerAgent && total <= BUDGET.failedLocksPerContract, `${total}`);
+    // Past the total only an agent that never failed may try: each agent's first try is always let in.
+    assert.ok(total >= BUDGET.failedLocksPerAgent, `${total}`);
+    assert.ok(total <= BUDGET.failedLocksPerContract + sybils.length, `${total}`);
+    assert.ok(total < sybils.length * BUDGET.failedLocksPerAgent, `${total}: the total cap never bit`);
 
     const accepted = await call(h().app, worker, 'POST', `/contracts/${id}/accept`, { body: {} });
     assert.equal(accepted.status, 200, accepted.text);

@@ -3,12 +3,7 @@
 // Updates of their own.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  BUDGET,
-  EVENTS_PER_QUOTE,
-  nonPartyEventBound,
-  TEMPORAL_LIMITS,
-} from '../../workflows/rules/budget';
+import { BUDGET, EVENTS_PER_QUOTE, nonPartyEventBound, TEMPORAL_LIMITS } from '../../workflows/rules/budget';
 
 /** A generous bound on what the parties and a 3-member panel write after the match (docs/security.md). */
 const PARTIES_AFTER_MATCH = 200;
