@@ -4,36 +4,25 @@
 // absent Worker's "slash" of a stake that does not exist moves nothing; everything comes back.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { quoteUpdate } from '../../workflows/definitions';
-import { auctionTerms, BUDGET } from '../workflows/auction-scenarios';
-import { b, CLIENT, CLIENT_FUNDS, HOUR, OTHER, useWorkflowSuite, WORKER_FUNDS } from '../workflows/harness';
-import { finish, send, started } from '../workflows/scenarios';
+import { AUCTION_PATHS, BUDGET } from '../workflows/auction-scenarios';
+import { b, CLIENT, CLIENT_FUNDS, OTHER, useWorkflowSuite, WORKER_FUNDS } from '../workflows/harness';
 
 const withHarness = useWorkflowSuite();
 
 describe('a Worker Stake that rounds to 0 (hole 2), at the Match Deadline', () => {
   test('matched with no stake hold; the absent Worker ends cancelled-absent; nothing held, nothing moved', () =>
     withHarness(async (h) => {
-      const { input, handle } = await started(h, auctionTerms('privacy-preserving'));
-      await send(handle, quoteUpdate, { caller: OTHER, price: '9' });
-
-      await h.sleep(HOUR);
-      const matched = await h.view(handle);
+      const run = await AUCTION_PATHS['auction-zero-stake'](h);
+      const contractId = run.contractId;
+      assert.deepEqual(run.outcome, { created: true, status: 'cancelled-absent', contractId });
+      const view = await h.view(run.handle);
       assert.deepEqual(
-        [matched.status, matched.worker, matched.price, matched.workerStake, matched.escrowedFunds],
-        ['matched', OTHER, '9', '0', '9'],
+        [view.worker, view.price, view.workerStake, view.escrowedFunds],
+        [OTHER, '9', '0', '9'],
       );
-      await h.assertBalances({ [CLIENT]: b(CLIENT_FUNDS - 9n, 9n), [OTHER]: b(WORKER_FUNDS) });
-
-      const run = await finish(input.contractId, handle);
-      assert.deepEqual(run.outcome, {
-        created: true,
-        status: 'cancelled-absent',
-        contractId: input.contractId,
-      });
       await h.assertBalances({ [CLIENT]: b(CLIENT_FUNDS), [OTHER]: b(WORKER_FUNDS), treasury: b(0n) });
-      await h.assertNothingPending(input.contractId);
-      const holds = await h.ledger.holdsByContract(input.contractId);
+      await h.assertNothingPending(contractId);
+      const holds = await h.ledger.holdsByContract(contractId);
       assert.equal(
         holds.some((x) => x.kind === 'stake' || x.amount === 0n),
         false,

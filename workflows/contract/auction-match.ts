@@ -14,7 +14,7 @@ import { toWire } from '../rules/money';
 import { ledger } from './activities';
 import { validateAward } from './bidding';
 import { activityFailureType, reject, rejection } from './rejection';
-import type { AuctionQuote, Contract, StakeHold } from './state';
+import { stakeIsNoHold, type AuctionQuote, type Contract, type StakeHold } from './state';
 import { callerOf } from './validators';
 
 /**
@@ -28,8 +28,7 @@ type Pick = { via: 'best-quote' } | { via: 'owner-pick'; quoteId: string };
 /** Locks the bidder's Worker Stake on its quoted price; null when it cannot fund it (nothing locked). */
 async function tryLockStake(c: Contract, q: AuctionQuote): Promise<StakeHold | null> {
   const amount = workerStakeFor(q.price, c.params);
-  // A stake that rounds to zero is no hold (docs/protocol.md): nothing to lock.
-  if (amount === 0n) return { amount, holdId: null };
+  if (stakeIsNoHold(amount)) return { amount, holdId: null };
   try {
     const { holdId } = await ledger.lockStake({
       contractId: c.contractId,

@@ -68,7 +68,7 @@ import { admit, mayLogRejection, settleSpending } from './budget';
 import { receipt } from './receipt';
 import { awardContract } from './auction-match';
 import { recordQuote, validateAward, validateQuote } from './bidding';
-import type { Contract } from './state';
+import { stakeIsNoHold, type Contract } from './state';
 import {
   callerOf,
   validateAccept,
@@ -115,13 +115,11 @@ const accept: MessageSpec<{ caller: string }> = {
       try {
         recheck(c, input, validateAccept);
         const amount = c.stakeAmount();
-        // A stake that rounds to zero is no hold (docs/protocol.md): nothing to lock.
-        const holdId =
-          amount === 0n
-            ? null
-            : await lockOrRefuse('Worker Stake', amount, () =>
-                ledger.lockStake({ contractId: c.contractId, worker, amount: toWire(amount) }),
-              );
+        const holdId = stakeIsNoHold(amount)
+          ? null
+          : await lockOrRefuse('Worker Stake', amount, () =>
+              ledger.lockStake({ contractId: c.contractId, worker, amount: toWire(amount) }),
+            );
         c.worker = worker;
         c.stake = { amount, holdId };
         c.transition('matched');
@@ -360,6 +358,16 @@ function admission<I>(c: Contract, spec: MessageSpec<I>, input: unknown): Reject
   return spec.validate(c, input) ?? admit(c, spec.message, input);
 }
 
+/**
+ * patched() id of the budget on the Signal path (Update validators are not replayed): runs from before
+ * it took every Signal its rules allowed.
+ */
+export const SIGNAL_BUDGET_PATCH = 'signal-budget';
+
+function signalAdmission<I>(c: Contract, spec: MessageSpec<I>, input: unknown): Rejection | null {
+  return spec.validate(c, input) ?? (patched(SIGNAL_BUDGET_PATCH) ? admit(c, spec.message, input) : null);
+}
+
 /** A refusal after acceptance is counted (budget.ts) and recorded; null when `error` is no refusal. */
 function refusedAfterAdmission<I>(
   c: Contract,
@@ -396,7 +404,7 @@ function register<I>(c: Contract, spec: MessageSpec<I>): void {
     },
   );
   setHandler(spec.signal, async (input: I) => {
-    const broken = admission(c, spec, input);
+    const broken = signalAdmission(c, spec, input);
     if (broken !== null) return recordRejection(c, spec.message, input, broken);
     try {
       await spec.run(c, input);

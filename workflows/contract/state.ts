@@ -1,7 +1,7 @@
 // The state of one contract inside its workflow: terms, holds, status, the pending decision and the
 // event log. Every status change goes through `transition`, which checks it against the rules and
 // publishes the search attributes and current details.
-import { ApplicationFailure } from '@temporalio/workflow';
+import { ApplicationFailure, patched } from '@temporalio/workflow';
 import type {
   AutoVerificationView,
   ContentRef,
@@ -53,6 +53,14 @@ export interface HeldFunds {
 export interface StakeHold {
   amount: bigint;
   holdId: string | null;
+}
+
+/** patched() id: a Worker Stake that rounds to zero is no hold. Runs from before tried to lock it. */
+export const ZERO_STAKE_PATCH = 'zero-stake-no-hold';
+
+/** True when `amount` needs no lock: it rounds to zero (docs/protocol.md "A stake that rounds to zero"). */
+export function stakeIsNoHold(amount: bigint): boolean {
+  return amount === 0n && patched(ZERO_STAKE_PATCH);
 }
 
 /** The drawn Backup Agent panel and its voting window (SPEC §8). */
