@@ -15,11 +15,13 @@ import {
   type VotesResult,
   type ContractInput,
   type ContractView,
+  type MessageReceipt,
 } from '../workflows/definitions';
 import type { ContractRecordStore } from '../activities/records';
 import type { ContractEvent } from '../workflows/rules/events';
 import { conflict, notFound } from './errors';
 import { listContracts, type ContractPage, type ListFilter } from './contract-listing';
+import { RefusalMemo } from './refusal-memo';
 
 export interface ContractGateway {
   /** Starts the workflow and waits until its escrow is held; InsufficientFunds otherwise. */
@@ -30,10 +32,13 @@ export interface ContractGateway {
   eventLog(contractId: string): Promise<ContractEvent[]>;
   /** The vote rows once tallied (`{ sealed: true }` before; none without a panel); undefined when no such contract exists. */
   votes(contractId: string): Promise<VotesResult | undefined>;
-  /** Sends a message as an Update and returns the view after it. */
+  /**
+   * Sends a message as an Update and returns the view after it. The Update answers a small receipt
+   * (the history keeps it); the view is read by query, which writes no history.
+   */
   send<Arg>(
     contractId: string,
-    update: UpdateDefinition<ContractView, [Arg]>,
+    update: UpdateDefinition<MessageReceipt, [Arg]>,
     arg: Arg,
     updateId?: string,
   ): Promise<ContractView>;
@@ -56,6 +61,7 @@ export function createContractGateway({
   taskQueue: string;
   records: ContractRecordStore;
 }): ContractGateway {
+  const refusals = new RefusalMemo();
   const handle = (contractId: string): WorkflowHandle =>
     client.workflow.getHandle(contractWorkflowId(contractId));
 
@@ -101,18 +107,24 @@ export function createContractGateway({
     },
 
     async send(contractId, update, arg, updateId) {
+      const caller = (arg as { caller?: string }).caller;
+      refusals.check(contractId, update.name, caller);
       try {
-        return await handle(contractId).executeUpdate(update, {
+        await handle(contractId).executeUpdate(update, {
           args: [arg],
           ...(updateId ? { updateId } : {}),
         });
       } catch (err) {
+        refusals.note(contractId, update.name, caller, err);
         if (!(err instanceof WorkflowNotFoundError)) throw err;
         // A closed workflow refuses Updates as "not found": a finished contract is a wrong state.
         const view = await readView(contractId);
         if (view === undefined) throw notFound(`no contract ${contractId}`, undefined, 'contract_not_found');
         throw conflict(`contract ${contractId} is ${view.status}`, { status: view.status }, 'wrong_state');
       }
+      const view = await readView(contractId);
+      if (view === undefined) throw new Error(`contract ${contractId} took a message but has no view`);
+      return view;
     },
 
     list: (filter) => listContracts({ client, records }, filter),

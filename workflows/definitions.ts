@@ -271,6 +271,26 @@ export interface DeliverInput extends CallerInput {
 }
 
 // ---------------------------------------------------------------------------------------------
+// What an Update answers (docs/security.md "Temporal budget"): a small receipt whose size does not
+// grow with the quotes or the task description, because every answer is stored in the history. The
+// API reads the view by query (queries write no history) when its route answers the view.
+
+export interface MessageReceipt {
+  contractId: string;
+  status: ContractStatus;
+  /** The workflow's change counter after the message. */
+  revision: number;
+  /** The matched Worker (accept, award), else null. */
+  worker: Address | null;
+  /** The Worker Stake once matched ("0" when it rounds to zero: nothing is held), else null. */
+  workerStake: string | null;
+  /** The drawn Backup Agents (deliver in standard mode, dispute), else empty. */
+  backupAgents: Address[];
+  /** A quote: the ID of the caller's live quote. */
+  quoteId: string | null;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Messages. Names are the wire names (rules/events CONTRACT_MESSAGES); Signal and Update share them.
 
 /**
@@ -280,26 +300,26 @@ export interface DeliverInput extends CallerInput {
 export const createdUpdate = defineUpdate<ContractView, []>('created');
 
 export const acceptSignal = defineSignal<[AcceptInput]>('accept');
-export const acceptUpdate = defineUpdate<ContractView, [AcceptInput]>('accept');
+export const acceptUpdate = defineUpdate<MessageReceipt, [AcceptInput]>('accept');
 export const declineSignal = defineSignal<[DeclineInput]>('decline');
-export const declineUpdate = defineUpdate<ContractView, [DeclineInput]>('decline');
+export const declineUpdate = defineUpdate<MessageReceipt, [DeclineInput]>('decline');
 export const cancelSignal = defineSignal<[CancelInput]>('cancel');
-export const cancelUpdate = defineUpdate<ContractView, [CancelInput]>('cancel');
+export const cancelUpdate = defineUpdate<MessageReceipt, [CancelInput]>('cancel');
 export const withdrawSignal = defineSignal<[WithdrawInput]>('withdraw');
-export const withdrawUpdate = defineUpdate<ContractView, [WithdrawInput]>('withdraw');
+export const withdrawUpdate = defineUpdate<MessageReceipt, [WithdrawInput]>('withdraw');
 export const deliverSignal = defineSignal<[DeliverInput]>('deliver');
-export const deliverUpdate = defineUpdate<ContractView, [DeliverInput]>('deliver');
+export const deliverUpdate = defineUpdate<MessageReceipt, [DeliverInput]>('deliver');
 export const approveSignal = defineSignal<[ApproveInput]>('approve');
-export const approveUpdate = defineUpdate<ContractView, [ApproveInput]>('approve');
+export const approveUpdate = defineUpdate<MessageReceipt, [ApproveInput]>('approve');
 
 export const disputeSignal = defineSignal<[DisputeInput]>('dispute');
-export const disputeUpdate = defineUpdate<ContractView, [DisputeInput]>('dispute');
+export const disputeUpdate = defineUpdate<MessageReceipt, [DisputeInput]>('dispute');
 export const voteSignal = defineSignal<[VoteInput]>('vote');
-export const voteUpdate = defineUpdate<ContractView, [VoteInput]>('vote');
+export const voteUpdate = defineUpdate<MessageReceipt, [VoteInput]>('vote');
 export const quoteSignal = defineSignal<[QuoteInput]>('quote');
-export const quoteUpdate = defineUpdate<ContractView, [QuoteInput]>('quote');
+export const quoteUpdate = defineUpdate<MessageReceipt, [QuoteInput]>('quote');
 export const awardSignal = defineSignal<[AwardInput]>('award');
-export const awardUpdate = defineUpdate<ContractView, [AwardInput]>('award');
+export const awardUpdate = defineUpdate<MessageReceipt, [AwardInput]>('award');
 
 export const contractQuery = defineQuery<ContractView>('contract');
 export const eventsQuery = defineQuery<ContractEvent[]>('events');

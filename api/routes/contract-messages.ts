@@ -15,8 +15,8 @@ import {
   deliverUpdate,
   withdrawUpdate,
   type CallerInput,
-  type ContractView,
   type DeliverInput,
+  type MessageReceipt,
 } from '../../workflows/definitions';
 import { isContractId } from '../contract-ids';
 import { viewFor } from '../contract-views';
@@ -43,12 +43,15 @@ import {
 } from '../schemas';
 import { existingContract, updateId } from '../contract-requests';
 import { reply } from './respond';
+import { requireStakeFunds } from '../stake-precheck';
 import { createMiddleware } from 'hono/factory';
 
 interface MessageRoute {
   path: string;
   summary: string;
-  update: UpdateDefinition<ContractView, [CallerInput]>;
+  update: UpdateDefinition<MessageReceipt, [CallerInput]>;
+  /** Refuses before any Update is sent (e.g. 402 for an accept that cannot fund its stake). */
+  precheck?: (ctx: ApiContext, contractId: string, caller: string) => Promise<void>;
 }
 
 const SIMPLE_MESSAGES: MessageRoute[] = [
@@ -56,6 +59,7 @@ const SIMPLE_MESSAGES: MessageRoute[] = [
     path: 'accept',
     summary: 'Accept the contract as its Worker (posts the Worker Stake)',
     update: acceptUpdate,
+    precheck: requireStakeFunds,
   },
   { path: 'decline', summary: 'Decline a direct award as its named Worker', update: declineUpdate },
   { path: 'cancel', summary: 'Cancel as the Client while the contract is `created`', update: cancelUpdate },
@@ -123,6 +127,7 @@ export function registerMessageRoutes(
         const caller = c.var.caller!;
         const id = c.req.param('id');
         if (!isContractId(id)) throw notFound(`no contract ${id}`, undefined, 'contract_not_found');
+        await message.precheck?.(ctx, id, caller);
         const view = await ctx.contracts.send(id, message.update, { caller }, updateId(c, caller));
         return reply(c, viewFor(view, caller));
       },

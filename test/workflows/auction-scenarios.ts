@@ -187,6 +187,18 @@ export const AUCTION_PATHS = {
     ]);
     return finish(input.contractId, handle);
   },
+
+  /**
+   * AOP whose only quote (9 minor units) has a Worker Stake that rounds to 0: matched at the Match
+   * Deadline with no stake hold; OTHER never delivers and the contract ends cancelled-absent.
+   */
+  async 'auction-zero-stake'(h) {
+    const { input, handle } = await started(h, auctionTerms('privacy-preserving'));
+    await bid(handle, OTHER, 9n);
+    const matched = await pastMatchDeadline(h, handle);
+    assert.deepEqual([matched.status, matched.workerStake], ['matched', '0']);
+    return finish(input.contractId, handle);
+  },
 } satisfies Record<string, Path>;
 
 export type AuctionPathName = keyof typeof AUCTION_PATHS;

@@ -13,6 +13,7 @@ import {
   declineUpdate,
   deliverUpdate,
   disputeUpdate,
+  contractQuery,
   eventsQuery,
   voteUpdate,
   votesQuery,
@@ -20,7 +21,7 @@ import {
   withdrawSignal,
   withdrawUpdate,
 } from '../../workflows/definitions';
-import type { CallerInput, ContractOutcome, ContractView } from '../../workflows/definitions';
+import type { CallerInput, ContractOutcome, ContractView, MessageReceipt } from '../../workflows/definitions';
 import type { UpdateDefinition } from '@temporalio/common';
 import type { Verdict } from '../../workflows/rules/verdicts';
 import type { DeliveryEvidence } from '../../workflows/rules/scoring/evidence';
@@ -56,12 +57,14 @@ export async function finish(contractId: string, handle: WorkflowHandle): Promis
   return { contractId, handle, outcome: (await handle.result()) as ContractOutcome };
 }
 
-export function send<I>(
+/** Sends the Update, then reads the view by query (the Update answers a small receipt). */
+export async function send<I>(
   handle: WorkflowHandle,
-  update: UpdateDefinition<ContractView, [I]>,
+  update: UpdateDefinition<MessageReceipt, [I]>,
   arg: I,
 ): Promise<ContractView> {
-  return handle.executeUpdate(update, { args: [arg] });
+  await handle.executeUpdate(update, { args: [arg] });
+  return handle.query(contractQuery);
 }
 
 /** Creates a contract from `body` (see `Harness.input`) as the API does. */
@@ -74,7 +77,7 @@ export async function started(h: Harness, body: Parameters<Harness['input']>[0] 
 /** `update` from `refused.caller` is refused as Forbidden with `refused.code`; then `caller` sends it. */
 export async function onlyFrom(
   handle: WorkflowHandle,
-  update: UpdateDefinition<ContractView, [CallerInput]>,
+  update: UpdateDefinition<MessageReceipt, [CallerInput]>,
   caller: string,
   refused: { caller: string; code: string },
 ): Promise<ContractView> {

@@ -14,7 +14,7 @@ import { toWire } from '../rules/money';
 import { ledger } from './activities';
 import { validateAward } from './bidding';
 import { activityFailureType, reject, rejection } from './rejection';
-import type { AuctionQuote, Contract, HeldFunds } from './state';
+import { stakeIsNoHold, type AuctionQuote, type Contract, type StakeHold } from './state';
 import { callerOf } from './validators';
 
 /**
@@ -26,8 +26,9 @@ export const AUCTION_PATCH = 'auction-bidding';
 type Pick = { via: 'best-quote' } | { via: 'owner-pick'; quoteId: string };
 
 /** Locks the bidder's Worker Stake on its quoted price; null when it cannot fund it (nothing locked). */
-async function tryLockStake(c: Contract, q: AuctionQuote): Promise<HeldFunds | null> {
+async function tryLockStake(c: Contract, q: AuctionQuote): Promise<StakeHold | null> {
   const amount = workerStakeFor(q.price, c.params);
+  if (stakeIsNoHold(amount)) return { amount, holdId: null };
   try {
     const { holdId } = await ledger.lockStake({
       contractId: c.contractId,
@@ -57,7 +58,7 @@ async function refundAboveWinningPrice(c: Contract, price: bigint): Promise<bigi
   return refund;
 }
 
-async function matchQuote(c: Contract, q: AuctionQuote, stake: HeldFunds, via: MatchedVia, actor: Actor) {
+async function matchQuote(c: Contract, q: AuctionQuote, stake: StakeHold, via: MatchedVia, actor: Actor) {
   const refund = await refundAboveWinningPrice(c, q.price);
   c.winningQuote = q;
   c.worker = q.bidder;

@@ -108,6 +108,7 @@ export function recordQuote(c: Contract, input: QuoteInput): AuctionQuote {
   if (!parsed.ok) throw new RangeError(`recordQuote after a failed check: ${parsed.r.message}`);
   const { price, confidence, message } = parsed.fields;
   const sequence = ++c.quoteSequence;
+  c.spent.quoted(bidder);
   const quote: AuctionQuote = {
     quoteId: `q-${sequence}`,
     bidder,

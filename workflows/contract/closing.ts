@@ -26,11 +26,14 @@ function partyOf(c: Contract, role: Role): string {
 }
 
 export function postingsFor(c: Contract, splits: readonly HoldSplit[]): SettlementPosting[] {
-  return splits.map((split) => ({
-    type: 'resolve',
-    holdId: c.holdId(split.hold),
-    parts: split.parts.map((p) => ({ to: partyOf(c, p.role), amount: toWire(p.amount) })),
-  }));
+  // A Worker Stake that rounds to zero was never locked: there is no hold to post.
+  return splits
+    .filter((split) => split.amount > 0n)
+    .map((split) => ({
+      type: 'resolve',
+      holdId: c.holdId(split.hold),
+      parts: split.parts.map((p) => ({ to: partyOf(c, p.role), amount: toWire(p.amount) })),
+    }));
 }
 
 async function applyCancellation(c: Contract, decision: Extract<Decision, { kind: 'cancel' }>) {

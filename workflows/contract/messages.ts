@@ -35,8 +35,8 @@ import {
   type VoteInput,
   withdrawSignal,
   withdrawUpdate,
-  type ContractView,
   type DeliverInput,
+  type MessageReceipt,
 } from '../definitions';
 import {
   agentVerifiedEvent,
@@ -64,9 +64,11 @@ import {
 } from './rejection';
 import { verifyDelivery } from './auto-verifier';
 import { votesResult } from './record';
+import { admit, mayLogRejection, settleSpending } from './budget';
+import { receipt } from './receipt';
 import { awardContract } from './auction-match';
 import { recordQuote, validateAward, validateQuote } from './bidding';
-import type { Contract } from './state';
+import { stakeIsNoHold, type Contract } from './state';
 import {
   callerOf,
   validateAccept,
@@ -82,7 +84,7 @@ import {
 interface MessageSpec<I> {
   message: ContractMessage;
   signal: SignalDefinition<[I]>;
-  update: UpdateDefinition<ContractView, [I]>;
+  update: UpdateDefinition<MessageReceipt, [I]>;
   validate(c: Contract, input: unknown): Rejection | null;
   /** Runs after the checks passed. May wait (a lock, an activity) and throw a rejection. */
   run(c: Contract, input: I): Promise<void>;
@@ -105,26 +107,35 @@ const accept: MessageSpec<{ caller: string }> = {
   validate: validateAccept,
   // Open tender: the first accept whose stake lock succeeds wins. The match lock serializes callers,
   // so a loser is refused before anything of it is locked, and a failed lock frees the way for the next.
-  run: (c, input) =>
-    c.matchLock.run(async () => {
-      recheck(c, input, validateAccept);
-      const worker = callerOf(input)!;
-      const amount = c.stakeAmount();
-      const holdId = await lockOrRefuse('Worker Stake', amount, () =>
-        ledger.lockStake({ contractId: c.contractId, worker, amount: toWire(amount) }),
-      );
-      c.worker = worker;
-      c.stake = { amount, holdId };
-      c.transition('matched');
-      c.record(
-        contractMatchedEvent(c.eventContext(worker), {
-          worker,
-          via: 'accept',
-          price: c.terms.amount,
-          workerStake: amount,
-        }),
-      );
-    }),
+  // An agent has one accept waiting at a time (budget.ts), so a flood cannot fill Temporal's in-flight slots.
+  run: (c, input) => {
+    const worker = callerOf(input)!;
+    c.spent.acceptsPending.push(worker);
+    return c.matchLock.run(async () => {
+      try {
+        recheck(c, input, validateAccept);
+        const amount = c.stakeAmount();
+        const holdId = stakeIsNoHold(amount)
+          ? null
+          : await lockOrRefuse('Worker Stake', amount, () =>
+              ledger.lockStake({ contractId: c.contractId, worker, amount: toWire(amount) }),
+            );
+        c.worker = worker;
+        c.stake = { amount, holdId };
+        c.transition('matched');
+        c.record(
+          contractMatchedEvent(c.eventContext(worker), {
+            worker,
+            via: 'accept',
+            price: c.terms.amount,
+            workerStake: amount,
+          }),
+        );
+      } finally {
+        c.spent.acceptsPending.splice(c.spent.acceptsPending.indexOf(worker), 1);
+      }
+    });
+  },
 };
 
 /** Decline and cancel end a contract still in `created`, under the match lock: an accept already locking wins. */
@@ -331,8 +342,10 @@ const award: MessageSpec<AwardInput> = {
 };
 
 function recordRejection(c: Contract, message: ContractMessage, input: unknown, r: Rejection): void {
+  const actor = callerOf(input) ?? 'system';
+  if (!mayLogRejection(c, actor)) return;
   c.record(
-    messageRejectedEvent(c.eventContext(callerOf(input) ?? 'system'), {
+    messageRejectedEvent(c.eventContext(actor), {
       message,
       code: r.code,
       ...(r.field === undefined ? {} : { field: r.field }),
@@ -340,35 +353,63 @@ function recordRejection(c: Contract, message: ContractMessage, input: unknown, 
   );
 }
 
+/** The message's own rules, then the run's budget (budget.ts): the Update validator and the Signal's check. */
+function admission<I>(c: Contract, spec: MessageSpec<I>, input: unknown): Rejection | null {
+  return spec.validate(c, input) ?? admit(c, spec.message, input);
+}
+
+/**
+ * patched() id of the budget on the Signal path (Update validators are not replayed): runs from before
+ * it took every Signal its rules allowed.
+ */
+export const SIGNAL_BUDGET_PATCH = 'signal-budget';
+
+function signalAdmission<I>(c: Contract, spec: MessageSpec<I>, input: unknown): Rejection | null {
+  return spec.validate(c, input) ?? (patched(SIGNAL_BUDGET_PATCH) ? admit(c, spec.message, input) : null);
+}
+
+/** A refusal after acceptance is counted (budget.ts) and recorded; null when `error` is no refusal. */
+function refusedAfterAdmission<I>(
+  c: Contract,
+  spec: MessageSpec<I>,
+  input: I,
+  error: unknown,
+): Rejection | null {
+  const refused = rejectionOf(error);
+  settleSpending(c, callerOf(input), refused);
+  if (refused !== null) recordRejection(c, spec.message, input, refused);
+  return refused;
+}
+
+// The handlers keep the shape (the awaits) they had before the budget: the order in which an Update
+// completes and the main loop wakes within one activation is part of the saved histories.
 function register<I>(c: Contract, spec: MessageSpec<I>): void {
   setHandler(
     spec.update,
     async (input: I) => {
+      c.spent.updates++;
       try {
         await spec.run(c, input);
       } catch (error) {
-        const refused = rejectionOf(error);
-        if (refused !== null) recordRejection(c, spec.message, input, refused);
+        refusedAfterAdmission(c, spec, input, error);
         throw error;
       }
-      return c.view();
+      return receipt(c, spec.message, input);
     },
     {
       validator: (input: I) => {
-        const broken = spec.validate(c, input);
+        const broken = admission(c, spec, input);
         if (broken !== null) reject(broken);
       },
     },
   );
   setHandler(spec.signal, async (input: I) => {
-    const broken = spec.validate(c, input);
+    const broken = signalAdmission(c, spec, input);
     if (broken !== null) return recordRejection(c, spec.message, input, broken);
     try {
       await spec.run(c, input);
     } catch (error) {
-      const refused = rejectionOf(error);
-      if (refused === null) throw error;
-      recordRejection(c, spec.message, input, refused);
+      if (refusedAfterAdmission(c, spec, input, error) === null) throw error;
     }
   });
 }

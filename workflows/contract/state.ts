@@ -1,7 +1,7 @@
 // The state of one contract inside its workflow: terms, holds, status, the pending decision and the
 // event log. Every status change goes through `transition`, which checks it against the rules and
 // publishes the search attributes and current details.
-import { ApplicationFailure } from '@temporalio/workflow';
+import { ApplicationFailure, patched } from '@temporalio/workflow';
 import type {
   AutoVerificationView,
   ContentRef,
@@ -30,6 +30,7 @@ import {
   type ContractStatus,
 } from '../rules/status';
 import type { Verdict } from '../rules/verdicts';
+import { BudgetSpent } from './budget-spent';
 import { WorkflowLock } from './lock';
 import { publish } from './observability';
 
@@ -46,6 +47,20 @@ export type Decision =
 export interface HeldFunds {
   amount: bigint;
   holdId: string;
+}
+
+/** The Worker Stake: no hold (holdId null) when it rounds to zero (docs/protocol.md). */
+export interface StakeHold {
+  amount: bigint;
+  holdId: string | null;
+}
+
+/** patched() id: a Worker Stake that rounds to zero is no hold. Runs from before tried to lock it. */
+export const ZERO_STAKE_PATCH = 'zero-stake-no-hold';
+
+/** True when `amount` needs no lock: it rounds to zero (docs/protocol.md "A stake that rounds to zero"). */
+export function stakeIsNoHold(amount: bigint): boolean {
+  return amount === 0n && patched(ZERO_STAKE_PATCH);
 }
 
 /** The drawn Backup Agent panel and its voting window (SPEC §8). */
@@ -81,7 +96,7 @@ export class Contract {
   escrow: EscrowState = { state: 'pending' };
   status: ContractStatus = 'created';
   worker: Address | null;
-  stake: HeldFunds | null = null;
+  stake: StakeHold | null = null;
   /** Issue 6: the Dispute Bond once the Client disputes. */
   disputeBond: HeldFunds | null = null;
   /** Set when a panel must be drawn (a standard delivery, a dispute); the main loop draws it. */
@@ -118,6 +133,8 @@ export class Contract {
   winningQuote: AuctionQuote | null = null;
   /** Auctions: the bidders other than the Worker, fixed at the match; the draw seats the eligible ones first. */
   bidderPool: Address[] = [];
+  /** What non-parties have spent of the run's Temporal budget (budget.ts, rules/budget). */
+  readonly spent = new BudgetSpent();
 
   constructor(input: ContractInput, now: number) {
     try {
@@ -174,7 +191,7 @@ export class Contract {
       workerStake: this.stake,
       disputeBond: this.disputeBond,
     }[kind];
-    if (held === null) throw new RangeError(`no ${kind} hold`);
+    if (held === null || held.holdId === null) throw new RangeError(`no ${kind} hold`);
     return held.holdId;
   }
 

@@ -1,0 +1,107 @@
+// Admission against the run's Temporal budget (rules/budget, docs/security.md "Temporal budget"):
+// checked with a message's rules, in the Update's validator (a refused Update writes no history) and on
+// the Signal path, never again after a wait. The parties and the drawn panel are never refused for
+// headroom: the budget left once non-parties are cut off is theirs.
+import { workflowInfo } from '@temporalio/workflow';
+import { FailureType } from '../definitions';
+import type { Address } from '../rules/address';
+import { BUDGET } from '../rules/budget';
+import type { ContractMessage } from '../rules/events';
+import { rejection, type Rejection } from './rejection';
+import type { Contract } from './state';
+import { callerOf, firstBroken, type Check } from './validators';
+
+/** The Client, the matched (or named) Worker, or a drawn Backup Agent. */
+export function isParty(c: Contract, caller: Address | null): boolean {
+  if (caller === null) return false;
+  return caller === c.terms.client || caller === c.worker || (c.panel?.members.includes(caller) ?? false);
+}
+
+const limit = (code: string, message: string): Rejection => rejection(FailureType.Conflict, code, message);
+
+/** Non-parties stop before the run nears Temporal's limits, so the parties' messages always get through. */
+const headroom =
+  (c: Contract): Check =>
+  () => {
+    const info = workflowInfo();
+    const spent =
+      info.historyLength >= BUDGET.nonPartyHistoryEvents ||
+      info.continueAsNewSuggested ||
+      c.spent.updates >= BUDGET.nonPartyUpdates;
+    return spent
+      ? limit(
+          'contract_busy',
+          'this contract takes no more messages from non-parties; its parties may still act',
+        )
+      : null;
+  };
+
+const quoteLimits =
+  (c: Contract, bidder: Address): Check =>
+  () => {
+    if (c.spent.quotesOf(bidder) >= BUDGET.quotesPerBidder) {
+      return limit('quote_limit', `a bidder may quote at most ${BUDGET.quotesPerBidder} times on a contract`);
+    }
+    if (c.quoteSequence >= BUDGET.quotesPerContract) {
+      return limit('quote_limit', `this auction took its ${BUDGET.quotesPerContract} quotes`);
+    }
+    const newBidder = !c.quotes.some((q) => q.bidder === bidder);
+    return newBidder && c.quotes.length >= BUDGET.biddersPerContract
+      ? limit('bidder_limit', `this auction has its ${BUDGET.biddersPerContract} bidders`)
+      : null;
+  };
+
+/**
+ * A failed lock costs history: each agent gets a few. Once non-parties' failures (and the accepts still
+ * pending) reach the contract's total, only an agent that never failed here may try (an honest Worker
+ * always gets its one try); the non-party headroom bounds those.
+ */
+const lockLimits =
+  (c: Contract, caller: Address, party: boolean): Check =>
+  () => {
+    const failed = c.spent.failedLocksOf(caller);
+    if (failed >= BUDGET.failedLocksPerAgent) {
+      return limit(
+        'lock_limit',
+        `${BUDGET.failedLocksPerAgent} of this agent's locks failed on this contract`,
+      );
+    }
+    const contractTotal = c.spent.failedLocks + c.spent.acceptsPending.length;
+    if (!party && failed > 0 && contractTotal >= BUDGET.failedLocksPerContract) {
+      // Not lasting (rules/budget LASTING_REFUSALS): pending accepts count until they end.
+      return limit('lock_limit_total', `${BUDGET.failedLocksPerContract} locks failed on this contract`);
+    }
+    return null;
+  };
+
+const oneAcceptAtATime =
+  (c: Contract, caller: Address): Check =>
+  () =>
+    c.spent.acceptsPending.includes(caller)
+      ? limit('accept_pending', 'this agent already has an accept waiting on this contract')
+      : null;
+
+const LOCKING: readonly ContractMessage[] = ['accept', 'award', 'dispute', 'vote'];
+
+/** The budget's refusal of `message` from its caller, or null. Run after the message's own rules. */
+export function admit(c: Contract, message: ContractMessage, input: unknown): Rejection | null {
+  const caller = callerOf(input);
+  if (caller === null) return null;
+  const party = isParty(c, caller);
+  const checks: Check[] = party ? [] : [headroom(c)];
+  if (message === 'quote') checks.push(quoteLimits(c, caller));
+  if (LOCKING.includes(message)) checks.push(lockLimits(c, caller, party));
+  if (message === 'accept') checks.push(oneAcceptAtATime(c, caller));
+  return firstBroken(...checks);
+}
+
+/** Counts what an admitted message spent once it ended: a failed lock, an accept no longer pending. */
+export function settleSpending(c: Contract, caller: Address | null, refused: Rejection | null): void {
+  if (caller === null || refused?.type !== FailureType.InsufficientFunds) return;
+  c.spent.lockFailed(caller, isParty(c, caller));
+}
+
+/** True when a refusal by `caller` may still be written to the event log. */
+export function mayLogRejection(c: Contract, caller: string): boolean {
+  return c.spent.logRejection(caller, BUDGET.loggedRejectionsPerAgent, BUDGET.loggedRejectionsPerContract);
+}
