@@ -1,0 +1,267 @@
+// Property: whatever sequence of messages strangers, parties and the panel send — out of order,
+// repeated, as Updates or as Signals, concurrently, at every status, with bad arguments — every contract
+// still reaches a terminal status once its deadlines pass, holds nothing, leaves no Backup Agent seated,
+// and the ledger's audit passes (each asset sums to zero, no transfer twice). Runs on the time-skipping
+// server with the real ledger on SQLite. Bounded: HOSTILE_FC_RUNS (default 25); a failure prints
+// fast-check's seed and path; rerun one with HOSTILE_FC_SEED=<seed> HOSTILE_FC_PATH=<path>.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { WorkflowHandle } from '@temporalio/client';
+import fc from 'fast-check';
+import { agentOwner } from '../../activities/ledger';
+import {
+  acceptSignal,
+  acceptUpdate,
+  approveSignal,
+  approveUpdate,
+  awardSignal,
+  awardUpdate,
+  cancelSignal,
+  cancelUpdate,
+  declineSignal,
+  declineUpdate,
+  deliverSignal,
+  deliverUpdate,
+  disputeSignal,
+  disputeUpdate,
+  quoteSignal,
+  quoteUpdate,
+  voteSignal,
+  voteUpdate,
+  withdrawSignal,
+  withdrawUpdate,
+  type ContractView,
+} from '../../workflows/definitions';
+import { isTerminal, type ContractStatus } from '../../workflows/rules/status';
+import { VERDICTS } from '../../workflows/rules/verdicts';
+import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
+import {
+  BAS,
+  CLIENT,
+  HOUR,
+  OTHER,
+  POOR,
+  STRANGER,
+  WORKER,
+  useWorkflowSuite,
+  type Harness,
+} from '../workflows/harness';
+
+const RUNS = Number(process.env.HOSTILE_FC_RUNS ?? 25);
+const SEED = process.env.HOSTILE_FC_SEED ? Number(process.env.HOSTILE_FC_SEED) : undefined;
+const PATH = process.env.HOSTILE_FC_PATH;
+/** An Update that has not answered after this long froze the contract for its sender. */
+const ANSWER_WITHIN_MS = 60_000;
+
+const withHarness = useWorkflowSuite();
+
+const ACTORS = [CLIENT, WORKER, OTHER, POOR, STRANGER, ...BAS] as const;
+
+type MessageName =
+  | 'accept'
+  | 'decline'
+  | 'cancel'
+  | 'withdraw'
+  | 'deliver'
+  | 'approve'
+  | 'dispute'
+  | 'vote'
+  | 'quote'
+  | 'award';
+
+/** Sends one message as an Update (answered) or a Signal (fire and forget), whatever its arguments. */
+type Sender = (handle: WorkflowHandle, via: 'update' | 'signal', arg: unknown) => Promise<unknown>;
+
+function sender<I>(update: UpdateDefinition<ContractView, [I]>, signal: SignalDefinition<[I]>): Sender {
+  return (handle, via, arg) =>
+    via === 'signal' ? handle.signal(signal, arg as I) : handle.executeUpdate(update, { args: [arg as I] });
+}
+
+const MESSAGES: Record<MessageName, Sender> = {
+  accept: sender(acceptUpdate, acceptSignal),
+  decline: sender(declineUpdate, declineSignal),
+  cancel: sender(cancelUpdate, cancelSignal),
+  withdraw: sender(withdrawUpdate, withdrawSignal),
+  deliver: sender(deliverUpdate, deliverSignal),
+  approve: sender(approveUpdate, approveSignal),
+  dispute: sender(disputeUpdate, disputeSignal),
+  vote: sender(voteUpdate, voteSignal),
+  quote: sender(quoteUpdate, quoteSignal),
+  award: sender(awardUpdate, awardSignal),
+};
+
+const verdicts = fc.array(fc.constantFrom(...VERDICTS), { minLength: 0, maxLength: 3 });
+const hex64 = fc.constantFrom('a'.repeat(64), 'b'.repeat(64), 'not-a-hash');
+
+/** A message's arguments, well-formed or not: the workflow must refuse the bad ones and change nothing. */
+const argsFor: Record<MessageName, fc.Arbitrary<Record<string, unknown>>> = {
+  accept: fc.constant({}),
+  decline: fc.constant({}),
+  cancel: fc.constant({}),
+  withdraw: fc.constant({}),
+  approve: fc.constant({}),
+  deliver: fc.record({
+    uri: fc.constantFrom('https://store.example/d/1', ''),
+    sha256: hex64,
+    contentHash: hex64,
+    confidence: fc.option(fc.constantFrom(0, 0.5, 1, -1, 2), { nil: undefined }),
+  }),
+  dispute: fc.record({ claims: fc.option(verdicts, { nil: undefined }) }),
+  vote: fc.record({ votes: verdicts }),
+  quote: fc.record({
+    price: fc.constantFrom('0', '1', '9', '10', '1000000', '5000000', '5000001', '-3', 'x'),
+    confidence: fc.option(fc.constantFrom(0, 0.7, 1, 3), { nil: undefined }),
+  }),
+  award: fc.record({ quoteId: fc.option(fc.constantFrom('q-0001', 'nope'), { nil: undefined }) }),
+};
+
+interface Step {
+  actor: number;
+  message: MessageName;
+  args: Record<string, unknown>;
+  via: 'update' | 'signal';
+  /** Sent without waiting for its answer: the next steps race it. */
+  concurrent: boolean;
+  /** Test-server time moved forward after the step (deadlines may pass). */
+  thenWaitMinutes: number;
+}
+
+/** Who would send a message in an honest flow: most steps use them, so sequences reach every status. */
+const PLAUSIBLE: Record<MessageName, readonly number[]> = {
+  accept: [1, 2],
+  decline: [1],
+  cancel: [0],
+  withdraw: [1, 2],
+  deliver: [1, 2],
+  approve: [0],
+  dispute: [0],
+  vote: [5, 6, 7],
+  quote: [1, 2, 3],
+  award: [0],
+};
+
+/** Well-formed arguments for the plausible steps. */
+const GOOD_ARGS: Record<MessageName, fc.Arbitrary<Record<string, unknown>>> = {
+  ...argsFor,
+  deliver: fc.constant({
+    uri: 'https://store.example/d/1',
+    sha256: 'a'.repeat(64),
+    contentHash: 'b'.repeat(64),
+  }),
+  vote: fc.array(fc.constantFrom(...VERDICTS), { minLength: 2, maxLength: 2 }).map((votes) => ({ votes })),
+  quote: fc.constantFrom('1000000', '2000000', '5000000').map((price) => ({ price })),
+};
+
+const messageName = fc.constantFrom(...(Object.keys(argsFor) as MessageName[]));
+const timing = {
+  via: fc.constantFrom('update' as const, 'update' as const, 'signal' as const),
+  concurrent: fc.constantFrom(false, false, false, true),
+  thenWaitMinutes: fc.constantFrom(0, 0, 0, 10, 45, 70),
+};
+
+const anyStep: fc.Arbitrary<Step> = messageName.chain((message) =>
+  fc.record({
+    actor: fc.nat({ max: ACTORS.length - 1 }),
+    message: fc.constant(message),
+    args: argsFor[message],
+    ...timing,
+  }),
+);
+
+const plausibleStep: fc.Arbitrary<Step> = messageName.chain((message) =>
+  fc.record({
+    actor: fc.constantFrom(...PLAUSIBLE[message]),
+    message: fc.constant(message),
+    args: GOOD_ARGS[message],
+    ...timing,
+  }),
+);
+
+const step = fc.oneof({ arbitrary: plausibleStep, weight: 2 }, { arbitrary: anyStep, weight: 1 });
+
+const KINDS = {
+  'fixed-direct': { contractType: 'fixed', awardMethod: 'direct', worker: WORKER },
+  'fixed-open': { contractType: 'fixed', awardMethod: 'open', worker: undefined },
+  auction: { contractType: 'auction', awardMethod: 'open', worker: undefined, amount: '5000000' },
+} as const;
+
+const scenario = fc.record({
+  kind: fc.constantFrom(...(Object.keys(KINDS) as Array<keyof typeof KINDS>)),
+  verificationMode: fc.constantFrom('privacy-preserving' as const, 'standard' as const),
+  steps: fc.array(step, { minLength: 1, maxLength: 20 }),
+});
+
+function withinAnswerTime<T>(what: string, promise: Promise<T>): Promise<T | 'refused'> {
+  let timer: NodeJS.Timeout | undefined;
+  const frozen = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`${what} did not answer within ${ANSWER_WITHIN_MS} ms`)),
+      ANSWER_WITHIN_MS,
+    );
+  });
+  const answered = promise.then(
+    (value) => value,
+    (error: unknown) => {
+      // A refusal is an answer; only a frozen call fails the property.
+      if (error instanceof Error && /did not answer/.test(error.message)) throw error;
+      return 'refused' as const;
+    },
+  );
+  return Promise.race([answered, frozen]).finally(() => clearTimeout(timer));
+}
+
+function send(handle: WorkflowHandle, s: Step): Promise<unknown> {
+  const arg = { caller: ACTORS[s.actor], ...s.args };
+  return withinAnswerTime(`${s.message} by ${ACTORS[s.actor]}`, MESSAGES[s.message](handle, s.via, arg));
+}
+
+let round = 0;
+/** Which terminal statuses the run reached: the sequences must reach more than the trivial ends. */
+const reached = new Map<ContractStatus, number>();
+
+async function runScenario(h: Harness, k: ScenarioValue): Promise<void> {
+  round++;
+  // Enough for every contract of the run, whatever the earlier ones left.
+  for (const who of [CLIENT, WORKER, OTHER])
+    await h.ledger.deposit({
+      id: `hostile:${round}:${who}`,
+      asset: 'USDC',
+      to: agentOwner(who),
+      amount: 20_000_000n,
+    });
+  const input = await h.input({ ...KINDS[k.kind], verificationMode: k.verificationMode });
+  const { handle } = await h.create(input);
+  const pending: Array<Promise<unknown>> = [];
+  for (const s of k.steps) {
+    const sent = send(handle, s);
+    if (s.concurrent) pending.push(sent);
+    else await sent;
+    if (s.thenWaitMinutes > 0) await h.sleep(s.thenWaitMinutes * 60_000);
+  }
+  await Promise.all(pending);
+  // Past every deadline the terms can hold (review at +4 h, the panel's voting window after it).
+  await h.sleep(14 * 24 * HOUR);
+  const outcome = await handle.result();
+  assert.ok(outcome.created, 'the contract was created');
+  const status = outcome.status as ContractStatus;
+  assert.ok(isTerminal(status), `not terminal: ${status}`);
+  reached.set(status, (reached.get(status) ?? 0) + 1);
+  await h.assertNothingPending(input.contractId);
+  for (const ba of BAS)
+    assert.deepEqual(await h.ledger.panels.openPanelsOf(ba), [], `${ba} still seated after ${status}`);
+  await h.ledger.audit();
+}
+
+type ScenarioValue = typeof scenario extends fc.Arbitrary<infer V> ? V : never;
+
+test('any sequence of hostile messages ends terminal with nothing held and the ledger balanced', () =>
+  withHarness(async (h) => {
+    await h.makeEligible();
+    await fc.assert(
+      fc.asyncProperty(scenario, (k) => runScenario(h, k)),
+      { numRuns: RUNS, seed: SEED, path: PATH, endOnFailure: true },
+    );
+    console.log('terminal statuses reached:', Object.fromEntries(reached));
+    if (PATH === undefined)
+      assert.ok(reached.size >= 4, `the sequences reached only ${[...reached.keys()].join(', ')}`);
+  }));
