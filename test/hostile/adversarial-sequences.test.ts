@@ -30,7 +30,7 @@ import {
   voteUpdate,
   withdrawSignal,
   withdrawUpdate,
-  type ContractView,
+  type MessageReceipt,
 } from '../../workflows/definitions';
 import { isTerminal, type ContractStatus } from '../../workflows/rules/status';
 import { VERDICTS } from '../../workflows/rules/verdicts';
@@ -72,7 +72,7 @@ type MessageName =
 /** Sends one message as an Update (answered) or a Signal (fire and forget), whatever its arguments. */
 type Sender = (handle: WorkflowHandle, via: 'update' | 'signal', arg: unknown) => Promise<unknown>;
 
-function sender<I>(update: UpdateDefinition<ContractView, [I]>, signal: SignalDefinition<[I]>): Sender {
+function sender<I>(update: UpdateDefinition<MessageReceipt, [I]>, signal: SignalDefinition<[I]>): Sender {
   return (handle, via, arg) =>
     via === 'signal' ? handle.signal(signal, arg as I) : handle.executeUpdate(update, { args: [arg as I] });
 }
@@ -156,7 +156,7 @@ const messageName = fc.constantFrom(...(Object.keys(argsFor) as MessageName[]));
 const timing = {
   via: fc.constantFrom('update' as const, 'update' as const, 'signal' as const),
   concurrent: fc.constantFrom(false, false, false, true),
-  thenWaitMinutes: fc.constantFrom(0, 0, 0, 10, 45, 70),
+  thenWaitMinutes: fc.constantFrom(0, 0, 0, 0, 0, 0, 0, 10, 45, 70),
 };
 
 const anyStep: fc.Arbitrary<Step> = messageName.chain((message) =>
@@ -185,11 +185,70 @@ const KINDS = {
   auction: { contractType: 'auction', awardMethod: 'open', worker: undefined, amount: '5000000' },
 } as const;
 
+/** The honest flow of each kind: interleaved with the hostile steps, so sequences reach every status. */
+const honest = (message: MessageName, actor: number, args: Record<string, unknown> = {}): Step => ({
+  actor,
+  message,
+  args,
+  via: 'update',
+  concurrent: false,
+  thenWaitMinutes: 0,
+});
+const GOOD_DELIVERY = {
+  uri: 'https://store.example/d/1',
+  sha256: 'a'.repeat(64),
+  contentHash: 'b'.repeat(64),
+};
+const HONEST_START: Record<keyof typeof KINDS, Step[]> = {
+  'fixed-direct': [honest('accept', 1), honest('deliver', 1, GOOD_DELIVERY)],
+  'fixed-open': [honest('accept', 2), honest('deliver', 2, GOOD_DELIVERY)],
+  auction: [
+    honest('quote', 1, { price: '2000000' }),
+    honest('award', 0),
+    honest('deliver', 1, GOOD_DELIVERY),
+  ],
+};
+const votes = (verdicts: string[][]) => verdicts.map((v, i) => honest('vote', 5 + i, { votes: v }));
+const HONEST_END = {
+  approve: () => [honest('approve', 0)],
+  dispute: (v: string[][]) => [honest('dispute', 0), ...votes(v)],
+  /** Standard mode: the panel drawn at delivery votes. */
+  panel: (v: string[][]) => votes(v),
+  silent: () => [],
+};
+
 const scenario = fc.record({
   kind: fc.constantFrom(...(Object.keys(KINDS) as Array<keyof typeof KINDS>)),
   verificationMode: fc.constantFrom('privacy-preserving' as const, 'standard' as const),
-  steps: fc.array(step, { minLength: 1, maxLength: 20 }),
+  ending: fc.constantFrom(...(Object.keys(HONEST_END) as Array<keyof typeof HONEST_END>)),
+  panelVotes: fc.array(fc.array(fc.constantFrom(...VERDICTS), { minLength: 2, maxLength: 2 }), {
+    minLength: 3,
+    maxLength: 3,
+  }),
+  /** How many of the honest steps are sent at all. */
+  honestSteps: fc.nat({ max: 8 }),
+  hostile: fc.array(step, { minLength: 0, maxLength: 16 }),
+  /** Where each honest step goes among the hostile ones (in order). */
+  slots: fc.array(fc.nat({ max: 16 }), { minLength: 8, maxLength: 8 }),
 });
+
+type ScenarioValue = typeof scenario extends fc.Arbitrary<infer V> ? V : never;
+
+/** The honest flow (cut short at `honestSteps`) woven into the hostile steps at the drawn slots. */
+function sequenceOf(k: ScenarioValue): Step[] {
+  const flow = [...HONEST_START[k.kind], ...HONEST_END[k.ending](k.panelVotes)].slice(0, k.honestSteps);
+  const at = k.slots
+    .slice(0, flow.length)
+    .map((slot) => slot % (k.hostile.length + 1))
+    .sort((a, b) => a - b);
+  const out: Step[] = [];
+  let next = 0;
+  for (const [i, hostileStep] of [...k.hostile, null].entries()) {
+    while (next < flow.length && at[next] === i) out.push(flow[next++]!);
+    if (hostileStep !== null) out.push(hostileStep);
+  }
+  return out;
+}
 
 function withinAnswerTime<T>(what: string, promise: Promise<T>): Promise<T | 'refused'> {
   let timer: NodeJS.Timeout | undefined;
@@ -232,7 +291,7 @@ async function runScenario(h: Harness, k: ScenarioValue): Promise<void> {
   const input = await h.input({ ...KINDS[k.kind], verificationMode: k.verificationMode });
   const { handle } = await h.create(input);
   const pending: Array<Promise<unknown>> = [];
-  for (const s of k.steps) {
+  for (const s of sequenceOf(k)) {
     const sent = send(handle, s);
     if (s.concurrent) pending.push(sent);
     else await sent;
@@ -251,8 +310,6 @@ async function runScenario(h: Harness, k: ScenarioValue): Promise<void> {
     assert.deepEqual(await h.ledger.panels.openPanelsOf(ba), [], `${ba} still seated after ${status}`);
   await h.ledger.audit();
 }
-
-type ScenarioValue = typeof scenario extends fc.Arbitrary<infer V> ? V : never;
 
 test('any sequence of hostile messages ends terminal with nothing held and the ledger balanced', () =>
   withHarness(async (h) => {
