@@ -1,4 +1,5 @@
 // Every activity the contract worker runs, composed from their factories.
+import { createDrawActivities } from './draw-activities';
 import type { Ledger } from './ledger';
 import { createLedgerActivities } from './ledger-activities';
 import { createPanelActivities } from './panel-activities';
@@ -18,6 +19,7 @@ export function createActivities({ ledger, records }: ActivityDeps) {
     ...createPanelActivities({ ledger }),
     ...createScoringActivities(),
     ...createRecordActivities({ records }),
+    ...createDrawActivities(),
   };
 }
 

@@ -6,10 +6,12 @@ import { condition, patched } from '@temporalio/workflow';
 import { FailureType } from '../definitions';
 import type { NextDeadline } from '../rules/deadlines';
 import { clientReviewVerdicts, contractCreatedEvent } from '../rules/events';
+import { drawCommitment } from '../rules/draw';
 import { toWire } from '../rules/money';
 import { ledger } from './activities';
 import { AUCTION_PATCH, closeBiddingAtDeadline } from './auction-match';
 import { applyDecision } from './closing';
+import { newDrawSecret } from './draw-secret';
 import { decideTally, drawPanelFor } from './panel';
 import { publish } from './observability';
 import { activityFailureMessage, activityFailureType } from './rejection';
@@ -18,12 +20,15 @@ import type { Contract } from './state';
 /** Locks the Escrowed Funds (`<contractId>:escrow`). False when the ledger refuses: nothing is held. */
 export async function lockEscrow(c: Contract): Promise<boolean> {
   const amount = c.terms.amount;
+  // Drawn alongside the lock (one round trip), and known before any message can see the contract.
+  const secret = newDrawSecret();
   try {
     const { holdId } = await ledger.lockEscrow({
       contractId: c.contractId,
       client: c.terms.client,
       amount: toWire(amount),
     });
+    c.drawSecret = await secret;
     c.escrow = { state: 'held', amount, holdId };
   } catch (error) {
     const type = activityFailureType(error);
@@ -48,6 +53,7 @@ export async function lockEscrow(c: Contract): Promise<boolean> {
       acceptanceCriteria: c.terms.acceptanceCriteria,
       deadlines: c.terms.deadlines,
       materialsSha256: c.terms.supplementaryMaterials?.sha256 ?? null,
+      drawCommitment: c.drawSecret === null ? null : drawCommitment(c.drawSecret),
     }),
   );
   publish(c);

@@ -118,6 +118,8 @@ export class Contract {
   winningQuote: AuctionQuote | null = null;
   /** Auctions: the bidders other than the Worker, fixed at the match; the draw seats the eligible ones first. */
   bidderPool: Address[] = [];
+  /** The draw secret (draw-secret.ts): never in the view, a query or an event until the draw reveals it. */
+  drawSecret: string | null = null;
 
   constructor(input: ContractInput, now: number) {
     try {

@@ -91,6 +91,7 @@ export const contractEventJsonSchema = {
           properties: { match: iso, withdrawal: iso, delivery: iso, review: iso },
         },
         materialsSha256: sha256,
+        drawCommitment: sha256,
       },
       [
         'contractCode',
@@ -144,6 +145,7 @@ export const contractEventJsonSchema = {
       'contract.panel-drawn',
       {
         deliverySha256: sha256,
+        secret: sha256,
         seed: sha256,
         panelSize: { type: 'integer', minimum: 0 },
         priorityCandidates: addresses,

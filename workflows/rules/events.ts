@@ -110,6 +110,8 @@ export interface ContractCreatedEvent extends EventBase<'contract.created'> {
   deadlines: { match: string; withdrawal: string; delivery: string; review?: string };
   /** sha256 of the encrypted Supplementary Materials, when there are any. */
   materialsSha256?: string;
+  /** sha256 of the contract's draw secret (rules/draw drawCommitment), revealed in contract.panel-drawn. */
+  drawCommitment?: string;
 }
 
 /** A bid arrived. Its price stays sealed: it is not in the log. */
@@ -161,6 +163,8 @@ export interface ContractDisputedEvent extends EventBase<'contract.disputed'> {
 /** Everything needed to recompute the draw (workflows/rules/draw.ts drawFromCandidates). */
 export interface PanelDrawnEvent extends EventBase<'contract.panel-drawn'> {
   deliverySha256: string;
+  /** The draw secret committed in contract.created, revealed; absent for contracts created before it. */
+  secret?: string;
   seed: string;
   panelSize: number;
   priorityCandidates: Address[];
@@ -288,6 +292,7 @@ export function contractCreatedEvent(
     acceptanceCriteria: readonly (string | { check?: unknown })[];
     deadlines: { match: number; withdrawal: number; delivery: number; review?: number | null };
     materialsSha256?: string | null;
+    drawCommitment?: string | null;
   },
 ): ContractCreatedEvent {
   const d = c.deadlines;
@@ -312,6 +317,10 @@ export function contractCreatedEvent(
     ...optional(
       'materialsSha256',
       c.materialsSha256 ? sha256Hex(c.materialsSha256, 'materialsSha256') : undefined,
+    ),
+    ...optional(
+      'drawCommitment',
+      c.drawCommitment ? sha256Hex(c.drawCommitment, 'drawCommitment') : undefined,
     ),
   };
 }
@@ -411,6 +420,7 @@ export function panelDrawnEvent(
   return {
     ...base('contract.panel-drawn', ctx),
     deliverySha256: sha256Hex(draw.deliveryHash, 'deliveryHash'),
+    ...optional('secret', draw.secret ?? undefined),
     seed: draw.seed,
     panelSize: draw.panelSize,
     priorityCandidates: [...draw.priorityCandidates],
