@@ -2,6 +2,7 @@
 import { createDrawActivities } from './draw-activities';
 import type { Ledger } from './ledger';
 import { createLedgerActivities } from './ledger-activities';
+import { createOperatorActivities } from './operator-activities';
 import { createPanelActivities } from './panel-activities';
 import type { ContractRecordStore } from './records';
 import { createRecordActivities } from './record-activities';
@@ -20,6 +21,7 @@ export function createActivities({ ledger, records }: ActivityDeps) {
     ...createScoringActivities(),
     ...createRecordActivities({ records }),
     ...createDrawActivities(),
+    ...createOperatorActivities({ ledger, records }),
   };
 }
 

@@ -12,6 +12,7 @@ import { ledger } from './activities';
 import { AUCTION_PATCH, closeBiddingAtDeadline } from './auction-match';
 import { applyDecision } from './closing';
 import { newDrawSecret } from './draw-secret';
+import { releaseByOperator, underWatch } from './needs-operator';
 import { decideTally, drawPanelFor } from './panel';
 import { publish } from './observability';
 import { activityFailureMessage, activityFailureType } from './rejection';
@@ -108,12 +109,18 @@ async function onDeadline(c: Contract, kind: NextDeadline['kind']): Promise<void
 /** Runs the contract from `created` to a terminal status. */
 export async function runContract(c: Contract): Promise<void> {
   while (!c.terminal) {
+    // Each step that moves money or seats a panel runs under watch: a failure waits for the operator.
+    if (c.operator.releasing) {
+      await underWatch(c, 'release', () => releaseByOperator(c));
+      continue;
+    }
     if (c.decision !== null) {
-      await applyDecision(c);
+      const step = c.decision.kind === 'cancel' ? 'cancellation' : 'settlement';
+      await underWatch(c, step, () => applyDecision(c));
       continue;
     }
     if (c.panelDue && c.panel === null) {
-      await drawPanelFor(c);
+      await underWatch(c, 'panel-draw', () => drawPanelFor(c));
       continue;
     }
     publish(c); // e.g. NextDeadline moves from the withdrawal to the delivery deadline

@@ -17,7 +17,7 @@ const addresses = { type: 'array', items: address, uniqueItems: true } as const;
 const envelope = {
   contractId: { type: 'string', minLength: 1, maxLength: 200 },
   at: iso,
-  actor: { anyOf: [address, { enum: ['system', 'auto-verifier'] }] },
+  actor: { anyOf: [address, { enum: ['system', 'auto-verifier', 'operator'] }] },
 } as const;
 const envelopeRequired = ['type', 'contractId', 'at', 'actor'] as const;
 
@@ -71,6 +71,8 @@ export const contractEventJsonSchema = {
     { $ref: '#/$defs/contractSettled' },
     { $ref: '#/$defs/contractCancelled' },
     { $ref: '#/$defs/messageRejected' },
+    { $ref: '#/$defs/needsOperator' },
+    { $ref: '#/$defs/operatorResolved' },
   ],
   $defs: {
     contractCreated: eventDef(
@@ -213,5 +215,16 @@ export const contractEventJsonSchema = {
       },
       ['message', 'code'],
     ),
+    needsOperator: eventDef(
+      'contract.needs-operator',
+      {
+        step: { type: 'string', pattern: '^[a-z][a-z0-9_-]{0,63}$' },
+        failureType: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]{0,63}$' },
+      },
+      ['step', 'failureType'],
+    ),
+    operatorResolved: eventDef('contract.operator-resolved', { action: { enum: ['retry', 'release'] } }, [
+      'action',
+    ]),
   },
 } as const;

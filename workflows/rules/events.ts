@@ -76,7 +76,7 @@ export function clientReviewVerdicts(
 // Event shapes
 
 /** An agent's address, the service's own timers and rules (`system`), or the automatic checker. */
-export type Actor = Address | 'system' | 'auto-verifier';
+export type Actor = Address | 'system' | 'auto-verifier' | 'operator';
 
 /** The agentId of the automatic machine-check verifier in agent.verified events. */
 export const AUTO_VERIFIER_AGENT_ID = 'opencontract:auto-verifier';
@@ -222,8 +222,26 @@ export interface MessageRejectedEvent extends EventBase<'contract.message-reject
   field?: string;
 }
 
+/**
+ * A money step the ledger refused for good (a non-retryable activity failure): the contract waits for
+ * the operator (docs/operations.md). Content-free: the step and the failure's type only.
+ */
+export interface NeedsOperatorEvent extends EventBase<'contract.needs-operator'> {
+  step: string;
+  failureType: string;
+}
+
+export type OperatorAction = 'retry' | 'release';
+
+/** The operator's resolution of a contract waiting for it. */
+export interface OperatorResolvedEvent extends EventBase<'contract.operator-resolved'> {
+  action: OperatorAction;
+}
+
 export type ContractEvent =
   | ContractCreatedEvent
+  | NeedsOperatorEvent
+  | OperatorResolvedEvent
   | QuoteReceivedEvent
   | ContractMatchedEvent
   | ContractWithdrawnEvent
@@ -323,6 +341,20 @@ export function contractCreatedEvent(
       c.drawCommitment ? sha256Hex(c.drawCommitment, 'drawCommitment') : undefined,
     ),
   };
+}
+
+export function needsOperatorEvent(
+  ctx: EventContext,
+  e: { step: string; failureType: string },
+): NeedsOperatorEvent {
+  if (!MACHINE_CODE_RE.test(e.step)) throw new RangeError('step must be a machine code');
+  // A failure type is an identifier (e.g. `HoldNotOpen`); anything else is recorded as `unknown`.
+  const failureType = /^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(e.failureType) ? e.failureType : 'unknown';
+  return { ...base('contract.needs-operator', ctx), step: e.step, failureType };
+}
+
+export function operatorResolvedEvent(ctx: EventContext, action: OperatorAction): OperatorResolvedEvent {
+  return { ...base('contract.operator-resolved', ctx), action };
 }
 
 export function quoteReceivedEvent(
