@@ -8,6 +8,8 @@ import { registerOperatorHandlers } from './contract/needs-operator';
 import { writeRecord } from './contract/record';
 import { Contract } from './contract/state';
 
+export { holdReconcilerWorkflow } from './reconciler';
+
 export async function contractWorkflow(input: ContractInput): Promise<ContractOutcome> {
   const contract = new Contract(input, Date.now());
   registerHandlers(contract);
