@@ -16,16 +16,12 @@ import {
   deliverUpdate,
   eventsQuery,
   FailureType,
-  voteUpdate,
 } from '../../workflows/definitions';
-import { needsOperatorQuery, resolveStuckUpdate, type StuckStep } from '../../workflows/operator-messages';
+import { resolveStuckUpdate } from '../../workflows/operator-messages';
 import { contractStatusKey, needsOperatorKey } from '../../workflows/search-attributes';
 import {
   assertRefused,
   b,
-  BA1,
-  BA2,
-  BA3,
   BA_FUNDS,
   BAS,
   CLIENT,
@@ -41,6 +37,7 @@ import {
   type Suite,
 } from '../workflows/harness';
 import { send, started } from '../workflows/scenarios';
+import { HOSTILE_PATHS, waitingForOperator } from './paths';
 
 let suite: Suite;
 before(async () => {
@@ -63,15 +60,6 @@ function refuseFirstSettlement(activities: Activities): Activities {
       return activities.settle(input);
     },
   };
-}
-
-async function waitingForOperator(handle: WorkflowHandle): Promise<StuckStep> {
-  for (let i = 0; i < 200; i++) {
-    const stuck = await handle.query(needsOperatorQuery);
-    if (stuck !== null) return stuck;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('the contract never waited for the operator');
 }
 
 async function eventTypes(handle: WorkflowHandle): Promise<string[]> {
@@ -146,32 +134,8 @@ describe('needs-operator: a refused money step waits for the operator, holding e
 
   test('a hold corrupted in the ledger: the tally is refused; the operator releases every hold', () =>
     Harness.run(suite, async (h) => {
-      await h.makeEligible();
-      const { input, handle } = await started(h, { verificationMode: 'standard' });
-      await send(handle, acceptUpdate, { caller: WORKER });
-      await send(handle, deliverUpdate, delivery(WORKER));
-      await send(handle, voteUpdate, { caller: BA1, votes: ['met', 'met'] });
-      await send(handle, voteUpdate, { caller: BA2, votes: ['met', 'met'] });
-      // Someone else resolves the Worker Stake out of band: the settlement batch can never apply.
-      await h.ledger.voidHold({ id: 'corruption', holdId: `${input.contractId}:stake:${WORKER}` });
-      await send(handle, voteUpdate, { caller: BA3, votes: ['met', 'met'] });
-      const stuck = await waitingForOperator(handle);
-      assert.equal(stuck.step, 'settlement');
-      assert.equal((await h.view(handle)).status, 'under-review');
-      const bond = 10_000_000n; // baBond
-      await h.assertBalances({
-        [CLIENT]: b(CLIENT_FUNDS - PRICE, PRICE),
-        [BA1]: b(BA_FUNDS - ELIGIBILITY - bond, ELIGIBILITY + bond),
-      });
-
-      const result = await handle.executeUpdate(resolveStuckUpdate, { args: [{ action: 'release' }] });
-      assert.equal(result.status, 'cancelled-by-operator');
-      assert.equal(result.needsOperator, null);
-      assert.deepEqual(await handle.result(), {
-        created: true,
-        status: 'cancelled-by-operator',
-        contractId: input.contractId,
-      });
+      const { contractId, handle, outcome } = await HOSTILE_PATHS['needs-operator-release'](h);
+      assert.deepEqual(outcome, { created: true, status: 'cancelled-by-operator', contractId });
       // Every hold back to its owner: escrow, stake (by the corruption), each BA bond.
       await h.assertBalances({
         [CLIENT]: b(CLIENT_FUNDS),
@@ -179,13 +143,18 @@ describe('needs-operator: a refused money step waits for the operator, holding e
         treasury: b(0n),
         ...Object.fromEntries(BAS.map((ba) => [ba, b(BA_FUNDS - ELIGIBILITY, ELIGIBILITY)])),
       });
-      await h.assertNothingPending(input.contractId);
+      await h.assertNothingPending(contractId);
       await h.ledger.audit();
       for (const ba of BAS) assert.deepEqual(await h.ledger.panels.openPanelsOf(ba), [], `${ba} seated`);
       for (const ba of BAS) assert.equal((await h.ledger.balances(agentOwner(ba))).OCT.available, 0n);
       const view = await h.view(handle);
       assert.equal(view.cancellationReason, 'by-operator');
       const events = await handle.query(eventsQuery);
+      assert.deepEqual(
+        events.slice(-3).map((e) => e.type),
+        ['contract.needs-operator', 'contract.operator-resolved', 'contract.cancelled'],
+      );
+      assert.ok(!events.some((e) => e.type === 'contract.resolved'), 'the refused tally left no event');
       const cancelled = events.at(-1);
       assert.ok(cancelled?.type === 'contract.cancelled');
       assert.equal(cancelled.actor, 'operator');
