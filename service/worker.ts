@@ -7,7 +7,11 @@ import type { Ledger } from '../activities/ledger';
 import type { ContractRecordStore } from '../activities/records';
 import { createActivities, type Activities } from '../activities';
 import { TASK_QUEUE } from '../temporal.config';
-import { RECONCILER_WORKFLOW_ID, RECONCILER_WORKFLOW_TYPE, type ReconcilerInput } from '../workflows/reconciler';
+import {
+  RECONCILER_WORKFLOW_ID,
+  RECONCILER_WORKFLOW_TYPE,
+  type ReconcilerInput,
+} from '../workflows/reconciler';
 
 export const CONTRACT_WORKFLOWS_PATH = require.resolve('../workflows/contract');
 
