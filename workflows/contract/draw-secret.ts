@@ -7,7 +7,7 @@ import { draws } from './activities';
 /** patched() id of the secret at creation: contracts created before it draw with the old seed. */
 export const DRAW_SECRET_PATCH = 'draw-secret-commitment';
 
-/** Starts fetching a new contract's secret (null for histories from before secrets). */
+/** A new contract's secret (null for histories from before secrets). */
 export function newDrawSecret(): Promise<string | null> {
   if (!patched(DRAW_SECRET_PATCH)) return Promise.resolve(null);
   return draws.newDrawSecret().then((r) => r.secret);

@@ -21,16 +21,13 @@ import type { Contract } from './state';
 /** Locks the Escrowed Funds (`<contractId>:escrow`). False when the ledger refuses: nothing is held. */
 export async function lockEscrow(c: Contract): Promise<boolean> {
   const amount = c.terms.amount;
-  // Drawn alongside the lock (one round trip), and known before any message can see the contract.
-  const secret = newDrawSecret();
+  let holdId: string;
   try {
-    const { holdId } = await ledger.lockEscrow({
+    ({ holdId } = await ledger.lockEscrow({
       contractId: c.contractId,
       client: c.terms.client,
       amount: toWire(amount),
-    });
-    c.drawSecret = await secret;
-    c.escrow = { state: 'held', amount, holdId };
+    }));
   } catch (error) {
     const type = activityFailureType(error);
     if (type === null) throw error;
@@ -43,6 +40,10 @@ export async function lockEscrow(c: Contract): Promise<boolean> {
     };
     return false;
   }
+  // After the lock (a contract never created has no secret and no patch marker), before the escrow
+  // counts as held: no message sees the contract without its secret.
+  c.drawSecret = await newDrawSecret();
+  c.escrow = { state: 'held', amount, holdId };
   c.record(
     contractCreatedEvent(c.eventContext(c.terms.client), {
       contractCode: c.terms.code,
