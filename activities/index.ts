@@ -1,6 +1,8 @@
 // Every activity the contract worker runs, composed from their factories.
+import { createDrawActivities } from './draw-activities';
 import type { Ledger } from './ledger';
 import { createLedgerActivities } from './ledger-activities';
+import { createOperatorActivities } from './operator-activities';
 import { createPanelActivities } from './panel-activities';
 import type { ContractRecordStore } from './records';
 import { createRecordActivities } from './record-activities';
@@ -18,6 +20,8 @@ export function createActivities({ ledger, records }: ActivityDeps) {
     ...createPanelActivities({ ledger }),
     ...createScoringActivities(),
     ...createRecordActivities({ records }),
+    ...createDrawActivities(),
+    ...createOperatorActivities({ ledger, records }),
   };
 }
 

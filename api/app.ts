@@ -12,6 +12,8 @@ import { agentsApp } from './routes/agents';
 import { contractsApp } from './routes/contracts';
 import { eligibilityApp } from './routes/eligibility';
 import { operatorApp } from './routes/operator';
+import { stuckOperatorApp } from './routes/operator-stuck';
+import { createStuckOperations } from './stuck-operations';
 import { paramsApp } from './routes/params';
 import { payoutsOperatorApp, withdrawalsApp } from './routes/withdrawals';
 import { docsPage, healthApp } from './routes/system';
@@ -39,6 +41,7 @@ export function createApp(deps: AppDeps) {
       taskQueue: deps.taskQueue,
       records: deps.records,
     }),
+    stuck: createStuckOperations({ client: deps.temporal, ledger: deps.ledger, records: deps.records }),
     ledger: deps.ledger,
     vault: deps.vault,
     nonces: deps.nonces,
@@ -71,6 +74,7 @@ export function createApp(deps: AppDeps) {
   app.route('/params', paramsApp(ctx));
   app.route('/eligibility', eligibilityApp(ctx, auth));
   app.route('/operator', operatorApp(ctx, auth));
+  app.route('/operator', stuckOperatorApp(ctx, auth));
   app.route('/operator/payouts', payoutsOperatorApp(ctx, auth));
   app.route('/health', healthApp(ctx));
 

@@ -7,6 +7,7 @@ import type { NonceStore } from './auth';
 import type { ContractGateway } from './contract-gateway';
 import type { IdempotencyStore } from './idempotency';
 import type { PayoutStore } from './payouts';
+import type { StuckOperations } from './stuck-operations';
 import type { KeyVault } from './vault';
 
 /**
@@ -42,6 +43,8 @@ export interface AppDeps {
 /** The deps with defaults applied and the Temporal gateway built: what the sub-apps receive. */
 export interface ApiContext {
   contracts: ContractGateway;
+  /** The operator's resolution of stuck contracts and stranded holds. */
+  stuck: StuckOperations;
   ledger: Ledger;
   vault: KeyVault;
   nonces: NonceStore;

@@ -5,7 +5,7 @@ import { openRecords } from '../activities/records';
 import { TASK_QUEUE, temporalConnectConfig } from '../temporal.config';
 import type { Settings } from './settings';
 import { contractDataConverter } from './temporal-client';
-import { createContractWorker } from './worker';
+import { createContractWorker, startReconciler } from './worker';
 
 export interface RunningWorker {
   worker: Worker;
@@ -30,6 +30,7 @@ export async function startWorker(
     dataConverter: contractDataConverter(settings.payloadCodecKey),
   });
   const running = worker.run();
+  await startReconciler(worker.client!);
   return {
     worker,
     async stop() {

@@ -1,10 +1,17 @@
 // The contract worker: runs contractWorkflow and the ledger and scoring activities on one task queue.
+import type { Client } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import type { NativeConnection } from '@temporalio/worker';
 import { Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Ledger } from '../activities/ledger';
 import type { ContractRecordStore } from '../activities/records';
-import { createActivities } from '../activities';
+import { createActivities, type Activities } from '../activities';
+import { TASK_QUEUE } from '../temporal.config';
+import {
+  RECONCILER_WORKFLOW_ID,
+  RECONCILER_WORKFLOW_TYPE,
+  type ReconcilerInput,
+} from '../workflows/reconciler';
 
 export const CONTRACT_WORKFLOWS_PATH = require.resolve('../workflows/contract');
 
@@ -17,16 +24,33 @@ export interface ContractWorkerOptions {
   dataConverter?: DataConverter;
   /** A prebuilt bundle (bundleWorkflowCode) instead of bundling workflows/contract.ts at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
+  /** Tests only: wraps the activities, e.g. to inject a failure (test/hostile). */
+  wrapActivities?: (activities: Activities) => Activities;
 }
 
 export function createContractWorker(options: ContractWorkerOptions): Promise<Worker> {
   const { connection, namespace, taskQueue, ledger, records, dataConverter, workflowBundle } = options;
+  const activities = createActivities({ ledger, records });
   return Worker.create({
     connection,
     taskQueue,
     ...(namespace === undefined ? {} : { namespace }),
     ...(dataConverter === undefined ? {} : { dataConverter }),
     ...(workflowBundle === undefined ? { workflowsPath: CONTRACT_WORKFLOWS_PATH } : { workflowBundle }),
-    activities: createActivities({ ledger, records }),
+    activities: options.wrapActivities?.(activities) ?? activities,
+  });
+}
+
+/** Every pass of the hold reconciler (docs/operations.md). */
+export const RECONCILER_INTERVAL_MS = 10 * 60_000;
+
+/** Starts the hold reconciler unless it runs already (every worker process asks; one runs). */
+export async function startReconciler(client: Client, taskQueue = TASK_QUEUE): Promise<void> {
+  const input: ReconcilerInput = { intervalMs: RECONCILER_INTERVAL_MS };
+  await client.workflow.start(RECONCILER_WORKFLOW_TYPE, {
+    workflowId: RECONCILER_WORKFLOW_ID,
+    taskQueue,
+    args: [input],
+    workflowIdConflictPolicy: 'USE_EXISTING',
   });
 }

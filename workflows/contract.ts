@@ -4,12 +4,16 @@ import { allHandlersFinished, condition } from '@temporalio/workflow';
 import type { ContractInput, ContractOutcome } from './definitions';
 import { lockEscrow, runContract } from './contract/lifecycle';
 import { registerHandlers } from './contract/messages';
+import { registerOperatorHandlers } from './contract/needs-operator';
 import { writeRecord } from './contract/record';
 import { Contract } from './contract/state';
+
+export { holdReconcilerWorkflow } from './reconciler';
 
 export async function contractWorkflow(input: ContractInput): Promise<ContractOutcome> {
   const contract = new Contract(input, Date.now());
   registerHandlers(contract);
+  registerOperatorHandlers(contract);
   if (await lockEscrow(contract)) await runContract(contract);
   await condition(allHandlersFinished);
   const { contractId, escrow } = contract;

@@ -9,6 +9,8 @@ export const workerKey = defineSearchAttributeKey('Worker', SearchAttributeType.
 export const nextDeadlineKey = defineSearchAttributeKey('NextDeadline', SearchAttributeType.DATETIME);
 /** Auctions only: how many bidders hold a live quote (never their prices). */
 export const quoteCountKey = defineSearchAttributeKey('QuoteCount', SearchAttributeType.INT);
+/** True while a money step the ledger refused waits for the operator (docs/operations.md). */
+export const needsOperatorKey = defineSearchAttributeKey('NeedsOperator', SearchAttributeType.BOOL);
 
 export const contractSearchAttributes = [
   contractStatusKey,
@@ -17,4 +19,5 @@ export const contractSearchAttributes = [
   workerKey,
   nextDeadlineKey,
   quoteCountKey,
+  needsOperatorKey,
 ] as const;

@@ -444,6 +444,10 @@ export class SqlLedger implements Ledger {
     return this.queryHolds('h.contract_id = ?', [contractId]);
   }
 
+  openContractHolds(): Promise<Hold[]> {
+    return this.queryHolds('h.contract_id IS NOT NULL AND c.op_id IS NULL', []);
+  }
+
   async holdsOf(owner: Owner, filter: { kind?: HoldKind; open?: boolean } = {}): Promise<Hold[]> {
     const holds = await this.queryHolds(
       filter.kind ? 'h.debit_owner = ? AND h.hold_kind = ?' : 'h.debit_owner = ?',

@@ -174,6 +174,8 @@ export interface Ledger {
   balances(owner: Owner): Promise<Balances>;
   getHold(id: string): Promise<Hold | undefined>;
   holdsByContract(contractId: string): Promise<Hold[]>;
+  /** Every open hold that belongs to a contract (the reconciler's scan), oldest first. */
+  openContractHolds(): Promise<Hold[]>;
   holdsOf(owner: Owner, filter?: { kind?: HoldKind; open?: boolean }): Promise<Hold[]>;
   postingsByContract(contractId: string): Promise<Posting[]>;
   /** Agents whose open eligibility holds add up to at least `minStake`, by address. */

@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import { createSuite, Harness, HISTORY_CODEC_KEY } from '../workflows/harness';
 import { AUCTION_PATHS } from '../workflows/auction-scenarios';
 import { PATHS as FIXED_PATHS } from '../workflows/scenarios';
+import { HOSTILE_PATHS } from '../hostile/paths';
 import { historyToFile } from './format';
 
-const PATHS = { ...FIXED_PATHS, ...AUCTION_PATHS };
+const PATHS = { ...FIXED_PATHS, ...AUCTION_PATHS, ...HOSTILE_PATHS };
 
 async function main(): Promise<void> {
   const suite = await createSuite(HISTORY_CODEC_KEY);

@@ -23,11 +23,15 @@ const ALLOWED: [ContractStatus, ContractStatus][] = [
   ['resolved', 'settled-fully-met'],
   ['resolved', 'settled-partially-met'],
   ['resolved', 'settled-none-met'],
+  // The operator's release of a contract whose money step the ledger refused (docs/operations.md).
+  ...(['created', 'matched', 'under-review', 'disputed', 'resolved'] as const).map(
+    (from): [ContractStatus, ContractStatus] => [from, 'cancelled-by-operator'],
+  ),
 ];
 
 describe('statuses', () => {
-  test('the twelve statuses of SPEC §4', () => {
-    assert.equal(CONTRACT_STATUSES.length, 12);
+  test('the twelve statuses of SPEC §4, and the operator release', () => {
+    assert.equal(CONTRACT_STATUSES.length, 13);
   });
 
   test('exactly the settled-* and cancelled-* statuses are terminal', () => {

@@ -15,6 +15,7 @@ import {
 import { ApplicationFailure, type DataConverter } from '@temporalio/common';
 import { TimeSkippingWorkflowClient, type TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { Activities } from '../../activities';
 import { agentOwner, openLedger, type Ledger } from '../../activities/ledger';
 import { openRecords } from '../../activities/records';
 import { createPayloadCodec } from '../../service/codec';
@@ -139,7 +140,11 @@ export class Harness {
     });
   }
 
-  static async run<T>(suite: Suite, test: (h: Harness) => Promise<T>): Promise<T> {
+  static async run<T>(
+    suite: Suite,
+    test: (h: Harness) => Promise<T>,
+    wrapActivities?: (activities: Activities) => Activities,
+  ): Promise<T> {
     const config = { kind: 'sqlite', path: join(suite.dir, `ledger-${++ledgerCount}.db`) } as const;
     const ledger = await openLedger(config);
     const records = await openRecords(config);
@@ -156,6 +161,7 @@ export class Harness {
       records,
       dataConverter: suite.dataConverter,
       workflowBundle: suite.bundle,
+      ...(wrapActivities === undefined ? {} : { wrapActivities }),
     });
     try {
       return await worker.runUntil(test(h));

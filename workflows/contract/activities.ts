@@ -3,6 +3,7 @@
 // infrastructure errors are safe. Domain errors (InsufficientFunds, ...) are non-retryable failures
 // raised by the activities. `panels` seats and closes the Backup Agent panel (also idempotent).
 import { proxyActivities } from '@temporalio/workflow';
+import type { DrawActivities } from '../../activities/draw-activities';
 import type { LedgerActivities } from '../../activities/ledger-activities';
 import type { PanelActivities } from '../../activities/panel-activities';
 
@@ -13,3 +14,4 @@ const options = {
 
 export const ledger = proxyActivities<LedgerActivities>(options);
 export const panels = proxyActivities<PanelActivities>(options);
+export const draws = proxyActivities<DrawActivities>(options);

@@ -6,10 +6,13 @@ import { condition, patched } from '@temporalio/workflow';
 import { FailureType } from '../definitions';
 import type { NextDeadline } from '../rules/deadlines';
 import { clientReviewVerdicts, contractCreatedEvent } from '../rules/events';
+import { drawCommitment } from '../rules/draw';
 import { toWire } from '../rules/money';
 import { ledger } from './activities';
 import { AUCTION_PATCH, closeBiddingAtDeadline } from './auction-match';
 import { applyDecision } from './closing';
+import { newDrawSecret } from './draw-secret';
+import { releaseByOperator, underWatch } from './needs-operator';
 import { decideTally, drawPanelFor } from './panel';
 import { publish } from './observability';
 import { activityFailureMessage, activityFailureType } from './rejection';
@@ -18,13 +21,13 @@ import type { Contract } from './state';
 /** Locks the Escrowed Funds (`<contractId>:escrow`). False when the ledger refuses: nothing is held. */
 export async function lockEscrow(c: Contract): Promise<boolean> {
   const amount = c.terms.amount;
+  let holdId: string;
   try {
-    const { holdId } = await ledger.lockEscrow({
+    ({ holdId } = await ledger.lockEscrow({
       contractId: c.contractId,
       client: c.terms.client,
       amount: toWire(amount),
-    });
-    c.escrow = { state: 'held', amount, holdId };
+    }));
   } catch (error) {
     const type = activityFailureType(error);
     if (type === null) throw error;
@@ -37,6 +40,10 @@ export async function lockEscrow(c: Contract): Promise<boolean> {
     };
     return false;
   }
+  // After the lock (a contract never created has no secret and no patch marker), before the escrow
+  // counts as held: no message sees the contract without its secret.
+  c.drawSecret = await newDrawSecret();
+  c.escrow = { state: 'held', amount, holdId };
   c.record(
     contractCreatedEvent(c.eventContext(c.terms.client), {
       contractCode: c.terms.code,
@@ -48,6 +55,7 @@ export async function lockEscrow(c: Contract): Promise<boolean> {
       acceptanceCriteria: c.terms.acceptanceCriteria,
       deadlines: c.terms.deadlines,
       materialsSha256: c.terms.supplementaryMaterials?.sha256 ?? null,
+      drawCommitment: c.drawSecret === null ? null : drawCommitment(c.drawSecret),
     }),
   );
   publish(c);
@@ -102,12 +110,18 @@ async function onDeadline(c: Contract, kind: NextDeadline['kind']): Promise<void
 /** Runs the contract from `created` to a terminal status. */
 export async function runContract(c: Contract): Promise<void> {
   while (!c.terminal) {
+    // Each step that moves money or seats a panel runs under watch: a failure waits for the operator.
+    if (c.operator.releasing) {
+      await underWatch(c, 'release', () => releaseByOperator(c));
+      continue;
+    }
     if (c.decision !== null) {
-      await applyDecision(c);
+      const step = c.decision.kind === 'cancel' ? 'cancellation' : 'settlement';
+      await underWatch(c, step, () => applyDecision(c));
       continue;
     }
     if (c.panelDue && c.panel === null) {
-      await drawPanelFor(c);
+      await underWatch(c, 'panel-draw', () => drawPanelFor(c));
       continue;
     }
     publish(c); // e.g. NextDeadline moves from the withdrawal to the delivery deadline

@@ -18,7 +18,7 @@ export const PANEL_PATCH = 'v2c-standard-panel';
 
 /**
  * Draws the panel from every agent holding the eligibility stake, the Client and the Worker excluded,
- * seeded from the contract ID and the delivery hash; records the draw (contract.panel-drawn) so anyone
+ * seeded from the contract ID, its draw secret and the delivery hash; records the draw (contract.panel-drawn) so anyone
  * can recompute it; seats it. An empty panel (nobody eligible) is tallied at once: every criterion unclear.
  */
 export async function drawPanelFor(c: Contract): Promise<void> {
@@ -32,6 +32,7 @@ export async function drawPanelFor(c: Contract): Promise<void> {
     priorityPool: c.bidderPool.filter((bidder) => registry.some((a) => a.address === bidder)),
     registry: registry.map((a) => a.address),
     exclude: [c.terms.client, c.worker],
+    secret: c.drawSecret,
   });
   if (draw.panel.length > 0) await panels.openPanel({ contractId: c.contractId, members: draw.panel });
   const drawnAt = Date.now();

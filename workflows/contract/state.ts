@@ -13,11 +13,12 @@ import type {
   VoteRowView,
 } from '../definitions';
 import { FailureType } from '../definitions';
+import type { StuckStep } from '../operator-messages';
 import type { Address } from '../rules/address';
 import type { Quote } from '../rules/auction';
 import { deadlinesToIso, type ContractTerms } from '../rules/contract-terms';
 import { nextDeadline, type NextDeadline } from '../rules/deadlines';
-import type { Actor, ContractEvent, EventContext, ResolutionSource } from '../rules/events';
+import type { Actor, ContractEvent, EventContext, OperatorAction, ResolutionSource } from '../rules/events';
 import { workerStakeFor, type HoldKind } from '../rules/holds';
 import { fromWire, toWire } from '../rules/money';
 import { paramsFromWire, type ProtocolParams } from '../rules/params';
@@ -82,6 +83,15 @@ export interface AuctionQuote extends Quote {
   message: string | null;
 }
 
+export interface OperatorState {
+  stuck: StuckStep | null;
+  action: OperatorAction | null;
+  /** The operator chose `release`: the main loop releases every hold next. */
+  releasing: boolean;
+  /** Steps the main loop finished (the operator's Update answers after the next one). */
+  completed: number;
+}
+
 export type EscrowState =
   | { state: 'pending' }
   | ({ state: 'held' } & HeldFunds)
@@ -135,6 +145,10 @@ export class Contract {
   bidderPool: Address[] = [];
   /** What non-parties have spent of the run's Temporal budget (budget.ts, rules/budget). */
   readonly spent = new BudgetSpent();
+  /** The draw secret (draw-secret.ts): never in the view, a query or an event until the draw reveals it. */
+  drawSecret: string | null = null;
+  /** A step waiting for the operator, the operator's pending action, and steps done (needs-operator.ts). */
+  readonly operator: OperatorState = { stuck: null, action: null, releasing: false, completed: 0 };
 
   constructor(input: ContractInput, now: number) {
     try {

@@ -14,6 +14,8 @@ export interface DrawInput {
   registry: readonly string[];
   /** Never drawn: the Client and the Worker. */
   exclude: readonly string[];
+  /** The contract's draw secret (64 hex), committed at creation; null for contracts created before it. */
+  secret?: string | null;
 }
 
 /** Everything the event log must record so anyone can recompute the panel. */
@@ -21,7 +23,9 @@ export interface DrawRecord {
   contractId: string;
   deliveryHash: string;
   panelSize: number;
-  /** hex sha256(contractId + ':' + deliveryHash). */
+  /** The revealed draw secret; null for contracts created before secrets (their seed has none). */
+  secret: string | null;
+  /** hex sha256(contractId + ':' + secret + ':' + deliveryHash), or without `secret + ':'` when null. */
   seed: string;
   /** Sorted, de-duplicated, client and worker removed. */
   priorityCandidates: Address[];
@@ -33,12 +37,27 @@ export interface DrawRecord {
 
 const HASH_RE = /^[0-9a-f]{64}$/;
 
-export function drawSeed(contractId: string, deliveryHash: string): Uint8Array {
+/** The commitment published at creation: hex sha256 of the secret's 64 hex characters (as UTF-8). */
+export function drawCommitment(secret: string): string {
+  return bytesToHex(sha256(utf8ToBytes(checkedHex(secret, 'secret'))));
+}
+
+function checkedHex(value: string, name: string): string {
+  const hex = value.toLowerCase();
+  if (!HASH_RE.test(hex)) throw new RangeError(`${name} must be 64 hex characters, got ${value}`);
+  return hex;
+}
+
+/**
+ * The seed: sha256(contractId:secret:deliveryHash). The secret is the service's, unknown to every
+ * party until the draw, so no delivery hash the Worker can choose steers the panel. Contracts created
+ * before secrets (null) keep sha256(contractId:deliveryHash).
+ */
+export function drawSeed(contractId: string, deliveryHash: string, secret: string | null = null): Uint8Array {
   if (contractId === '') throw new RangeError('contractId must not be empty');
-  const hash = deliveryHash.toLowerCase();
-  if (!HASH_RE.test(hash))
-    throw new RangeError(`deliveryHash must be 64 hex characters, got ${deliveryHash}`);
-  return sha256(utf8ToBytes(`${contractId}:${hash}`));
+  const hash = checkedHex(deliveryHash, 'deliveryHash');
+  const mixed = secret === null ? '' : `${checkedHex(secret, 'secret')}:`;
+  return sha256(utf8ToBytes(`${contractId}:${mixed}${hash}`));
 }
 
 /** A candidate's rank: hex sha256(seed ‖ the 20 bytes of its address). Lowest ranks are drawn first. */
@@ -65,6 +84,7 @@ function pickLowest(seed: Uint8Array, candidates: readonly Address[], count: num
  */
 export function drawFromCandidates(
   record: Pick<DrawRecord, 'contractId' | 'deliveryHash' | 'panelSize'> & {
+    secret?: string | null;
     priorityCandidates: readonly string[];
     registryCandidates: readonly string[];
   },
@@ -72,7 +92,8 @@ export function drawFromCandidates(
   if (!Number.isInteger(record.panelSize) || record.panelSize < 0) {
     throw new RangeError(`panelSize must be a non-negative integer, got ${record.panelSize}`);
   }
-  const seed = drawSeed(record.contractId, record.deliveryHash);
+  const secret = record.secret == null ? null : record.secret.toLowerCase();
+  const seed = drawSeed(record.contractId, record.deliveryHash, secret);
   const priorityCandidates = candidatesFrom(record.priorityCandidates, new Set());
   const registryCandidates = candidatesFrom(record.registryCandidates, new Set(priorityCandidates));
   const fromPriority = pickLowest(seed, priorityCandidates, record.panelSize);
@@ -81,6 +102,7 @@ export function drawFromCandidates(
     contractId: record.contractId,
     deliveryHash: record.deliveryHash.toLowerCase(),
     panelSize: record.panelSize,
+    secret,
     seed: bytesToHex(seed),
     priorityCandidates,
     registryCandidates,

@@ -17,7 +17,7 @@ const addresses = { type: 'array', items: address, uniqueItems: true } as const;
 const envelope = {
   contractId: { type: 'string', minLength: 1, maxLength: 200 },
   at: iso,
-  actor: { anyOf: [address, { enum: ['system', 'auto-verifier'] }] },
+  actor: { anyOf: [address, { enum: ['system', 'auto-verifier', 'operator'] }] },
 } as const;
 const envelopeRequired = ['type', 'contractId', 'at', 'actor'] as const;
 
@@ -71,6 +71,8 @@ export const contractEventJsonSchema = {
     { $ref: '#/$defs/contractSettled' },
     { $ref: '#/$defs/contractCancelled' },
     { $ref: '#/$defs/messageRejected' },
+    { $ref: '#/$defs/needsOperator' },
+    { $ref: '#/$defs/operatorResolved' },
   ],
   $defs: {
     contractCreated: eventDef(
@@ -91,6 +93,7 @@ export const contractEventJsonSchema = {
           properties: { match: iso, withdrawal: iso, delivery: iso, review: iso },
         },
         materialsSha256: sha256,
+        drawCommitment: sha256,
       },
       [
         'contractCode',
@@ -144,6 +147,7 @@ export const contractEventJsonSchema = {
       'contract.panel-drawn',
       {
         deliverySha256: sha256,
+        secret: sha256,
         seed: sha256,
         panelSize: { type: 'integer', minimum: 0 },
         priorityCandidates: addresses,
@@ -211,5 +215,16 @@ export const contractEventJsonSchema = {
       },
       ['message', 'code'],
     ),
+    needsOperator: eventDef(
+      'contract.needs-operator',
+      {
+        step: { type: 'string', pattern: '^[a-z][a-z0-9_-]{0,63}$' },
+        failureType: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]{0,63}$' },
+      },
+      ['step', 'failureType'],
+    ),
+    operatorResolved: eventDef('contract.operator-resolved', { action: { enum: ['retry', 'release'] } }, [
+      'action',
+    ]),
   },
 } as const;

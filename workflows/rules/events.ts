@@ -76,7 +76,7 @@ export function clientReviewVerdicts(
 // Event shapes
 
 /** An agent's address, the service's own timers and rules (`system`), or the automatic checker. */
-export type Actor = Address | 'system' | 'auto-verifier';
+export type Actor = Address | 'system' | 'auto-verifier' | 'operator';
 
 /** The agentId of the automatic machine-check verifier in agent.verified events. */
 export const AUTO_VERIFIER_AGENT_ID = 'opencontract:auto-verifier';
@@ -110,6 +110,8 @@ export interface ContractCreatedEvent extends EventBase<'contract.created'> {
   deadlines: { match: string; withdrawal: string; delivery: string; review?: string };
   /** sha256 of the encrypted Supplementary Materials, when there are any. */
   materialsSha256?: string;
+  /** sha256 of the contract's draw secret (rules/draw drawCommitment), revealed in contract.panel-drawn. */
+  drawCommitment?: string;
 }
 
 /** A bid arrived. Its price stays sealed: it is not in the log. */
@@ -161,6 +163,8 @@ export interface ContractDisputedEvent extends EventBase<'contract.disputed'> {
 /** Everything needed to recompute the draw (workflows/rules/draw.ts drawFromCandidates). */
 export interface PanelDrawnEvent extends EventBase<'contract.panel-drawn'> {
   deliverySha256: string;
+  /** The draw secret committed in contract.created, revealed; absent for contracts created before it. */
+  secret?: string;
   seed: string;
   panelSize: number;
   priorityCandidates: Address[];
@@ -218,8 +222,26 @@ export interface MessageRejectedEvent extends EventBase<'contract.message-reject
   field?: string;
 }
 
+/**
+ * A money step the ledger refused for good (a non-retryable activity failure): the contract waits for
+ * the operator (docs/operations.md). Content-free: the step and the failure's type only.
+ */
+export interface NeedsOperatorEvent extends EventBase<'contract.needs-operator'> {
+  step: string;
+  failureType: string;
+}
+
+export type OperatorAction = 'retry' | 'release';
+
+/** The operator's resolution of a contract waiting for it. */
+export interface OperatorResolvedEvent extends EventBase<'contract.operator-resolved'> {
+  action: OperatorAction;
+}
+
 export type ContractEvent =
   | ContractCreatedEvent
+  | NeedsOperatorEvent
+  | OperatorResolvedEvent
   | QuoteReceivedEvent
   | ContractMatchedEvent
   | ContractWithdrawnEvent
@@ -288,6 +310,7 @@ export function contractCreatedEvent(
     acceptanceCriteria: readonly (string | { check?: unknown })[];
     deadlines: { match: number; withdrawal: number; delivery: number; review?: number | null };
     materialsSha256?: string | null;
+    drawCommitment?: string | null;
   },
 ): ContractCreatedEvent {
   const d = c.deadlines;
@@ -313,7 +336,25 @@ export function contractCreatedEvent(
       'materialsSha256',
       c.materialsSha256 ? sha256Hex(c.materialsSha256, 'materialsSha256') : undefined,
     ),
+    ...optional(
+      'drawCommitment',
+      c.drawCommitment ? sha256Hex(c.drawCommitment, 'drawCommitment') : undefined,
+    ),
   };
+}
+
+export function needsOperatorEvent(
+  ctx: EventContext,
+  e: { step: string; failureType: string },
+): NeedsOperatorEvent {
+  if (!MACHINE_CODE_RE.test(e.step)) throw new RangeError('step must be a machine code');
+  // A failure type is an identifier (e.g. `HoldNotOpen`); anything else is recorded as `unknown`.
+  const failureType = /^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(e.failureType) ? e.failureType : 'unknown';
+  return { ...base('contract.needs-operator', ctx), step: e.step, failureType };
+}
+
+export function operatorResolvedEvent(ctx: EventContext, action: OperatorAction): OperatorResolvedEvent {
+  return { ...base('contract.operator-resolved', ctx), action };
 }
 
 export function quoteReceivedEvent(
@@ -411,6 +452,7 @@ export function panelDrawnEvent(
   return {
     ...base('contract.panel-drawn', ctx),
     deliverySha256: sha256Hex(draw.deliveryHash, 'deliveryHash'),
+    ...optional('secret', draw.secret ?? undefined),
     seed: draw.seed,
     panelSize: draw.panelSize,
     priorityCandidates: [...draw.priorityCandidates],

@@ -78,14 +78,16 @@ export function settle(
  * by-client / unmatched: no Worker Stake exists, the escrow is refunded.
  * withdrawn: withdrawalSlashBps of the stake to the Client (rounded down), the rest back to the Worker.
  * absent: the whole stake slashed, absentSlashClientBps to the Client (rounded down), the rest to the Treasury.
+ * by-operator: every hold back to its owner (the operator's release of a stuck contract).
  * The escrow is refunded in every case.
  */
 export function cancel(
   reason: CancellationReason,
-  holds: Pick<ContractHolds, 'escrow' | 'workerStake'>,
+  holds: Pick<ContractHolds, 'escrow' | 'workerStake'> & { disputeBond?: bigint | null },
   params: ProtocolParams,
 ): Cancellation {
   assertAmount(holds.escrow, 'escrow');
+  if (reason === 'by-operator') return releaseAll(holds);
   const splits: HoldSplit[] = [returnHold('escrow', holds.escrow)];
   const matched = reason === 'withdrawn' || reason === 'absent';
   if (matched !== (holds.workerStake !== null)) {
@@ -101,4 +103,13 @@ export function cancel(
     );
   }
   return { status: cancelledStatus(reason), holds: splits };
+}
+
+function releaseAll(
+  holds: Pick<ContractHolds, 'escrow' | 'workerStake'> & { disputeBond?: bigint | null },
+): Cancellation {
+  const splits = [returnHold('escrow', holds.escrow)];
+  if (holds.workerStake !== null) splits.push(returnHold('workerStake', holds.workerStake));
+  if (holds.disputeBond != null) splits.push(returnHold('disputeBond', holds.disputeBond));
+  return { status: cancelledStatus('by-operator'), holds: splits };
 }

@@ -13,10 +13,15 @@ export const CONTRACT_STATUSES = [
   'cancelled-unmatched',
   'cancelled-withdrawn',
   'cancelled-absent',
+  'cancelled-by-operator',
 ] as const;
 export type ContractStatus = (typeof CONTRACT_STATUSES)[number];
 
-export const CANCELLATION_REASONS = ['by-client', 'unmatched', 'withdrawn', 'absent'] as const;
+/**
+ * `by-operator`: a money step the ledger refused for good was resolved by the operator releasing
+ * every hold of the contract to its owner (docs/operations.md). Reachable from every open status.
+ */
+export const CANCELLATION_REASONS = ['by-client', 'unmatched', 'withdrawn', 'absent', 'by-operator'] as const;
 export type CancellationReason = (typeof CANCELLATION_REASONS)[number];
 export type CancelledStatus = `cancelled-${CancellationReason}`;
 
@@ -27,12 +32,12 @@ export type SettledStatus = `settled-${SettlementTier}`;
 export type TerminalStatus = SettledStatus | CancelledStatus;
 
 const TRANSITIONS: { readonly [S in ContractStatus]: readonly ContractStatus[] } = {
-  created: ['matched', 'cancelled-by-client', 'cancelled-unmatched'],
-  matched: ['under-review', 'cancelled-withdrawn', 'cancelled-absent'],
+  created: ['matched', 'cancelled-by-client', 'cancelled-unmatched', 'cancelled-by-operator'],
+  matched: ['under-review', 'cancelled-withdrawn', 'cancelled-absent', 'cancelled-by-operator'],
   // privacy-preserving: a dispute → disputed; approval or no action → resolved. Standard: tally → resolved.
-  'under-review': ['disputed', 'resolved'],
-  disputed: ['resolved'],
-  resolved: ['settled-fully-met', 'settled-partially-met', 'settled-none-met'],
+  'under-review': ['disputed', 'resolved', 'cancelled-by-operator'],
+  disputed: ['resolved', 'cancelled-by-operator'],
+  resolved: ['settled-fully-met', 'settled-partially-met', 'settled-none-met', 'cancelled-by-operator'],
   'settled-fully-met': [],
   'settled-partially-met': [],
   'settled-none-met': [],
@@ -40,6 +45,7 @@ const TRANSITIONS: { readonly [S in ContractStatus]: readonly ContractStatus[] }
   'cancelled-unmatched': [],
   'cancelled-withdrawn': [],
   'cancelled-absent': [],
+  'cancelled-by-operator': [],
 };
 
 export function isTerminal(status: ContractStatus): status is TerminalStatus {

@@ -1,0 +1,86 @@
+// The operator's tools for money that cannot move by the rules (docs/operations.md), operator token:
+// POST /operator/contracts/{id}/resolve (a contract flagged needs-operator: retry or release),
+// GET /operator/stuck-holds (open holds of closed contracts) and POST /operator/stuck-holds/release.
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import type { ApiContext } from '../deps';
+import { validationHook } from '../errors';
+import type { AuthMiddleware } from '../middleware';
+import { contractIdParams, errorResponses, json } from '../schemas';
+import { reply } from './respond';
+
+const resolveBody = z
+  .object({
+    action: z.enum(['retry', 'release']).openapi({
+      description: '`retry` runs the refused step again; `release` returns every hold to its owner',
+    }),
+  })
+  .strict()
+  .openapi('ResolveStuckRequest');
+
+const stuckStepSchema = z
+  .object({ step: z.string(), failureType: z.string(), since: z.string() })
+  .openapi('StuckStep');
+
+const resolveResultSchema = z
+  .object({ contractId: z.string(), status: z.string(), needsOperator: stuckStepSchema.nullable() })
+  .openapi('ResolveStuckResult');
+
+const strandedHoldSchema = z
+  .object({
+    holdId: z.string(),
+    contractId: z.string(),
+    owner: z.string(),
+    kind: z.string(),
+    amount: z.string(),
+    createdAt: z.string(),
+  })
+  .openapi('StrandedHold');
+const strandedListSchema = z.object({ holds: z.array(strandedHoldSchema) }).openapi('StrandedHolds');
+
+export function stuckOperatorApp(ctx: ApiContext, auth: AuthMiddleware) {
+  const app = new OpenAPIHono({ defaultHook: validationHook });
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/contracts/{id}/resolve',
+      summary: 'Resolve a contract waiting for the operator: retry its step or release its holds',
+      security: [{ operatorToken: [] }],
+      middleware: [...auth.operator],
+      request: {
+        params: contractIdParams,
+        body: { required: true, content: { 'application/json': { schema: resolveBody } } },
+      },
+      responses: {
+        200: json(resolveResultSchema, 'the contract after the action: done, or waiting again'),
+        ...errorResponses(400, 401, 404, 409),
+      },
+    }),
+    async (c) => {
+      const { action } = c.req.valid('json');
+      return reply(c, await ctx.stuck.resolve(c.req.param('id'), action));
+    },
+  );
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/stuck-holds',
+      summary: 'Open holds whose contract is closed (the reconciler’s report)',
+      security: [{ operatorToken: [] }],
+      middleware: [auth.operator[0]],
+      responses: { 200: json(strandedListSchema, 'stranded holds, oldest first'), ...errorResponses(401) },
+    }),
+    async (c) => reply(c, { holds: await ctx.stuck.strandedHolds() }),
+  );
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/stuck-holds/release',
+      summary: 'Release every open hold of a closed contract to its owner',
+      security: [{ operatorToken: [] }],
+      middleware: [...auth.operator],
+      responses: { 200: json(strandedListSchema, 'the holds released'), ...errorResponses(401) },
+    }),
+    async (c) => reply(c, { holds: await ctx.stuck.releaseStranded() }),
+  );
+  return app;
+}

@@ -1,0 +1,139 @@
+// Hole 3 of issue 12, the reconciler: a hold whose contract is closed (here: its workflow terminated
+// with escrow and stake held) is reported by GET /operator/stuck-holds and released to its owner by
+// POST /operator/stuck-holds/release or by the scheduled hold reconciler the worker process starts;
+// a running contract's holds are never touched. Also the operator's resolve route: 401 without the
+// token, 400 naming the field, 404 for an unknown contract, 409 for a contract not waiting.
+// Dev server, real worker and ledger on SQLite, the app in process.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Client } from '@temporalio/client';
+import { createTemporalClient } from '../../service/temporal-client';
+import { startReconciler } from '../../service/worker';
+import { contractWorkflowId } from '../../workflows/definitions';
+import { OPERATOR_TOKEN, TASK_QUEUE, useAppHarness } from '../support/service';
+import { call, contractBody, newAgent, type TestAgent } from '../api/support';
+
+const h = useAppHarness();
+const FUNDS = 10_000_000n;
+const PRICE = 2_500_000n;
+const STAKE = 250_000n;
+
+function operatorCall(method: string, path: string, body?: unknown, token = OPERATOR_TOKEN) {
+  return call(h().app, undefined, method, path, {
+    ...(body === undefined ? {} : { body }),
+    headers: { Authorization: `Bearer ${token}` },
+  });
+}
+
+function temporal(): Client {
+  return createTemporalClient({
+    connection: h().env.connection,
+    namespace: h().env.namespace ?? 'default',
+    codecKey: h().settings.payloadCodecKey,
+  });
+}
+
+/** A matched FDP contract: the Client's escrow and the Worker's stake are held. */
+async function matched(client: TestAgent, worker: TestAgent): Promise<string> {
+  const created = await call(h().app, client, 'POST', '/contracts', { body: contractBody(worker.address) });
+  assert.equal(created.status, 201, created.text);
+  const id = created.json.contractId as string;
+  const accepted = await call(h().app, worker, 'POST', `/contracts/${id}/accept`);
+  assert.equal(accepted.status, 200, accepted.text);
+  return id;
+}
+
+async function usdc(address: string): Promise<[bigint, bigint]> {
+  const { USDC } = await h().balances(address);
+  return [USDC.available, USDC.held];
+}
+
+async function strandedOf(contractId: string): Promise<string[]> {
+  const report = await operatorCall('GET', '/operator/stuck-holds');
+  assert.equal(report.status, 200, report.text);
+  return (report.json.holds as { contractId: string; holdId: string }[])
+    .filter((x) => x.contractId === contractId)
+    .map((x) => x.holdId)
+    .sort();
+}
+
+test('holds of a terminated contract are reported, then released by the route; a running one is untouched', async () => {
+  const client = newAgent();
+  const worker = newAgent();
+  await h().fund(client.address, FUNDS);
+  await h().fund(worker.address, FUNDS);
+  const dead = await matched(client, worker);
+  const alive = await matched(client, worker);
+  await temporal().workflow.getHandle(contractWorkflowId(dead)).terminate('test: a workflow gone wrong');
+
+  assert.equal(
+    (await operatorCall('GET', '/operator/stuck-holds', undefined, 'wrong-token-0123456789')).status,
+    401,
+  );
+  assert.deepEqual(await strandedOf(dead), [`${dead}:escrow`, `${dead}:stake:${worker.address}`].sort());
+  assert.deepEqual(await strandedOf(alive), [], 'a running contract holds by right');
+
+  const released = await operatorCall('POST', '/operator/stuck-holds/release');
+  assert.equal(released.status, 200, released.text);
+  const ids = (released.json.holds as { holdId: string; amount: string; owner: string }[])
+    .filter((x) => x.holdId.startsWith(dead))
+    .map((x) => [x.holdId, x.owner, x.amount]);
+  assert.deepEqual(ids.sort(), [
+    [`${dead}:escrow`, client.address, PRICE.toString()],
+    [`${dead}:stake:${worker.address}`, worker.address, STAKE.toString()],
+  ]);
+  // Only the live contract's holds remain: exactly its escrow and stake.
+  assert.deepEqual(await usdc(client.address), [FUNDS - PRICE, PRICE]);
+  assert.deepEqual(await usdc(worker.address), [FUNDS - STAKE, STAKE]);
+  assert.deepEqual(await strandedOf(dead), []);
+  const again = await operatorCall('POST', '/operator/stuck-holds/release');
+  assert.equal(
+    (again.json.holds as { contractId: string }[]).filter((x) => x.contractId === dead).length,
+    0,
+    'a second release moves nothing',
+  );
+  await h().ledger.audit();
+});
+
+test('the scheduled reconciler releases the holds of a terminated contract; a second start finds it running', async () => {
+  const client = newAgent();
+  const worker = newAgent();
+  await h().fund(client.address, FUNDS);
+  await h().fund(worker.address, FUNDS);
+  const dead = await matched(client, worker);
+  await temporal().workflow.getHandle(contractWorkflowId(dead)).terminate('test: a workflow gone wrong');
+  assert.equal((await strandedOf(dead)).length, 2);
+
+  await startReconciler(temporal(), TASK_QUEUE);
+  await startReconciler(temporal(), TASK_QUEUE); // idempotent: the same workflow
+  for (let i = 0; i < 200 && (await strandedOf(dead)).length > 0; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.deepEqual(await strandedOf(dead), []);
+  assert.deepEqual(await usdc(client.address), [FUNDS, 0n]);
+  assert.deepEqual(await usdc(worker.address), [FUNDS, 0n]);
+  await h().ledger.audit();
+});
+
+test('the resolve route: operator token, the action named, unknown contract, not waiting', async () => {
+  const client = newAgent();
+  const worker = newAgent();
+  await h().fund(client.address, FUNDS);
+  await h().fund(worker.address, FUNDS);
+  const id = await matched(client, worker);
+  const path = `/operator/contracts/${id}/resolve`;
+  assert.equal((await operatorCall('POST', path, { action: 'retry' }, 'wrong-token-0123456789')).status, 401);
+  const bad = await operatorCall('POST', path, { action: 'later' });
+  assert.equal(bad.status, 400, bad.text);
+  assert.match(bad.text, /action/);
+  const unknown = await operatorCall('POST', '/operator/contracts/c-nosuchcontract000000000/resolve', {
+    action: 'retry',
+  });
+  assert.equal(unknown.status, 404, unknown.text);
+  const notStuck = await operatorCall('POST', path, { action: 'release' });
+  assert.equal(notStuck.status, 409, notStuck.text);
+  assert.equal(notStuck.json.error.code, 'not_stuck');
+  // Nothing changed: the contract still holds exactly its escrow and stake.
+  assert.deepEqual(await usdc(client.address), [FUNDS - PRICE, PRICE]);
+  assert.deepEqual(await usdc(worker.address), [FUNDS - STAKE, STAKE]);
+});

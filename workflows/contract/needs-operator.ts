@@ -1,0 +1,146 @@
+// No failure may leave money held (docs/operations.md). The main loop runs each step that moves money
+// or seats a panel through `underWatch`: an activity failure that escapes its retry policy (a
+// non-retryable ledger refusal, e.g. a hold already resolved elsewhere) does not fail the workflow.
+// The step's in-memory changes are rolled back (the ledger batch is atomic: nothing moved), the
+// contract is flagged `needs-operator` (event, NeedsOperator search attribute), and the loop waits for
+// the operator: `retry` runs the step again, `release` returns every hold to its owner and ends the
+// contract `cancelled-by-operator`.
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  condition,
+  patched,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
+import type { OperatorActivities } from '../../activities/operator-activities';
+import { FailureType } from '../definitions';
+import {
+  needsOperatorQuery,
+  OPERATOR_ACTIONS,
+  resolveStuckUpdate,
+  type ResolveStuckInput,
+  type ResolveStuckResult,
+  type StuckStep,
+} from '../operator-messages';
+import { contractCancelledEvent, needsOperatorEvent, operatorResolvedEvent } from '../rules/events';
+import { cancel } from '../rules/settlement';
+import { needsOperatorKey } from '../search-attributes';
+import { panels } from './activities';
+import { publish } from './observability';
+import { reject, rejection } from './rejection';
+import type { Contract } from './state';
+
+/** patched() id of the needs-operator path: before it, such a failure failed the workflow. */
+export const NEEDS_OPERATOR_PATCH = 'needs-operator';
+
+const operatorActivities = proxyActivities<OperatorActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+/** What a step of the main loop may change before its money moves, restored when it fails. */
+interface Snapshot {
+  status: Contract['status'];
+  events: number;
+  criteriaMet: Contract['criteriaMet'];
+  voteRows: Contract['voteRows'];
+  payment: Contract['payment'];
+}
+
+function snapshot(c: Contract): Snapshot {
+  const { status, criteriaMet, voteRows, payment } = c;
+  return { status, events: c.events.length, criteriaMet, voteRows, payment };
+}
+
+function rollback(c: Contract, s: Snapshot): void {
+  c.status = s.status;
+  c.events.length = s.events;
+  c.criteriaMet = s.criteriaMet;
+  c.voteRows = s.voteRows;
+  c.payment = s.payment;
+  c.revision++;
+  publish(c);
+}
+
+function flag(c: Contract, stuck: StuckStep | null): void {
+  c.operator.stuck = stuck;
+  c.revision++;
+  upsertSearchAttributes([{ key: needsOperatorKey, value: stuck !== null }]);
+}
+
+/** Runs one step of the main loop; a failure of one of its activities waits for the operator. */
+export async function underWatch(c: Contract, step: string, work: () => Promise<void>): Promise<void> {
+  const before = snapshot(c);
+  try {
+    await work();
+  } catch (error) {
+    if (!(error instanceof ActivityFailure) || !patched(NEEDS_OPERATOR_PATCH)) throw error;
+    rollback(c, before);
+    const failureType = (error.cause instanceof ApplicationFailure && error.cause.type) || 'unknown';
+    c.record(needsOperatorEvent(c.eventContext('system'), { step, failureType }));
+    flag(c, { step, failureType, since: new Date(Date.now()).toISOString() });
+    await condition(() => c.operator.action !== null);
+    const action = c.operator.action!;
+    c.operator.action = null;
+    c.record(operatorResolvedEvent(c.eventContext('operator'), action));
+    if (action === 'release') c.operator.releasing = true;
+    flag(c, null);
+    return;
+  }
+  c.operator.completed++;
+}
+
+/**
+ * The operator's release: every open hold of the contract (escrow, stake, bonds, BA bonds) voided back
+ * to its owner, the panel's seats freed, `cancelled-by-operator`. Itself run under watch by the loop.
+ */
+export async function releaseByOperator(c: Contract): Promise<void> {
+  const released = cancel('by-operator', c.holds(), c.params);
+  await operatorActivities.releaseContractHolds({ contractId: c.contractId });
+  if (c.panel !== null && c.panel.members.length > 0 && c.voteRows === null) {
+    await panels.closePanel({ contractId: c.contractId, rows: [] });
+  }
+  c.operator.releasing = false;
+  c.transition(released.status);
+  c.record(
+    contractCancelledEvent(c.eventContext('operator'), {
+      status: released.status,
+      reason: 'by-operator',
+      holds: released.holds,
+    }),
+  );
+}
+
+function validateResolve(c: Contract, input: unknown): void {
+  const action = (input as Partial<ResolveStuckInput> | null)?.action;
+  if (!OPERATOR_ACTIONS.includes(action as ResolveStuckInput['action'])) {
+    reject(rejection(FailureType.BadInput, 'invalid', 'action must be retry or release', 'action'));
+  }
+  if (c.operator.stuck === null || c.operator.action !== null) {
+    reject(rejection(FailureType.Conflict, 'not_stuck', 'the contract is not waiting for the operator'));
+  }
+}
+
+/** The operator's Update (sent by the API's operator route) and the query of what waits for it. */
+export function registerOperatorHandlers(c: Contract): void {
+  setHandler(
+    resolveStuckUpdate,
+    async (input: ResolveStuckInput): Promise<ResolveStuckResult> => {
+      const { completed, stuck } = c.operator;
+      c.operator.action = input.action;
+      c.revision++;
+      // The answer comes once the step ran again: done, or stuck once more.
+      await condition(
+        () =>
+          c.terminal ||
+          c.operator.completed > completed ||
+          (c.operator.stuck !== null && c.operator.stuck !== stuck),
+      );
+      return { contractId: c.contractId, status: c.status, needsOperator: c.operator.stuck };
+    },
+    { validator: (input) => validateResolve(c, input) },
+  );
+  setHandler(needsOperatorQuery, () => c.operator.stuck);
+}
