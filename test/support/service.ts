@@ -15,7 +15,7 @@ import { createOperatorClient } from '../../api/sdk';
 import type { SqliteKeyVault } from '../../api/vault';
 import { closeApiStores, openApiStores, startApiServer, type ApiServer } from '../../service/api-server';
 import { loadSettings, type Settings } from '../../service/settings';
-import { contractDataConverter, createTemporalClient } from '../../service/temporal-client';
+import { createTemporalClient, workerDataConverter } from '../../service/temporal-client';
 import { CONTRACT_WORKFLOWS_PATH, createContractWorker } from '../../service/worker';
 import { createDevServerEnv } from './temporal';
 
@@ -53,7 +53,7 @@ export async function runContractWorker(
     taskQueue: TASK_QUEUE,
     ledger,
     records,
-    dataConverter: contractDataConverter(settings.payloadCodecKey),
+    dataConverter: workerDataConverter(settings.payloadCodecKey),
     workflowBundle: await contractBundle(),
   });
   const running = worker.run();
