@@ -5,8 +5,7 @@
 // instead of leaking.
 import type { Context } from 'hono';
 import type { SSEStreamingApi } from 'hono/streaming';
-import type { ApiContext } from './deps';
-import { clientAddress, tooManyRequests } from './rate-limit';
+import { clientAddress, tooManyRequests, type RateLimitSettings } from './rate-limit';
 
 /** What a refused stream is told to wait: streams last minutes, so a few seconds is a fair retry. */
 export const STREAM_RETRY_MS = 5_000;
@@ -45,11 +44,16 @@ export class MemoryStreamSlots implements StreamSlots {
 }
 
 /** A slot for this request's caller (the signed agent, else its address), or undefined at a cap. */
-export function openStreamSlot(ctx: ApiContext, c: Context): Promise<string | undefined> {
+export interface StreamLimits {
+  settings: RateLimitSettings;
+  streams: StreamSlots;
+}
+
+export function openStreamSlot(limits: StreamLimits, c: Context): Promise<string | undefined> {
   const caller = c.get('caller') as string | undefined;
   const owner = caller === undefined ? `address:${clientAddress(c)}` : `agent:${caller.toLowerCase()}`;
-  const { streamsPerCaller, streamsTotal } = ctx.limits.settings;
-  return ctx.limits.streams.acquire(owner, { perCaller: streamsPerCaller, total: streamsTotal });
+  const { streamsPerCaller, streamsTotal } = limits.settings;
+  return limits.streams.acquire(owner, { perCaller: streamsPerCaller, total: streamsTotal });
 }
 
 /** The 429 of a stream refused at a cap. */
@@ -61,13 +65,13 @@ export function tooManyStreams(c: Context): Response {
  * Gives the slot back when the stream closes: hono's streamSSE closes it however the stream ends
  * (done, client gone, error). A failed release is left to the slot's expiry.
  */
-export function releaseOnClose(ctx: ApiContext, slot: string, stream: SSEStreamingApi): void {
+export function releaseOnClose(slots: StreamSlots, slot: string, stream: SSEStreamingApi): void {
   const close = stream.close.bind(stream);
   stream.close = async () => {
     try {
       await close();
     } finally {
-      await ctx.limits.streams.release(slot).catch(() => undefined);
+      await slots.release(slot).catch(() => undefined);
     }
   };
 }

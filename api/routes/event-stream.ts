@@ -86,11 +86,11 @@ export function registerEventStreamRoute(
       const visible = eventsVisibleTo(view, c.var.caller);
       const first = await ctx.contracts.eventLog(id);
       if (isClosed(first) && seen >= first.length) return c.body(null, 204) as never;
-      const slot = await openStreamSlot(ctx, c);
+      const slot = await openStreamSlot(ctx.limits, c);
       if (slot === undefined) return tooManyStreams(c) as never;
 
       return streamSSE(c, async (stream) => {
-        releaseOnClose(ctx, slot, stream);
+        releaseOnClose(ctx.limits.streams, slot, stream);
         const pause = pauser(stream);
         const startedAt = Date.now();
         let sent = Math.min(seen, first.length);
