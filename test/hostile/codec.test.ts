@@ -18,7 +18,7 @@ import { termsToWire, validateContractTerms } from '../../workflows/rules/contra
 import { paramsToWire } from '../../workflows/rules/params';
 import { TASK_QUEUE, useAppHarness } from '../support/service';
 import { call, contractBody, newAgent, type Json } from '../api/support';
-import { assertNothingHeld } from './support';
+import { assertNothingHeld } from './side-app';
 
 const h = useAppHarness();
 const FUNDS = 10_000_000n;

@@ -13,7 +13,7 @@ import { signRequest } from '../../api/sdk/signer';
 import { useAppHarness } from '../support/service';
 import { startPostgres, type PostgresServer } from '../support/postgres';
 import { call, contractBody, newAgent, type TestAgent } from '../api/support';
-import { appBeside, assertNothingHeld, type SideApp } from './support';
+import { appBeside, assertNothingHeld, type SideApp } from './side-app';
 
 const h = useAppHarness();
 const PRICE = 2_500_000n;
