@@ -8,6 +8,8 @@ import { mapError } from './error-mapping';
 import { errorBody, validationHook } from './errors';
 import { authMiddleware } from './middleware';
 import { notOnOpenPanel } from './panel-check';
+import { addressLimit, DEFAULT_RATE_LIMITS, MemoryRateLimitStore } from './rate-limit';
+import { MemoryStreamSlots } from './stream-caps';
 import { agentsApp } from './routes/agents';
 import { contractsApp } from './routes/contracts';
 import { eligibilityApp } from './routes/eligibility';
@@ -52,11 +54,18 @@ export function createApp(deps: AppDeps) {
     now: deps.now ?? Date.now,
     eligibilityUnlockCheck: deps.eligibilityUnlockCheck ?? notOnOpenPanel(deps.ledger),
     eventStream: { ...DEFAULT_EVENT_STREAM, ...deps.eventStream },
+    limits: {
+      settings: { ...DEFAULT_RATE_LIMITS, ...deps.limits?.settings },
+      store: deps.limits?.store ?? new MemoryRateLimitStore(),
+      streams: deps.limits?.streams ?? new MemoryStreamSlots(),
+    },
   };
   const logError = deps.logError ?? ((err: unknown) => console.error('unexpected API error', err));
   const auth = authMiddleware(ctx);
   const app = new OpenAPIHono({ defaultHook: validationHook });
 
+  // First of all: a refused request costs no more than a bucket lookup.
+  app.use('*', addressLimit({ ...ctx.limits, now: ctx.now }));
   // Before any signature check: requireSignature reads the whole body to digest it.
   const maxSize = deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   app.use(

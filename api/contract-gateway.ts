@@ -2,7 +2,7 @@
 // and the listing (api/contract-listing.ts). Temporal's own errors are turned into the API's
 // (SPEC §12) here or in the app's onError (api/error-mapping.ts).
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import { WithStartWorkflowOperation } from '@temporalio/client';
+import { QueryNotRegisteredError, WithStartWorkflowOperation } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { UpdateDefinition } from '@temporalio/common';
 import {
@@ -72,7 +72,8 @@ export function createContractGateway({
       const view = await handle(contractId).query(contractQuery);
       return view.created ? view : undefined;
     } catch (err) {
-      if (err instanceof WorkflowNotFoundError) return undefined;
+      // A workflow that failed before registering its handlers (e.g. started without the codec key).
+      if (err instanceof WorkflowNotFoundError || err instanceof QueryNotRegisteredError) return undefined;
       throw err;
     }
   }

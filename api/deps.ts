@@ -7,6 +7,8 @@ import type { NonceStore } from './auth';
 import type { ContractGateway } from './contract-gateway';
 import type { IdempotencyStore } from './idempotency';
 import type { PayoutStore } from './payouts';
+import type { RateLimitSettings, RateLimitStore } from './rate-limit';
+import type { StreamSlots } from './stream-caps';
 import type { StuckOperations } from './stuck-operations';
 import type { KeyVault } from './vault';
 
@@ -38,6 +40,12 @@ export interface AppDeps {
   logError?: (err: unknown) => void;
   /** The event stream's polling, duration limit and heartbeat (DEFAULT_EVENT_STREAM below). */
   eventStream?: Partial<EventStreamSettings>;
+  /** Rate limits and stream caps (api/rate-limit.ts); defaults: DEFAULT_RATE_LIMITS, in memory. */
+  limits?: {
+    settings?: Partial<RateLimitSettings>;
+    store?: RateLimitStore;
+    streams?: StreamSlots;
+  };
 }
 
 /** The deps with defaults applied and the Temporal gateway built: what the sub-apps receive. */
@@ -56,6 +64,7 @@ export interface ApiContext {
   now: () => number;
   eligibilityUnlockCheck: EligibilityUnlockCheck;
   eventStream: EventStreamSettings;
+  limits: { settings: RateLimitSettings; store: RateLimitStore; streams: StreamSlots };
 }
 
 export interface EventStreamSettings {

@@ -2,7 +2,7 @@
 import { HTTPException } from 'hono/http-exception';
 import { $ZodError } from 'zod/v4/core';
 
-export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 422 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 422 | 429 | 500 | 503;
 
 export interface ErrorBody {
   error: { code: string; message: string; details?: unknown };
@@ -37,6 +37,7 @@ export const GENERIC_CODES: Readonly<Record<number, string>> = {
   413: 'payload_too_large',
   415: 'unsupported_media_type',
   422: 'unprocessable',
+  429: 'rate_limited',
 };
 
 /** One helper per status of SPEC §12; `code` defaults to the status's generic code. */

@@ -1,9 +1,11 @@
 // The authentication chains of the routes (docs/api.md "Who may call what").
 import type { MiddlewareHandler } from 'hono';
+import { every } from 'hono/combine';
 import { createMiddleware } from 'hono/factory';
 import { requireOperatorToken, requireSignature, type Address } from './auth';
 import type { ApiContext } from './deps';
 import { idempotency } from './idempotency';
+import { agentLimit } from './rate-limit';
 
 export type MaybeSignedEnv = { Variables: { caller?: Address } };
 
@@ -11,7 +13,11 @@ export type MaybeSignedEnv = { Variables: { caller?: Address } };
 export const OPTIONALLY_SIGNED: Record<string, string[]>[] = [{}, { httpSignature: [] }];
 
 export function authMiddleware(ctx: ApiContext) {
-  const signed = requireSignature({ nonces: ctx.nonces, now: ctx.now });
+  // The verified signer spends a token of its bucket before the route does anything.
+  const signed = every(
+    requireSignature({ nonces: ctx.nonces, now: ctx.now }),
+    agentLimit({ ...ctx.limits, now: ctx.now }),
+  );
   const keyed = idempotency({ store: ctx.idempotency });
   return {
     /** Reads that need the caller: keys, balances. */

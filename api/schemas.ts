@@ -294,6 +294,7 @@ export function errorResponses(...statuses: number[]) {
     409: 'wrong state, lost race, or an Idempotency-Key still in progress',
     413: 'body too large',
     422: 'Idempotency-Key reused with another request',
+    429: 'rate limited (see Retry-After)',
     503: 'Temporal unavailable',
   };
   return Object.fromEntries(

@@ -15,6 +15,7 @@ import { SqliteIdempotencyStore } from '../api/idempotency';
 import { PostgresIdempotencyStore } from '../api/idempotency-postgres';
 import { SqlitePayoutStore } from '../api/payouts';
 import { PostgresPayoutStore } from '../api/payouts-postgres';
+import { PostgresRateLimitStore, PostgresStreamSlots } from '../api/rate-limit-postgres';
 import { SqliteKeyVault } from '../api/vault';
 import { PostgresKeyVault } from '../api/vault-postgres';
 import { TASK_QUEUE } from '../temporal.config';
@@ -50,6 +51,9 @@ export interface PostgresApiStores {
   nonces: PostgresNonceStore;
   idempotency: PostgresIdempotencyStore;
   payouts: PostgresPayoutStore;
+  /** Rate-limit buckets and event-stream slots shared by the API processes (SQLite: in memory). */
+  rateLimits: PostgresRateLimitStore;
+  streamSlots: PostgresStreamSlots;
   pool: PostgresPool;
 }
 
@@ -76,6 +80,8 @@ export async function openPostgresApiStores(
       nonces: await PostgresNonceStore.open(pool),
       idempotency: await PostgresIdempotencyStore.open(pool),
       payouts: await PostgresPayoutStore.open(pool),
+      rateLimits: await PostgresRateLimitStore.open(pool),
+      streamSlots: await PostgresStreamSlots.open(pool),
       pool,
     };
   } catch (error) {
@@ -148,6 +154,10 @@ export async function startApiServer(settings: Settings, options: ApiServerOptio
     payouts: stores.payouts,
     params: settings.params,
     operatorToken: settings.operatorToken,
+    limits: {
+      settings: settings.rateLimits,
+      ...('pool' in stores ? { store: stores.rateLimits, streams: stores.streamSlots } : {}),
+    },
   });
   const server = await listen(app, settings.port, hostname);
   const port = (server.address() as AddressInfo).port;

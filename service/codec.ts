@@ -7,6 +7,13 @@
 // its current details (the `__temporal_workflow_metadata` query's answer) stay readable; the service writes
 // them content-free. Content never travels as a bare string: every workflow input, message, query answer and
 // activity argument of the service is an object.
+//
+// The codec key is also what authenticates a message (docs/security.md "Who can reach Temporal"): the
+// worker's codec (`refuseUnsealed`) decodes any payload not sealed under its key — plain JSON, another
+// key, a forgery — as nothing, so a Signal or Update sent without the key reaches the workflow with no
+// `caller` and is refused like any message without one. It decodes as nothing rather than failing:
+// a payload that fails to decode fails the whole workflow task, again on every retry, which would
+// let anyone who reaches Temporal freeze a contract with one bad Signal.
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
@@ -31,6 +38,11 @@ export class PayloadDecryptError extends Error {
 const JSON_PLAIN = 'json/plain';
 const QUOTE = 0x22;
 const WORKFLOW_METADATA_PREFIX = utf8.encode('{"definition":{');
+
+function isSealed(payload: Payload): boolean {
+  const encoding = payload.metadata?.encoding;
+  return encoding !== undefined && encoding !== null && fromUtf8.decode(encoding) === ENCRYPTED_ENCODING;
+}
 
 function isJsonPlain(payload: Payload): boolean {
   const encoding = payload.metadata?.encoding;
@@ -63,7 +75,15 @@ export function isOperatorText(payload: Payload): boolean {
   return data[0] === QUOTE || isWorkflowMetadata(data);
 }
 
-export function createPayloadCodec(key: Uint8Array): PayloadCodec {
+/** What an unauthenticated payload decodes to on the worker: no value at all (`undefined`). */
+const NOTHING: Payload = { metadata: { encoding: utf8.encode('binary/null') } };
+
+export interface PayloadCodecOptions {
+  /** Decode a payload not sealed under this key (bare operator text aside) as nothing, never as itself. */
+  refuseUnsealed?: boolean;
+}
+
+export function createPayloadCodec(key: Uint8Array, options: PayloadCodecOptions = {}): PayloadCodec {
   if (key.length !== 32) throw new Error('the payload codec key must be 32 bytes');
   const secret = Uint8Array.from(key);
   const keyId = codecKeyId(secret);
@@ -95,6 +115,16 @@ export function createPayloadCodec(key: Uint8Array): PayloadCodec {
     }
   }
 
+  function decodeOne(payload: Payload): Payload {
+    if (!isSealed(payload)) return payload;
+    const id = payload.metadata?.[KEY_ID_METADATA];
+    const payloadKeyId = id ? fromUtf8.decode(id) : '(none)';
+    if (payloadKeyId !== keyId) {
+      throw new PayloadDecryptError(`payload sealed with key ${payloadKeyId}, this codec holds ${keyId}`);
+    }
+    return temporal.api.common.v1.Payload.decode(open(payload.data ?? new Uint8Array()));
+  }
+
   return {
     async encode(payloads: Payload[]): Promise<Payload[]> {
       return payloads.map((payload) =>
@@ -108,14 +138,14 @@ export function createPayloadCodec(key: Uint8Array): PayloadCodec {
     },
     async decode(payloads: Payload[]): Promise<Payload[]> {
       return payloads.map((payload) => {
-        const encoding = payload.metadata?.encoding;
-        if (!encoding || fromUtf8.decode(encoding) !== ENCRYPTED_ENCODING) return payload;
-        const id = payload.metadata?.[KEY_ID_METADATA];
-        const payloadKeyId = id ? fromUtf8.decode(id) : '(none)';
-        if (payloadKeyId !== keyId) {
-          throw new PayloadDecryptError(`payload sealed with key ${payloadKeyId}, this codec holds ${keyId}`);
+        if (!options.refuseUnsealed) return decodeOne(payload);
+        if (isOperatorText(payload)) return payload;
+        try {
+          return isSealed(payload) ? decodeOne(payload) : NOTHING;
+        } catch (err) {
+          if (err instanceof PayloadDecryptError) return NOTHING;
+          throw err;
         }
-        return temporal.api.common.v1.Payload.decode(open(payload.data ?? new Uint8Array()));
       });
     },
   };

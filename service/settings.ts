@@ -8,6 +8,8 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { LedgerConfig } from '../activities/ledger';
 import { parseOperatorToken } from '../api/auth';
+import type { RateLimitSettings } from '../api/rate-limit';
+import { parseRateLimits, RateLimitSettingError } from '../api/rate-limit-settings';
 import { parseMasterKey } from '../api/vault';
 import { usesExternalCluster } from '../temporal.config';
 import { InvalidParamsError, parseParamsOverrides, type ProtocolParams } from '../workflows/rules/params';
@@ -39,6 +41,8 @@ export interface Settings {
   retentionDays: number;
   /** The file holding generated secrets, when the embedded default generated or reused any. */
   secretsFile: string | null;
+  /** Token buckets and event-stream caps of the API (docs/security.md "API limits"). */
+  rateLimits: RateLimitSettings;
 }
 
 const PROJECT_ROOT = join(__dirname, '..');
@@ -150,6 +154,15 @@ function setting<T>(name: string, parse: () => T): T {
   }
 }
 
+function rateLimitSettings(env: NodeJS.ProcessEnv): RateLimitSettings {
+  try {
+    return parseRateLimits(env);
+  } catch (err) {
+    if (err instanceof RateLimitSettingError) throw new SettingsError(err.setting, err.message);
+    throw err;
+  }
+}
+
 /**
  * Reads every setting from `env`. Missing secrets are an error, except for the embedded default
  * (SQLite ledger and no external Temporal cluster), where they come from `<dataDir>/secrets.json`.
@@ -162,6 +175,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const ledger = parseLedger(env.OPENCONTRACT_LEDGER, dataDir);
   const embedded = !usesExternalCluster(env);
   const retentionDays = parseRetentionDays(env.OPENCONTRACT_TEMPORAL_RETENTION_DAYS);
+  const rateLimits = rateLimitSettings(env);
 
   const missing = (name: string) => (env[name]?.trim() ?? '') === '';
   let secretsFile: string | null = null;
@@ -193,5 +207,6 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     embedded,
     retentionDays,
     secretsFile,
+    rateLimits,
   };
 }

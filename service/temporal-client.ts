@@ -5,9 +5,14 @@ import type { DataConverter } from '@temporalio/common';
 import { temporalConnectConfig } from '../temporal.config';
 import { createPayloadCodec } from './codec';
 
-/** The data converter every client and worker of the service shares. */
+/** The data converter of the service's clients (the API, tools). */
 export function contractDataConverter(codecKey: Uint8Array): DataConverter {
   return { payloadCodecs: [createPayloadCodec(codecKey)] };
+}
+
+/** The worker's: a payload not sealed under the key decodes as nothing (service/codec.ts). */
+export function workerDataConverter(codecKey: Uint8Array): DataConverter {
+  return { payloadCodecs: [createPayloadCodec(codecKey, { refuseUnsealed: true })] };
 }
 
 /** A client on an existing connection (tests hand in the test environment's). */

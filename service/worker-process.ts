@@ -4,7 +4,7 @@ import { openLedger } from '../activities/ledger';
 import { openRecords } from '../activities/records';
 import { TASK_QUEUE, temporalConnectConfig } from '../temporal.config';
 import type { Settings } from './settings';
-import { contractDataConverter } from './temporal-client';
+import { workerDataConverter } from './temporal-client';
 import { createContractWorker, startReconciler } from './worker';
 
 export interface RunningWorker {
@@ -27,7 +27,7 @@ export async function startWorker(
     taskQueue: TASK_QUEUE,
     ledger,
     records,
-    dataConverter: contractDataConverter(settings.payloadCodecKey),
+    dataConverter: workerDataConverter(settings.payloadCodecKey),
   });
   const running = worker.run();
   await startReconciler(worker.client!);

@@ -9,11 +9,19 @@ function finite(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
+/** The extracted confidence and where in the content it was found (`artifact.confidence`, …). */
+export function locateConfidence(
+  content: Record<string, unknown>,
+): { value: number; field: string } | undefined {
+  for (const holder of [undefined, 'artifact', 'artifacts'] as const) {
+    const from = holder === undefined ? content : content[holder];
+    const value = isPlainObject(from) ? finite(from.confidence) : undefined;
+    if (value !== undefined)
+      return { value, field: holder === undefined ? 'confidence' : `${holder}.confidence` };
+  }
+  return undefined;
+}
+
 export function extractConfidence(content: Record<string, unknown>): number | undefined {
-  const { artifact, artifacts } = content;
-  return (
-    finite(content.confidence) ??
-    (isPlainObject(artifact) ? finite(artifact.confidence) : undefined) ??
-    (isPlainObject(artifacts) ? finite(artifacts.confidence) : undefined)
-  );
+  return locateConfidence(content)?.value;
 }

@@ -4,7 +4,8 @@
 import { z } from 'zod';
 import { deliveryEvidenceSchema, type DeliveryEvidence } from '../../workflows/rules/scoring/evidence';
 import { fieldErrorsFromZod, type FieldError } from '../../workflows/rules/scoring/field-errors';
-import { extractConfidence } from './confidence';
+import { CONFIDENCE_RULE, isConfidence } from '../../workflows/rules/confidence';
+import { locateConfidence } from './confidence';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -77,7 +78,13 @@ export function normalizeDeliveryBody(body: unknown): DeliveryIngestResult {
   if (!parsed.success) return invalid(fieldErrorsFromZod(parsed.error));
   const b = parsed.data;
   const content = b.content ?? buildContent(b);
-  const confidence = extractConfidence(content);
+  const located = locateConfidence(content);
+  // The workflow refuses a confidence outside [0, 1]: refused here too, named as the body gave it.
+  if (located !== undefined && !isConfidence(located.value)) {
+    const field = b.content === undefined ? located.field : `content.${located.field}`;
+    return invalid([{ field, message: CONFIDENCE_RULE }]);
+  }
+  const confidence = located?.value;
   return {
     ok: true,
     delivery: {

@@ -1,8 +1,8 @@
 // The messages that change a contract (accept, decline, cancel, withdraw, deliveries, approve): each
 // is sent to the contract's workflow as an Update, whose validator answers at once (SPEC §12); the
 // answer is the caller's view after the change. Roles and states are the workflow's to check, except
-// for a delivery, whose role and state are checked here first so its key reaches the vault only from
-// the matched Worker of a contract awaiting delivery.
+// for a delivery, whose role and state are checked here first; its key and content reach the vault
+// only once the workflow has accepted it (api/delivery-seal.ts).
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { UpdateDefinition } from '@temporalio/common';
 import {
@@ -15,16 +15,14 @@ import {
   deliverUpdate,
   withdrawUpdate,
   type CallerInput,
-  type DeliverInput,
   type MessageReceipt,
 } from '../../workflows/definitions';
 import { isContractId } from '../contract-ids';
 import { viewFor } from '../contract-views';
 import type { ApiContext } from '../deps';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
+import { deliverInput, isAcceptedDelivery, sealDelivery } from '../delivery-seal';
 import {
-  canonicalJson,
-  contentSha256,
   evidenceCriteriaErrors,
   parseDeliveryBody,
   type DeliveryIngestResult,
@@ -202,6 +200,11 @@ export function registerMessageRoutes(
       if (view.worker !== caller || view.status === 'created') {
         throw forbidden('only the matched Worker delivers', { code: 'not_worker' }, 'not_worker');
       }
+      const input = deliverInput(caller, delivery);
+      if (isAcceptedDelivery(view, input)) {
+        await sealDelivery(ctx.vault, id, delivery);
+        return reply(c, viewFor(view, caller));
+      }
       if (view.status !== 'matched') {
         throw conflict(
           `contract ${id} is ${view.status}: nothing to deliver`,
@@ -217,19 +220,8 @@ export function registerMessageRoutes(
         const fields = [...new Set(evidenceErrors.map((e) => e.field))];
         throw badRequest(`invalid ${fields.join(', ')}`, { fields: evidenceErrors }, 'invalid_input');
       }
-      // The content stays out of the workflow (only its hash goes there): sealed in the vault, in the
-      // canonical form its hash is taken over.
-      await ctx.vault.putContent(id, 'delivery', canonicalJson(delivery.content));
-      await ctx.vault.put(id, 'delivery', delivery.key);
-      const input: DeliverInput = {
-        caller,
-        uri: delivery.ref.uri,
-        sha256: delivery.ref.sha256,
-        contentHash: contentSha256(delivery.content),
-        ...(delivery.confidence === undefined ? {} : { confidence: delivery.confidence }),
-        ...(delivery.evidence === undefined ? {} : { evidence: delivery.evidence }),
-      };
       const after = await ctx.contracts.send(id, deliverUpdate, input, updateId(c, caller));
+      await sealDelivery(ctx.vault, id, delivery);
       return reply(c, viewFor(after, caller));
     },
   );

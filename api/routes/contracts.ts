@@ -68,6 +68,12 @@ function codesFor(filter: { awardMethod?: string; contractType?: string }): stri
   );
 }
 
+/** The contract a keyed creation made, when it exists and is the caller's. */
+async function callersContract(ctx: ApiContext, contractId: string, caller: string) {
+  const existing = await ctx.contracts.view(contractId);
+  return existing?.client === caller ? existing : undefined;
+}
+
 export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
   const app = new OpenAPIHono<MaybeSignedEnv>({ defaultHook: validationHook });
 
@@ -91,8 +97,14 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
       if (!result.ok) throw invalidTerms(result.errors);
       const terms = result.terms;
 
+      const key = c.req.header(IDEMPOTENCY_HEADER);
+      const contractId = key === undefined ? randomContractId() : contractIdForKey(caller, key);
       const { USDC } = await ctx.ledger.balances(agentOwner(caller));
       if (USDC.available < terms.amount) {
+        // A keyed retry whose first attempt succeeded (its answer lost) finds its contract: that
+        // contract's escrow is what the balance no longer covers.
+        const existing = key === undefined ? undefined : await callersContract(ctx, contractId, caller);
+        if (existing) return reply(c, partyView(existing, 'client'), 201);
         throw insufficientFunds(
           `the Client has ${USDC.available} USDC available, the escrow needs ${terms.amount}`,
           {
@@ -101,9 +113,6 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
           },
         );
       }
-
-      const key = c.req.header(IDEMPOTENCY_HEADER);
-      const contractId = key === undefined ? randomContractId() : contractIdForKey(caller, key);
       const materials = terms.supplementaryMaterials;
       if (materials) await ctx.vault.put(contractId, 'materials', materials.key);
       const input: ContractInput = {
@@ -120,8 +129,8 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
       } catch (err) {
         // A retry (after a lost answer) of a keyed creation: the contract already exists, answer it.
         if (!(err instanceof WorkflowExecutionAlreadyStartedError) || key === undefined) throw err;
-        const existing = await ctx.contracts.view(contractId);
-        if (existing?.client !== caller) throw err;
+        const existing = await callersContract(ctx, contractId, caller);
+        if (!existing) throw err;
         view = existing;
       }
       return reply(c, partyView(view, 'client'), 201);

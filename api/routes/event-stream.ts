@@ -14,6 +14,7 @@ import { eventsVisibleTo } from '../event-privacy';
 import type { AuthMiddleware, MaybeSignedEnv } from '../middleware';
 import { OPTIONALLY_SIGNED } from '../middleware';
 import { contractIdParams, errorResponses } from '../schemas';
+import { openStreamSlot, releaseOnClose, tooManyStreams } from '../stream-caps';
 
 const TERMINAL_EVENTS: ReadonlySet<ContractEvent['type']> = new Set([
   'contract.settled',
@@ -74,7 +75,7 @@ export function registerEventStreamRoute(
           content: { 'text/event-stream': { schema: z.string() } },
         },
         204: { description: 'the contract is terminal and the client has every event' },
-        ...errorResponses(400, 401, 404),
+        ...errorResponses(400, 401, 404, 429),
       },
     }),
     async (c) => {
@@ -85,8 +86,11 @@ export function registerEventStreamRoute(
       const visible = eventsVisibleTo(view, c.var.caller);
       const first = await ctx.contracts.eventLog(id);
       if (isClosed(first) && seen >= first.length) return c.body(null, 204) as never;
+      const slot = await openStreamSlot(ctx.limits, c);
+      if (slot === undefined) return tooManyStreams(c) as never;
 
       return streamSSE(c, async (stream) => {
+        releaseOnClose(ctx.limits.streams, slot, stream);
         const pause = pauser(stream);
         const startedAt = Date.now();
         let sent = Math.min(seen, first.length);
@@ -118,6 +122,7 @@ export function registerEventStreamRoute(
           }
           await pause(settings.pollMs);
           if (stream.aborted) return;
+          await ctx.limits.streams.heartbeat(slot);
           try {
             events = await ctx.contracts.eventLog(id);
           } catch {

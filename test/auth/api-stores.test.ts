@@ -50,8 +50,10 @@ describeEachApiStore('openApiStoresFor', (stores) => {
       assert.deepEqual(
         tables.map((t) => t.table_name),
         [
+          'api_event_streams',
           'api_idempotency_keys',
           'api_payouts',
+          'api_rate_buckets',
           'api_signature_nonces',
           'api_vault_contents',
           'api_vault_keys',

@@ -7,7 +7,7 @@ import { createActivities } from '../../activities';
 import { openLedger } from '../../activities/ledger';
 import { openRecords } from '../../activities/records';
 import { loadSettings } from '../../service/settings';
-import { contractDataConverter } from '../../service/temporal-client';
+import { workerDataConverter } from '../../service/temporal-client';
 import { CONTRACT_WORKFLOWS_PATH } from '../../service/worker';
 
 async function main(): Promise<void> {
@@ -21,7 +21,7 @@ async function main(): Promise<void> {
     namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',
     taskQueue: process.env.CRASH_TASK_QUEUE!,
     workflowsPath: CONTRACT_WORKFLOWS_PATH,
-    dataConverter: contractDataConverter(settings.payloadCodecKey),
+    dataConverter: workerDataConverter(settings.payloadCodecKey),
     activities: {
       ...activities,
       async settle(input: Parameters<typeof activities.settle>[0]) {

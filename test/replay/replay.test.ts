@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { createPayloadCodec } from '../../service/codec';
+import { workerDataConverter } from '../../service/temporal-client';
 import { CONTRACT_WORKFLOWS_PATH } from '../../service/worker';
 import { historyFromFile } from '../histories/format';
 import { HISTORY_CODEC_KEY } from '../workflows/harness';
@@ -31,7 +31,7 @@ test('every saved history replays deterministically', async () => {
   }));
   const replayed: string[] = [];
   for await (const result of Worker.runReplayHistories(
-    { workflowBundle, dataConverter: { payloadCodecs: [createPayloadCodec(HISTORY_CODEC_KEY)] } },
+    { workflowBundle, dataConverter: workerDataConverter(HISTORY_CODEC_KEY) },
     histories,
   )) {
     assert.equal(result.error, undefined, `${result.workflowId}: ${String(result.error)}`);

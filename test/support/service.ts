@@ -15,7 +15,7 @@ import { createOperatorClient } from '../../api/sdk';
 import type { SqliteKeyVault } from '../../api/vault';
 import { closeApiStores, openApiStores, startApiServer, type ApiServer } from '../../service/api-server';
 import { loadSettings, type Settings } from '../../service/settings';
-import { contractDataConverter, createTemporalClient } from '../../service/temporal-client';
+import { createTemporalClient, workerDataConverter } from '../../service/temporal-client';
 import { CONTRACT_WORKFLOWS_PATH, createContractWorker } from '../../service/worker';
 import { createDevServerEnv } from './temporal';
 
@@ -53,7 +53,7 @@ export async function runContractWorker(
     taskQueue: TASK_QUEUE,
     ledger,
     records,
-    dataConverter: contractDataConverter(settings.payloadCodecKey),
+    dataConverter: workerDataConverter(settings.payloadCodecKey),
     workflowBundle: await contractBundle(),
   });
   const running = worker.run();
@@ -102,6 +102,10 @@ export interface AppHarness {
 }
 
 let fundCounter = 0;
+const UNLIMITED_FOR_FLOODS = {
+  agent: { burst: 1e9, perSecond: 1e9 },
+  address: { burst: 1e9, perSecond: 1e9 },
+};
 
 export async function startAppHarness(options: { params?: object } = {}): Promise<AppHarness> {
   const env = await createDevServerEnv();
@@ -124,6 +128,9 @@ export async function startAppHarness(options: { params?: object } = {}): Promis
     ...stores,
     params: settings.params,
     operatorToken: settings.operatorToken,
+    // Floods through this app test the workflow's own caps; test/hostile/rate-limits.test.ts tests
+    // the API's limits on apps of its own.
+    limits: { settings: UNLIMITED_FOR_FLOODS },
   });
   return {
     env,

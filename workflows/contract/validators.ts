@@ -15,6 +15,7 @@ import type { ContractStatus } from '../rules/status';
 import { VERDICTS, type Verdict } from '../rules/verdicts';
 import { rejection, type Rejection } from './rejection';
 import type { Contract } from './state';
+import { CONFIDENCE_RULE, isConfidence } from '../rules/confidence';
 
 export type Check = () => Rejection | null;
 
@@ -151,8 +152,8 @@ function deliveryFields(c: Contract, input: Partial<DeliverInput>): Rejection | 
   if (typeof input.contentHash !== 'string' || !SHA256_RE.test(input.contentHash)) {
     return bad('contentHash', 'contentHash must be 64 hexadecimal characters');
   }
-  if (input.confidence !== undefined && !(input.confidence >= 0 && input.confidence <= 1)) {
-    return bad('confidence', 'confidence must be a number in [0, 1]');
+  if (input.confidence !== undefined && !isConfidence(input.confidence)) {
+    return bad('confidence', `confidence ${CONFIDENCE_RULE}`);
   }
   const criteria = c.terms.acceptanceCriteria.length;
   if (input.evidence !== undefined) {
