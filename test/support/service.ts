@@ -175,7 +175,16 @@ export interface ServiceHarness {
   close(): Promise<void>;
 }
 
+/** Where the e2e suites run: the dev server in this process (default) or the cluster profile. */
+export const E2E_TARGET = process.env.OPENCONTRACT_E2E_TARGET === 'cluster' ? 'cluster' : 'dev-server';
+
 export async function startServiceHarness(options: { params?: object } = {}): Promise<ServiceHarness> {
+  if (E2E_TARGET === 'cluster') return (await import('./cluster')).startClusterHarness(options);
+  return startDevServiceHarness(options);
+}
+
+/** The dev-server target: one API and one worker in this process, the ledger in SQLite. */
+export async function startDevServiceHarness(options: { params?: object } = {}): Promise<ServiceHarness> {
   const env = await createDevServerEnv();
   const { dir, remove } = makeDir('e2e');
   const settingsEnv = testSettingsEnv(env, dir, options.params);
