@@ -9,8 +9,7 @@ import { agentOwner, openLedger } from '../../activities/ledger';
 import { createOperatorClient } from '../../api/sdk';
 import { startCluster, type Cluster } from '../../service/cluster';
 import { loadSettings } from '../../service/settings';
-import type { ServiceHarness } from './service';
-import { OPERATOR_TOKEN, VAULT_MASTER_KEY } from './service';
+import { OPERATOR_TOKEN, VAULT_MASTER_KEY, type ServiceHarness } from './harness';
 
 export interface ClusterHarness extends ServiceHarness {
   cluster: Cluster;

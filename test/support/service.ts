@@ -17,10 +17,10 @@ import { closeApiStores, openApiStores, startApiServer, type ApiServer } from '.
 import { loadSettings, type Settings } from '../../service/settings';
 import { contractDataConverter, createTemporalClient } from '../../service/temporal-client';
 import { CONTRACT_WORKFLOWS_PATH, createContractWorker } from '../../service/worker';
+import { OPERATOR_TOKEN, VAULT_MASTER_KEY, type ServiceHarness } from './harness';
 import { createDevServerEnv } from './temporal';
 
-export const OPERATOR_TOKEN = 'test-operator-token-0123456789';
-export const VAULT_MASTER_KEY = '5a'.repeat(32);
+export { OPERATOR_TOKEN, VAULT_MASTER_KEY, type ServiceHarness } from './harness';
 export const TASK_QUEUE = 'opencontract-test';
 
 /** A temp dir the harness removes in close() (node:test's after() inside a hook fires too early). */
@@ -156,23 +156,6 @@ export async function startAppHarness(options: { params?: object } = {}): Promis
 /** Registers an app harness for this test file (started before its tests, closed after) and returns it. */
 export function useAppHarness(options: { params?: object } = {}): () => AppHarness {
   return useStarted('useAppHarness', () => startAppHarness(options));
-}
-
-/** For end-to-end tests: the API over HTTP (service/api-server.ts) and a worker, restartable. */
-export interface ServiceHarness {
-  env: TestWorkflowEnvironment;
-  settings: Settings;
-  /** The API's base URL (changes on restart: a new free port). */
-  url(): string;
-  operator(): ReturnType<typeof createOperatorClient>;
-  balances(address: string): Promise<Balances>;
-  /** Every open hold of the ledger (the invariant "a terminal contract holds nothing pending"). */
-  ledger(): Ledger;
-  /** Stops the API and the worker (their ledger connections included) and starts them again. */
-  restart(): Promise<void>;
-  stopApiAndWorker(): Promise<void>;
-  startApiAndWorker(): Promise<void>;
-  close(): Promise<void>;
 }
 
 /** Where the e2e suites run: the dev server in this process (default) or the cluster profile. */
