@@ -1,7 +1,8 @@
 // The load scenario of `npm run test:cluster`: N contracts at once through every API URL given, each agent
 // pair on its own contract. Two scripts: FDP from creation to settled-fully-met (2 in 3), and FDP cancelled by
 // the Client before the Worker accepts (1 in 3). Calls that meet a dead API or a restarting Temporal server
-// (no answer, or 5xx) are retried on the next API with the same Idempotency-Key, as an SDK user would.
+// (no answer, 5xx, or a key a killed API still holds) are retried on the next API with the same
+// Idempotency-Key, as an SDK user would.
 import assert from 'node:assert/strict';
 import { AgentApiError, createAgentClient, createOperatorClient, randomPrivateKey } from '../../api/sdk';
 import { DELIVERY, fixedTerms, FUNDS, PRICE } from '../e2e/support';
@@ -33,13 +34,25 @@ export interface LoadResult {
   retries: number;
 }
 
+/**
+ * No answer (the API died), a 5xx (Temporal restarting), or 409 `idempotency_in_progress`: a killed API had
+ * reserved this Idempotency-Key and its lease has not run out yet (api/idempotency.ts), so the same key is
+ * tried again until the lease ends and another API takes it over.
+ */
+function retriable(err: unknown): boolean {
+  if (!(err instanceof AgentApiError)) return true;
+  return err.status >= 500 || (err.status === 409 && err.code === 'idempotency_in_progress');
+}
+
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const calls = new Map<string, number[]>();
   const counts = { created: 0, accepted: 0, ended: 0 };
   let retries = 0;
   let turn = 0;
+  let failure: unknown; // the first contract that fails stops the others' retries (the test fails anyway)
 
   async function call<T>(name: string, op: (baseUrl: string) => Promise<T>): Promise<T> {
+    if (failure !== undefined) throw new Error('stopped: another contract failed');
     const started = Date.now();
     const first = turn++;
     for (let attempt = 0; ; attempt++) {
@@ -51,8 +64,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         calls.set(name, list);
         return value;
       } catch (err) {
-        const retriable = !(err instanceof AgentApiError) || err.status >= 500;
-        if (!retriable || Date.now() - started > RETRY_FOR_MS) throw err;
+        if (failure !== undefined || !retriable(err) || Date.now() - started > RETRY_FOR_MS) throw err;
         retries += 1;
         await new Promise((r) => setTimeout(r, 250));
       }
@@ -111,7 +123,14 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   }
 
   const started = Date.now();
-  const outcomes = await Promise.all(Array.from({ length: options.contracts }, (_, i) => one(i)));
+  const outcomes = await Promise.all(
+    Array.from({ length: options.contracts }, (_, i) =>
+      one(i).catch((err: unknown) => {
+        failure ??= err;
+        throw new Error(`contract #${i}: ${(err as Error).message}`, { cause: err });
+      }),
+    ),
+  );
   return { seconds: (Date.now() - started) / 1000, outcomes, calls, retries };
 }
 
