@@ -28,6 +28,11 @@ export interface ContractGateway {
   create(input: ContractInput, staticSummary: string): Promise<ContractView>;
   /** The view, or undefined when no such contract exists (never started, or its escrow failed). */
   view(contractId: string): Promise<ContractView | undefined>;
+  /**
+   * The answer a creation gets, for a contract already started (a keyed creation retried after its answer
+   * was lost): waits, as the first call did, until the escrow is held or refused.
+   */
+  created(contractId: string): Promise<ContractView | undefined>;
   /** The event log of a contract already known to exist: one query, no existence check. */
   eventLog(contractId: string): Promise<ContractEvent[]>;
   /** The vote rows once tallied (`{ sealed: true }` before; none without a panel); undefined when no such contract exists. */
@@ -96,6 +101,16 @@ export function createContractGateway({
     },
 
     view: readView,
+
+    async created(contractId) {
+      try {
+        // The `created` Update only waits for the escrow and reads: sending it again changes nothing.
+        return await handle(contractId).executeUpdate(createdUpdate);
+      } catch (err) {
+        if (!(err instanceof WorkflowNotFoundError)) throw err;
+        return readView(contractId); // closed since: its record answers
+      }
+    },
 
     eventLog,
 

@@ -120,7 +120,7 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
       } catch (err) {
         // A retry (after a lost answer) of a keyed creation: the contract already exists, answer it.
         if (!(err instanceof WorkflowExecutionAlreadyStartedError) || key === undefined) throw err;
-        const existing = await ctx.contracts.view(contractId);
+        const existing = await ctx.contracts.created(contractId);
         if (existing?.client !== caller) throw err;
         view = existing;
       }

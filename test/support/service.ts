@@ -13,7 +13,13 @@ import { openRecords, type ContractRecordStore } from '../../activities/records'
 import { createApp, type App } from '../../api/app';
 import { createOperatorClient } from '../../api/sdk';
 import type { SqliteKeyVault } from '../../api/vault';
-import { closeApiStores, openApiStores, startApiServer, type ApiServer } from '../../service/api-server';
+import {
+  closeApiStores,
+  openApiStores,
+  startApiServer,
+  type ApiServer,
+  type SqliteApiStores,
+} from '../../service/api-server';
 import { loadSettings, type Settings } from '../../service/settings';
 import { contractDataConverter, createTemporalClient } from '../../service/temporal-client';
 import { CONTRACT_WORKFLOWS_PATH, createContractWorker } from '../../service/worker';
@@ -45,12 +51,13 @@ export async function runContractWorker(
   env: TestWorkflowEnvironment,
   ledger: Ledger,
   settings: Settings,
+  taskQueue = TASK_QUEUE,
 ): Promise<RunningWorker> {
   const records = await openRecords(settings.ledger);
   const worker = await createContractWorker({
     connection: env.nativeConnection,
     namespace: env.namespace ?? 'default',
-    taskQueue: TASK_QUEUE,
+    taskQueue,
     ledger,
     records,
     dataConverter: contractDataConverter(settings.payloadCodecKey),
@@ -88,6 +95,28 @@ async function balancesOf(ledger: Ledger, address: string): Promise<Balances> {
   return ledger.balances(agentOwner(address));
 }
 
+/** An API app on the test's Temporal server and ledger, with the given stores and task queue. */
+export function appOn(
+  env: TestWorkflowEnvironment,
+  settings: Settings,
+  parts: { ledger: Ledger; records: ContractRecordStore; stores: SqliteApiStores; taskQueue: string },
+): App {
+  const temporal = createTemporalClient({
+    connection: env.connection,
+    namespace: env.namespace ?? 'default',
+    codecKey: settings.payloadCodecKey,
+  });
+  return createApp({
+    temporal,
+    taskQueue: parts.taskQueue,
+    ledger: parts.ledger,
+    records: parts.records,
+    ...parts.stores,
+    params: settings.params,
+    operatorToken: settings.operatorToken,
+  });
+}
+
 /** For `app.request()` tests: the app in process with every real part behind it. */
 export interface AppHarness {
   env: TestWorkflowEnvironment;
@@ -111,20 +140,7 @@ export async function startAppHarness(options: { params?: object } = {}): Promis
   const worker = await runContractWorker(env, ledger, settings);
   const stores = openApiStores(dir, settings.vaultMasterKey);
   const records = await openRecords(settings.ledger);
-  const temporal = createTemporalClient({
-    connection: env.connection,
-    namespace: env.namespace ?? 'default',
-    codecKey: settings.payloadCodecKey,
-  });
-  const app = createApp({
-    temporal,
-    taskQueue: TASK_QUEUE,
-    ledger,
-    records,
-    ...stores,
-    params: settings.params,
-    operatorToken: settings.operatorToken,
-  });
+  const app = appOn(env, settings, { ledger, records, stores, taskQueue: TASK_QUEUE });
   return {
     env,
     app,
