@@ -74,9 +74,22 @@ function setUpTemporalSchemas(postgres: PostgresServer): void {
 
 const ALREADY_EXISTS = 6;
 
+/** The frontend's port opens before its gRPC service answers: connect until it does. */
+async function connectWhenServing(address: string): Promise<Connection> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (;;) {
+    try {
+      return await Connection.connect({ address, connectTimeout: '10s' });
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
+
 /** Registers the namespace (a fresh cluster has none) and waits until the frontend serves it. */
 async function prepareNamespace(address: string): Promise<void> {
-  const connection = await Connection.connect({ address });
+  const connection = await connectWhenServing(address);
   try {
     try {
       await connection.workflowService.registerNamespace({
