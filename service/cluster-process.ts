@@ -1,7 +1,7 @@
 // One child process of the cluster profile that can be killed (any signal) and started again with the same
 // command, environment and ports. Output is kept (the last 64 KiB) for the error when it fails to start.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createConnection, createServer } from 'node:net';
+import { createServer } from 'node:net';
 
 const OUTPUT_TAIL = 64 * 1024;
 
@@ -92,25 +92,6 @@ export class ManagedProcess {
   }
 }
 
-export function waitForPort(port: number, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const attempt = () => {
-      const socket = createConnection({ host: '127.0.0.1', port });
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve();
-      });
-      socket.once('error', () => {
-        socket.destroy();
-        if (Date.now() > deadline) reject(new Error(`port ${port} did not open within ${timeoutMs} ms`));
-        else setTimeout(attempt, 100);
-      });
-    };
-    attempt();
-  });
-}
-
 function portFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
@@ -119,10 +100,14 @@ function portFree(port: number): Promise<boolean> {
   });
 }
 
-/** A base port such that base + each offset is free on 127.0.0.1 (Temporal's services count from one base). */
+/**
+ * A base port such that base + each offset is free on 127.0.0.1 (Temporal's services count from one base).
+ * Below Linux's ephemeral range (32768+): there no outgoing connection can take a port between this check
+ * and the server's bind, nor connect to itself on it while a readiness probe knocks.
+ */
 export async function freePortRange(offsets: readonly number[]): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 30_000);
+    const base = 20_000 + Math.floor(Math.random() * 12_000);
     const free = await Promise.all(offsets.map((o) => portFree(base + o)));
     if (free.every(Boolean)) return base;
   }

@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openLedger } from '../activities/ledger';
 import { registerSearchAttributes } from '../scripts/search-attributes';
-import { freePortRange, ManagedProcess, waitForPort } from './cluster-process';
+import { freePortRange, ManagedProcess } from './cluster-process';
 import { startPostgres, type PostgresServer } from './postgres-server';
 
 const ROOT = join(__dirname, '..');
@@ -74,7 +74,7 @@ function setUpTemporalSchemas(postgres: PostgresServer): void {
 
 const ALREADY_EXISTS = 6;
 
-/** The frontend's port opens before its gRPC service answers: connect until it does. */
+/** The frontend's port opens before its gRPC service answers: connect (which asks for the server's info) until it does. */
 async function connectWhenServing(address: string): Promise<Connection> {
   const deadline = Date.now() + START_TIMEOUT_MS;
   for (;;) {
@@ -135,7 +135,7 @@ function temporalProcess(postgres: PostgresServer, base: number, shards: number)
       TEMPORAL_PORT_BASE: String(base),
       TEMPORAL_DYNAMIC_CONFIG: clusterPaths.dynamicConfig,
     },
-    ready: () => waitForPort(base, START_TIMEOUT_MS),
+    ready: async () => void (await (await connectWhenServing(`127.0.0.1:${base}`)).close()),
   });
 }
 
