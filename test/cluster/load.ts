@@ -87,8 +87,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         ),
       );
     }
+    // One body for every attempt: a retry with the same key and other deadlines would be another request.
+    const terms = fixedTerms(addresses.worker);
     const created = await call('create', (u) =>
-      client(u).createContract(fixedTerms(addresses.worker), { idempotencyKey: `load-create-${i}` }),
+      client(u).createContract(terms, { idempotencyKey: `load-create-${i}` }),
     );
     const id = created.contractId;
     progress('created');
