@@ -50,6 +50,7 @@ test(`${CONTRACTS} contracts through two APIs and two workers, with a worker, an
         const endedBefore = ended;
         const started = Date.now();
         try {
+          console.log(`fault: ${fault.name} (${endedBefore} of ${CONTRACTS} ended)`);
           await fault.inject();
           injected.push({ name: fault.name, endedBefore, endedAfter: ended, ms: Date.now() - started });
         } catch (err) {
