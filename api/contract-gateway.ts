@@ -37,6 +37,8 @@ export interface ContractGateway {
   eventLog(contractId: string): Promise<ContractEvent[]>;
   /** The vote rows once tallied (`{ sealed: true }` before; none without a panel); undefined when no such contract exists. */
   votes(contractId: string): Promise<VotesResult | undefined>;
+  /** What the Update with this ID answered, if the contract ever took it (a retry after a lost answer): the view after it. */
+  earlierAnswer(contractId: string, updateId: string | undefined): Promise<ContractView | undefined>;
   /**
    * Sends a message as an Update and returns the view after it. The Update answers a small receipt
    * (the history keeps it); the view is read by query, which writes no history.
@@ -119,6 +121,17 @@ export function createContractGateway({
       if (record) return record.votes;
       if ((await readView(contractId)) === undefined) return undefined;
       return handle(contractId).query(votesQuery);
+    },
+
+    async earlierAnswer(contractId, updateId) {
+      if (updateId === undefined) return undefined;
+      try {
+        await handle(contractId).getUpdateHandle(updateId).result();
+      } catch (err) {
+        if (err instanceof WorkflowNotFoundError) return undefined; // no such Update (or contract)
+        throw err;
+      }
+      return readView(contractId);
     },
 
     async send(contractId, update, arg, updateId) {

@@ -203,6 +203,9 @@ export function registerMessageRoutes(
         throw forbidden('only the matched Worker delivers', { code: 'not_worker' }, 'not_worker');
       }
       if (view.status !== 'matched') {
+        // A keyed retry of a delivery that took effect (its answer lost): the same answer, not a refusal.
+        const earlier = await ctx.contracts.earlierAnswer(id, updateId(c, caller));
+        if (earlier) return reply(c, viewFor(earlier, caller));
         throw conflict(
           `contract ${id} is ${view.status}: nothing to deliver`,
           { status: view.status },
