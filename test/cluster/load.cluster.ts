@@ -77,6 +77,7 @@ test(`${CONTRACTS} contracts through two APIs and two workers, with a worker, an
     }
     assert.deepEqual(failed, [], 'every fault was injected and its process came back');
     runs.push({ label: 'cluster + faults', result });
+    console.log(`\n${formatFigures(runs)}\n`);
     for (const f of injected) {
       console.log(`fault: ${f.name}: ${f.endedBefore}…${f.endedAfter} of ${CONTRACTS} ended (${f.ms} ms)`);
     }

@@ -1,7 +1,7 @@
 // The load scenario of `npm run test:cluster`: N contracts at once through every API URL given, each agent
 // pair on its own contract. Two scripts: FDP from creation to settled-fully-met (2 in 3), and FDP cancelled by
 // the Client before the Worker accepts (1 in 3). Calls that meet a dead API or a restarting Temporal server
-// (no answer, 5xx, or a key a killed API still holds) are retried on the next API with the same
+// (no answer, 5xx, a key a killed API still holds, a signature that expired in a queue) are retried on the next API with the same
 // Idempotency-Key, as an SDK user would.
 import assert from 'node:assert/strict';
 import { AgentApiError, createAgentClient, createOperatorClient, randomPrivateKey } from '../../api/sdk';
@@ -43,7 +43,10 @@ export interface LoadResult {
  */
 function retriable(err: unknown): boolean {
   if (!(err instanceof AgentApiError)) return true;
-  return err.status >= 500 || (err.status === 409 && err.code === 'idempotency_in_progress');
+  if (err.status >= 500 || (err.status === 409 && err.code === 'idempotency_in_progress')) return true;
+  // Signed, then queued past the signature's lifetime by a busy API: refused before any effect, so sent
+  // again with a fresh signature (every attempt signs anew).
+  return err.status === 401 && (err.details as { reason?: string } | undefined)?.reason === 'expired';
 }
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
