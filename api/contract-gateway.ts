@@ -28,10 +28,17 @@ export interface ContractGateway {
   create(input: ContractInput, staticSummary: string): Promise<ContractView>;
   /** The view, or undefined when no such contract exists (never started, or its escrow failed). */
   view(contractId: string): Promise<ContractView | undefined>;
+  /**
+   * The answer a creation gets, for a contract already started (a keyed creation retried after its answer
+   * was lost): waits, as the first call did, until the escrow is held or refused.
+   */
+  created(contractId: string): Promise<ContractView | undefined>;
   /** The event log of a contract already known to exist: one query, no existence check. */
   eventLog(contractId: string): Promise<ContractEvent[]>;
   /** The vote rows once tallied (`{ sealed: true }` before; none without a panel); undefined when no such contract exists. */
   votes(contractId: string): Promise<VotesResult | undefined>;
+  /** What the Update with this ID answered, if the contract ever took it (a retry after a lost answer): the view after it. */
+  earlierAnswer(contractId: string, updateId: string | undefined): Promise<ContractView | undefined>;
   /**
    * Sends a message as an Update and returns the view after it. The Update answers a small receipt
    * (the history keeps it); the view is read by query, which writes no history.
@@ -98,6 +105,16 @@ export function createContractGateway({
 
     view: readView,
 
+    async created(contractId) {
+      try {
+        // The `created` Update only waits for the escrow and reads: sending it again changes nothing.
+        return await handle(contractId).executeUpdate(createdUpdate);
+      } catch (err) {
+        if (!(err instanceof WorkflowNotFoundError)) throw err;
+        return readView(contractId); // closed since: its record answers
+      }
+    },
+
     eventLog,
 
     async votes(contractId) {
@@ -105,6 +122,17 @@ export function createContractGateway({
       if (record) return record.votes;
       if ((await readView(contractId)) === undefined) return undefined;
       return handle(contractId).query(votesQuery);
+    },
+
+    async earlierAnswer(contractId, updateId) {
+      if (updateId === undefined) return undefined;
+      try {
+        await handle(contractId).getUpdateHandle(updateId).result();
+      } catch (err) {
+        if (err instanceof WorkflowNotFoundError) return undefined; // no such Update (or contract)
+        throw err;
+      }
+      return readView(contractId);
     },
 
     async send(contractId, update, arg, updateId) {

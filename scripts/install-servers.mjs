@@ -11,9 +11,9 @@ import { createConnection } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const installDir = join(root, '.temporal');
-const force = process.argv.includes('--force');
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const installDir = join(root, '.temporal');
+export const force = process.argv.includes('--force');
 const cliOnly = process.argv.includes('--cli-only');
 
 // v1.5.1 is the newest CLI release that builds from the module proxy: every later tag (v1.6.0…v1.9.1) replaces
@@ -30,15 +30,15 @@ export const testServerDir = join(installDir, 'test-server', TEST_SERVER_VERSION
 export const testServerLauncher = join(testServerDir, 'temporal-test-server');
 
 const started = Date.now();
-const log = (msg) => console.log(`[servers +${((Date.now() - started) / 1000).toFixed(1)}s] ${msg}`);
+export const log = (msg) => console.log(`[servers +${((Date.now() - started) / 1000).toFixed(1)}s] ${msg}`);
 
-class StepFailed extends Error {
+export class StepFailed extends Error {
   constructor(step, why) {
     super(`install step "${step}" failed: ${why}`);
   }
 }
 
-function need(tool, versionArgs, step) {
+export function need(tool, versionArgs, step) {
   const probe = spawnSync(tool, versionArgs, { encoding: 'utf8' });
   if (probe.error || probe.status !== 0) {
     throw new StepFailed(step, `\`${tool}\` is not on PATH (${probe.error?.message ?? probe.stderr.trim()})`);
@@ -46,7 +46,7 @@ function need(tool, versionArgs, step) {
   return (probe.stdout + probe.stderr).trim().split('\n')[0];
 }
 
-function run(step, cmd, args, options = {}) {
+export function run(step, cmd, args, options = {}) {
   return new Promise((resolve, reject) => {
     const heartbeat = setInterval(() => log(`${step}: still working…`), 20_000);
     const child = spawn(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'], ...options });
@@ -59,7 +59,7 @@ function run(step, cmd, args, options = {}) {
   });
 }
 
-function presetPath(envName) {
+export function presetPath(envName) {
   const path = process.env[envName];
   if (!path) return undefined;
   if (!existsSync(path)) throw new StepFailed('check presets', `${envName}=${path} does not exist`);

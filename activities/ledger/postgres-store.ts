@@ -101,6 +101,8 @@ CREATE OR REPLACE TRIGGER ledger_transfers_apply AFTER INSERT ON ledger_transfer
 
 /** Arbitrary constant key: serializes schema creation between processes opening the same database. */
 const SCHEMA_LOCK_KEY = 4_242_001;
+const DEADLOCK = '40P01';
+const SCHEMA_ATTEMPTS = 10;
 const MAX_ATTEMPTS = 20;
 const RETRYABLE = new Set(['40001', '40P01']);
 
@@ -206,18 +208,27 @@ export async function openPostgresLedger(options: PostgresLedgerOptions): Promis
     await pool.end();
     throw error;
   });
-  try {
-    await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK_KEY]);
-    if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-    await client.query(SCHEMA);
-    await client.query(PANEL_SCHEMA);
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    client.release();
-    await pool.end();
-    throw error;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK_KEY]);
+      if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      await client.query(SCHEMA);
+      await client.query(PANEL_SCHEMA);
+      await client.query('COMMIT');
+      break;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      // A process starting beside busy ones: replacing the triggers locks tables that running postings
+      // hold in another order, and PostgreSQL may pick this idempotent DDL as the deadlock's victim.
+      if ((error as { code?: string }).code === DEADLOCK && attempt < SCHEMA_ATTEMPTS) {
+        await new Promise((r) => setTimeout(r, 100 * attempt));
+        continue;
+      }
+      client.release();
+      await pool.end();
+      throw error;
+    }
   }
   client.release();
   return new SqlLedger(new PostgresDriver(pool));

@@ -206,6 +206,9 @@ export function registerMessageRoutes(
         return reply(c, viewFor(view, caller));
       }
       if (view.status !== 'matched') {
+        // A keyed retry of a delivery that took effect (its answer lost): the same answer, not a refusal.
+        const earlier = await ctx.contracts.earlierAnswer(id, updateId(c, caller));
+        if (earlier) return reply(c, viewFor(earlier, caller));
         throw conflict(
           `contract ${id} is ${view.status}: nothing to deliver`,
           { status: view.status },

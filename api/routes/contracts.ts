@@ -69,8 +69,9 @@ function codesFor(filter: { awardMethod?: string; contractType?: string }): stri
 }
 
 /** The contract a keyed creation made, when it exists and is the caller's. */
+/** The caller's contract under this id, once its escrow is decided (the `created` Update only reads). */
 async function callersContract(ctx: ApiContext, contractId: string, caller: string) {
-  const existing = await ctx.contracts.view(contractId);
+  const existing = await ctx.contracts.created(contractId);
   return existing?.client === caller ? existing : undefined;
 }
 

@@ -13,14 +13,20 @@ import { openRecords, type ContractRecordStore } from '../../activities/records'
 import { createApp, type App } from '../../api/app';
 import { createOperatorClient } from '../../api/sdk';
 import type { SqliteKeyVault } from '../../api/vault';
-import { closeApiStores, openApiStores, startApiServer, type ApiServer } from '../../service/api-server';
+import {
+  closeApiStores,
+  openApiStores,
+  startApiServer,
+  type ApiServer,
+  type SqliteApiStores,
+} from '../../service/api-server';
 import { loadSettings, type Settings } from '../../service/settings';
 import { createTemporalClient, workerDataConverter } from '../../service/temporal-client';
 import { CONTRACT_WORKFLOWS_PATH, createContractWorker } from '../../service/worker';
+import { OPERATOR_TOKEN, VAULT_MASTER_KEY, type ServiceHarness } from './harness';
 import { createDevServerEnv } from './temporal';
 
-export const OPERATOR_TOKEN = 'test-operator-token-0123456789';
-export const VAULT_MASTER_KEY = '5a'.repeat(32);
+export { OPERATOR_TOKEN, VAULT_MASTER_KEY, type ServiceHarness } from './harness';
 export const TASK_QUEUE = 'opencontract-test';
 
 /** A temp dir the harness removes in close() (node:test's after() inside a hook fires too early). */
@@ -45,12 +51,13 @@ export async function runContractWorker(
   env: TestWorkflowEnvironment,
   ledger: Ledger,
   settings: Settings,
+  taskQueue = TASK_QUEUE,
 ): Promise<RunningWorker> {
   const records = await openRecords(settings.ledger);
   const worker = await createContractWorker({
     connection: env.nativeConnection,
     namespace: env.namespace ?? 'default',
-    taskQueue: TASK_QUEUE,
+    taskQueue,
     ledger,
     records,
     dataConverter: workerDataConverter(settings.payloadCodecKey),
@@ -88,6 +95,31 @@ async function balancesOf(ledger: Ledger, address: string): Promise<Balances> {
   return ledger.balances(agentOwner(address));
 }
 
+/** An API app on the test's Temporal server and ledger, with the given stores and task queue. */
+export function appOn(
+  env: TestWorkflowEnvironment,
+  settings: Settings,
+  parts: { ledger: Ledger; records: ContractRecordStore; stores: SqliteApiStores; taskQueue: string },
+): App {
+  const temporal = createTemporalClient({
+    connection: env.connection,
+    namespace: env.namespace ?? 'default',
+    codecKey: settings.payloadCodecKey,
+  });
+  return createApp({
+    temporal,
+    taskQueue: parts.taskQueue,
+    ledger: parts.ledger,
+    records: parts.records,
+    ...parts.stores,
+    params: settings.params,
+    operatorToken: settings.operatorToken,
+    // Floods through these apps test the workflow's own caps; test/hostile/rate-limits.test.ts tests
+    // the API's limits on apps of its own.
+    limits: { settings: UNLIMITED_FOR_FLOODS },
+  });
+}
+
 /** For `app.request()` tests: the app in process with every real part behind it. */
 export interface AppHarness {
   env: TestWorkflowEnvironment;
@@ -115,23 +147,7 @@ export async function startAppHarness(options: { params?: object } = {}): Promis
   const worker = await runContractWorker(env, ledger, settings);
   const stores = openApiStores(dir, settings.vaultMasterKey);
   const records = await openRecords(settings.ledger);
-  const temporal = createTemporalClient({
-    connection: env.connection,
-    namespace: env.namespace ?? 'default',
-    codecKey: settings.payloadCodecKey,
-  });
-  const app = createApp({
-    temporal,
-    taskQueue: TASK_QUEUE,
-    ledger,
-    records,
-    ...stores,
-    params: settings.params,
-    operatorToken: settings.operatorToken,
-    // Floods through this app test the workflow's own caps; test/hostile/rate-limits.test.ts tests
-    // the API's limits on apps of its own.
-    limits: { settings: UNLIMITED_FOR_FLOODS },
-  });
+  const app = appOn(env, settings, { ledger, records, stores, taskQueue: TASK_QUEUE });
   return {
     env,
     app,
@@ -165,24 +181,16 @@ export function useAppHarness(options: { params?: object } = {}): () => AppHarne
   return useStarted('useAppHarness', () => startAppHarness(options));
 }
 
-/** For end-to-end tests: the API over HTTP (service/api-server.ts) and a worker, restartable. */
-export interface ServiceHarness {
-  env: TestWorkflowEnvironment;
-  settings: Settings;
-  /** The API's base URL (changes on restart: a new free port). */
-  url(): string;
-  operator(): ReturnType<typeof createOperatorClient>;
-  balances(address: string): Promise<Balances>;
-  /** Every open hold of the ledger (the invariant "a terminal contract holds nothing pending"). */
-  ledger(): Ledger;
-  /** Stops the API and the worker (their ledger connections included) and starts them again. */
-  restart(): Promise<void>;
-  stopApiAndWorker(): Promise<void>;
-  startApiAndWorker(): Promise<void>;
-  close(): Promise<void>;
-}
+/** Where the e2e suites run: the dev server in this process (default) or the cluster profile. */
+export const E2E_TARGET = process.env.OPENCONTRACT_E2E_TARGET === 'cluster' ? 'cluster' : 'dev-server';
 
 export async function startServiceHarness(options: { params?: object } = {}): Promise<ServiceHarness> {
+  if (E2E_TARGET === 'cluster') return (await import('./cluster')).startClusterHarness(options);
+  return startDevServiceHarness(options);
+}
+
+/** The dev-server target: one API and one worker in this process, the ledger in SQLite. */
+export async function startDevServiceHarness(options: { params?: object } = {}): Promise<ServiceHarness> {
   const env = await createDevServerEnv();
   const { dir, remove } = makeDir('e2e');
   const settingsEnv = testSettingsEnv(env, dir, options.params);
