@@ -5,10 +5,12 @@ import type { ContractInput, ContractOutcome } from './definitions';
 import { lockEscrow, runContract } from './contract/lifecycle';
 import { registerHandlers } from './contract/messages';
 import { writeRecord } from './contract/record';
+import { startsLean } from './contract/lean-history';
 import { Contract } from './contract/state';
 
 export async function contractWorkflow(input: ContractInput): Promise<ContractOutcome> {
   const contract = new Contract(input, Date.now());
+  contract.lean = startsLean();
   registerHandlers(contract);
   if (await lockEscrow(contract)) await runContract(contract);
   await condition(allHandlersFinished);

@@ -30,7 +30,7 @@ async function tryLockStake(c: Contract, q: AuctionQuote): Promise<StakeHold | n
   const amount = workerStakeFor(q.price, c.params);
   if (stakeIsNoHold(amount)) return { amount, holdId: null };
   try {
-    const { holdId } = await ledger.lockStake({
+    const { holdId } = await ledger(c).lockStake({
       contractId: c.contractId,
       worker: q.bidder,
       amount: toWire(amount),
@@ -46,7 +46,7 @@ async function tryLockStake(c: Contract, q: AuctionQuote): Promise<StakeHold | n
 async function refundAboveWinningPrice(c: Contract, price: bigint): Promise<bigint> {
   const { refund, escrow } = auctionMatchRefund(c.escrowedFunds, price);
   if (refund === 0n) return 0n;
-  const { opIds } = await ledger.settle({
+  const { opIds } = await ledger(c).settle({
     contractId: c.contractId,
     step: 'match-refund',
     postings: [

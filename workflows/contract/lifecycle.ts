@@ -2,7 +2,7 @@
 // Which deadline is next comes from the rules (nextDeadline); what happens when it passes is here.
 // A standard delivery or a dispute draws a Backup Agent panel here; its `voting` deadline tallies.
 // Issue 7 (auctions) turns the `match` deadline of an auction into the close of bidding.
-import { condition, patched } from '@temporalio/workflow';
+import { condition } from '@temporalio/workflow';
 import { FailureType } from '../definitions';
 import type { NextDeadline } from '../rules/deadlines';
 import { clientReviewVerdicts, contractCreatedEvent } from '../rules/events';
@@ -11,7 +11,9 @@ import { ledger } from './activities';
 import { AUCTION_PATCH, closeBiddingAtDeadline } from './auction-match';
 import { applyDecision } from './closing';
 import { decideTally, drawPanelFor } from './panel';
-import { publish } from './observability';
+import { DeadlineTimer } from './deadline-timer';
+import { patchedBefore } from './lean-history';
+import { publish, publishNow } from './observability';
 import { activityFailureMessage, activityFailureType } from './rejection';
 import type { Contract } from './state';
 
@@ -19,7 +21,7 @@ import type { Contract } from './state';
 export async function lockEscrow(c: Contract): Promise<boolean> {
   const amount = c.terms.amount;
   try {
-    const { holdId } = await ledger.lockEscrow({
+    const { holdId } = await ledger(c).lockEscrow({
       contractId: c.contractId,
       client: c.terms.client,
       amount: toWire(amount),
@@ -69,7 +71,8 @@ async function onDeadline(c: Contract, kind: NextDeadline['kind']): Promise<void
   switch (kind) {
     case 'match':
       // An auction's bidding closes: the best quote wins, or none does (auction-match.ts).
-      if (c.terms.contractType === 'auction' && patched(AUCTION_PATCH)) return closeBiddingAtDeadline(c);
+      if (c.terms.contractType === 'auction' && patchedBefore(c, AUCTION_PATCH))
+        return closeBiddingAtDeadline(c);
       // Under the match lock: an accept already locking its stake finishes first and wins.
       await c.matchLock.run(() => {
         if (c.status === 'created' && c.decision === null) {
@@ -101,6 +104,9 @@ async function onDeadline(c: Contract, kind: NextDeadline['kind']): Promise<void
 
 /** Runs the contract from `created` to a terminal status. */
 export async function runContract(c: Contract): Promise<void> {
+  const timer = new DeadlineTimer();
+  const wait = (changed: () => boolean, next: NextDeadline | null) =>
+    c.lean ? timer.until(changed, next) : untilChangedOr(changed, next);
   while (!c.terminal) {
     if (c.decision !== null) {
       await applyDecision(c);
@@ -110,10 +116,11 @@ export async function runContract(c: Contract): Promise<void> {
       await drawPanelFor(c);
       continue;
     }
-    publish(c); // e.g. NextDeadline moves from the withdrawal to the delivery deadline
+    publishNow(c); // e.g. NextDeadline moves from the withdrawal to the delivery deadline
     const next = c.nextDeadline(Date.now());
     const seen = c.revision;
-    const changed = await untilChangedOr(() => c.revision !== seen, next);
+    const changed = await wait(() => c.revision !== seen, next);
     if (!changed && next !== null) await onDeadline(c, next.kind);
   }
+  if (c.lean) publishNow(c);
 }
