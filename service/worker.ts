@@ -8,6 +8,14 @@ import { createActivities } from '../activities';
 
 export const CONTRACT_WORKFLOWS_PATH = require.resolve('../workflows/contract');
 
+/**
+ * Contract workflows kept in memory between tasks (docs/performance.md, "Worker settings"): about
+ * 1.4 MB of RSS each (bench/worker), so 500 cap the cache near 0.7 GB; the SDK's default grows with
+ * the heap limit (2,428 on a 4 GB heap, about 3.4 GB). A contract outside the cache replays its
+ * history at its next message or deadline, which a lean history keeps short.
+ */
+export const MAX_CACHED_CONTRACTS = 500;
+
 export interface ContractWorkerOptions {
   connection: NativeConnection;
   namespace?: string;
@@ -28,5 +36,6 @@ export function createContractWorker(options: ContractWorkerOptions): Promise<Wo
     ...(dataConverter === undefined ? {} : { dataConverter }),
     ...(workflowBundle === undefined ? { workflowsPath: CONTRACT_WORKFLOWS_PATH } : { workflowBundle }),
     activities: createActivities({ ledger, records }),
+    maxCachedWorkflows: MAX_CACHED_CONTRACTS,
   });
 }
