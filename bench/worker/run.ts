@@ -8,7 +8,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../../activities';
 import { agentOwner, openLedger } from '../../activities/ledger';
 import { openRecords } from '../../activities/records';
