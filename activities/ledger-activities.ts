@@ -40,8 +40,8 @@ export interface SettleInput {
   postings: SettlementPosting[];
   /**
    * The contract's last batch: afterwards every hold of the contract still open is released to its
-   * owner (`<holdId>:stray`). Such a hold comes from a local activity whose workflow task failed and
-   * whose retried task refused the message that locked it (workflows/contract/activities.ts).
+   * owner (`<holdId>:stray`), so no hold outlives its contract whatever a failed and retried workflow
+   * task did before it (workflows/contract/activities.ts).
    */
   final?: boolean;
 }

@@ -1,15 +1,16 @@
-// The activities the contract workflow calls. Money moves only through `ledger`; every call is
+// The activities the contract workflow calls. Money moves only through the ledger; every call is
 // idempotent by its ledger operation id (`<contractId>:<step>`), so unlimited retries of
 // infrastructure errors are safe. Domain errors (InsufficientFunds, ...) are non-retryable failures
-// raised by the activities. `panels` seats and closes the Backup Agent panel (also idempotent).
+// raised by the activities. The panel activities seat and close the Backup Agent panel (also idempotent).
 //
-// On a lean history (lean-history.ts) the writes run as local activities: the same idempotent calls,
-// on the worker that runs the workflow task. A local activity is run again only when its workflow
-// task fails before completing; the retried task replays the same history and makes the same call,
-// which the ledger answers as a replay. Should a retried task refuse the message that locked a hold
-// (its deadline passed in between), the contract's final settle releases the stray hold (`final`).
-// Reads whose answer decides a write (the panel registry, the eligibility holds) stay scheduled
-// activities: their answer must be in the history before anything depends on it.
+// On a lean history (lean-history.ts) a few calls run as local activities, on the worker that runs
+// the workflow task, recorded as one marker: the escrow lock (its body is the contract's input), the
+// contract's last batch, the panel's seats and the scoring. A local activity is run again only when
+// its workflow task fails before completing; the retried task replays the same history and makes the
+// same call, which the ledger answers as a replay (or refuses as a conflict: never a second move).
+// Scheduled, always: a hold a message locks (stake, bonds, an auction's match), since a retried task
+// may refuse that message and the hold must not exist without it; and the reads a later write depends
+// on (the panel registry, the eligibility holds), whose answer must be in the history first.
 import { proxyActivities, proxyLocalActivities, type ActivityInterfaceFor } from '@temporalio/workflow';
 import type { LedgerActivities, SettleInput } from '../../activities/ledger-activities';
 import type { PanelActivities } from '../../activities/panel-activities';
@@ -20,7 +21,7 @@ const options = {
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 } as const;
 
-const scheduled = {
+export const scheduled = {
   ledger: proxyActivities<LedgerActivities>(options),
   panels: proxyActivities<PanelActivities>(options),
 };
@@ -29,12 +30,12 @@ const local = {
   panels: proxyLocalActivities<PanelActivities>(options),
 };
 
-/** The ledger's writes for this contract: local activities on a lean history. */
+/** The escrow lock and the last batch: local activities on a lean history. */
 export function ledger(c: Lean): ActivityInterfaceFor<LedgerActivities> {
   return c.lean ? local.ledger : scheduled.ledger;
 }
 
-/** The panel registry's writes for this contract: local activities on a lean history. */
+/** The panel's seats (open, close): local activities on a lean history. */
 export function panels(c: Lean): ActivityInterfaceFor<PanelActivities> {
   return c.lean ? local.panels : scheduled.panels;
 }
@@ -43,6 +44,3 @@ export function panels(c: Lean): ActivityInterfaceFor<PanelActivities> {
 export function settleLast(c: Lean, input: SettleInput) {
   return ledger(c).settle(c.lean ? { ...input, final: true } : input);
 }
-
-/** Reads that decide a later write: always scheduled, so their answer is durable first. */
-export const reads = scheduled;

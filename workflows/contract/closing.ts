@@ -13,7 +13,7 @@ import { toWire } from '../rules/money';
 import { cancel, settle } from '../rules/settlement';
 import { cancelledStatus } from '../rules/status';
 import type { Tally } from '../rules/tally';
-import { panels, reads, settleLast } from './activities';
+import { panels, scheduled, settleLast } from './activities';
 import { tallyOf } from './panel';
 import { panelPostings, slashedNonVoters } from './panel-postings';
 import type { Contract, Decision } from './state';
@@ -60,7 +60,7 @@ async function applyCancellation(c: Contract, decision: Extract<Decision, { kind
 async function tallyPostings(c: Contract, t: Tally): Promise<SettlementPosting[]> {
   const nonVoters = slashedNonVoters(t);
   const eligibility =
-    nonVoters.length === 0 ? [] : await reads.panels.eligibilityHolds({ addresses: nonVoters });
+    nonVoters.length === 0 ? [] : await scheduled.panels.eligibilityHolds({ addresses: nonVoters });
   const bondHolds = new Map(c.ballots.map((b) => [b.voter, b.bond.holdId]));
   return panelPostings({ tally: t, bondHolds, eligibility });
 }

@@ -119,7 +119,8 @@ export async function runContract(c: Contract): Promise<void> {
     publishNow(c); // e.g. NextDeadline moves from the withdrawal to the delivery deadline
     const next = c.nextDeadline(Date.now());
     const seen = c.revision;
-    const changed = await wait(() => c.revision !== seen, next);
+    // A lean history also wakes for a change to publish alone (a quote): the timer keeps running.
+    const changed = await wait(() => c.revision !== seen || c.unpublished, next);
     if (!changed && next !== null) await onDeadline(c, next.kind);
   }
   if (c.lean) publishNow(c);

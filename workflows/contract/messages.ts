@@ -53,7 +53,7 @@ import { disputeBondFor } from '../rules/holds';
 import { toWire } from '../rules/money';
 import type { CancellationReason } from '../rules/status';
 import { decideTally, everyoneVoted, PANEL_PATCH } from './panel';
-import { ledger } from './activities';
+import { scheduled } from './activities';
 import {
   activityFailureMessage,
   activityFailureType,
@@ -119,7 +119,7 @@ const accept: MessageSpec<{ caller: string }> = {
         const holdId = stakeIsNoHold(amount)
           ? null
           : await lockOrRefuse('Worker Stake', amount, () =>
-              ledger(c).lockStake({ contractId: c.contractId, worker, amount: toWire(amount) }),
+              scheduled.ledger.lockStake({ contractId: c.contractId, worker, amount: toWire(amount) }),
             );
         c.worker = worker;
         c.stake = { amount, holdId };
@@ -264,7 +264,7 @@ function lockBondOrRefuse(
   amount: bigint,
 ): Promise<string> {
   return lockOrRefuse(kind === 'ba-bond' ? 'BA bond' : 'Dispute Bond', amount, () =>
-    ledger(c).lockBond({ contractId: c.contractId, kind, party, amount: toWire(amount) }),
+    scheduled.ledger.lockBond({ contractId: c.contractId, kind, party, amount: toWire(amount) }),
   );
 }
 

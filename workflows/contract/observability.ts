@@ -31,6 +31,8 @@ export interface Published {
   publishedKey: string;
   /** Lean history (lean-history.ts): changes are published once per workflow task, at the main loop's wait. */
   readonly lean: boolean;
+  /** Lean: a change is waiting for the main loop to publish it. */
+  unpublished: boolean;
 }
 
 const isAuction = (c: Published): boolean => c.terms.contractType === 'auction';
@@ -67,7 +69,8 @@ function details(c: Published, next: { kind: string; at: number } | null): strin
  * main loop publishes once, when it waits (publishNow), so a workflow task makes at most one upsert.
  */
 export function publish(c: Published): void {
-  if (!c.lean) publishNow(c);
+  if (c.lean) c.unpublished = true;
+  else publishNow(c);
 }
 
 /**
@@ -75,6 +78,7 @@ export function publish(c: Published): void {
  * changed (each upsert is a history event, so unchanged values are not sent again).
  */
 export function publishNow(c: Published): void {
+  c.unpublished = false;
   if (!c.created) return;
   const next = c.nextDeadline(Date.now());
   const visible: unknown[] = [c.status, c.worker, next, c.criteriaMet, c.payment?.toString()];

@@ -6,7 +6,7 @@ import { votingWindowEnd } from '../rules/deadlines';
 import { panelDrawnEvent } from '../rules/events';
 import { toWire } from '../rules/money';
 import { tally, type Tally } from '../rules/tally';
-import { panels, reads } from './activities';
+import { panels, scheduled } from './activities';
 import { publish } from './observability';
 import type { Contract } from './state';
 
@@ -23,7 +23,9 @@ export const PANEL_PATCH = 'v2c-standard-panel';
  */
 export async function drawPanelFor(c: Contract): Promise<void> {
   if (c.delivery === null || c.worker === null) throw new RangeError('a panel is drawn over a delivery');
-  const registry = await reads.ledger.listEligibleAgents({ minStake: toWire(c.params.baEligibilityStake) });
+  const registry = await scheduled.ledger.listEligibleAgents({
+    minStake: toWire(c.params.baEligibilityStake),
+  });
   const draw = drawPanel({
     contractId: c.contractId,
     deliveryHash: c.delivery.sha256,
