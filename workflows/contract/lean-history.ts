@@ -1,7 +1,7 @@
 // The lean history (docs/performance.md, "History events per path"): contracts started after this
-// patch save history events — money moves as local activities (one marker event instead of three
-// events plus a workflow task), one timer per deadline rather than one per wait, and one
-// search-attribute upsert per workflow task. Decided once, at the start, and kept on the contract:
+// patch save history events — the escrow lock, the last settle and the panel's seats as local
+// activities (one marker event instead of three events plus a workflow task, activities.ts), one
+// timer per deadline rather than one per wait, and one search-attribute upsert per workflow task. Decided once, at the start, and kept on the contract:
 // a later patched() call could answer differently once a replayed workflow reaches live execution.
 import { patched } from '@temporalio/workflow';
 
