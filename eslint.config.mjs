@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.temporal/**', '.data/**'] },
+  { ignores: ['node_modules/**', '.temporal/**', '.data/**', '.build/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { files: ['**/*.mjs'], languageOptions: { globals: globals.node } },

@@ -38,6 +38,12 @@ export interface SettleInput {
   /** Names this batch within the contract, e.g. `settlement`, `match-refund`, `tally`. */
   step: string;
   postings: SettlementPosting[];
+  /**
+   * The contract's last batch: afterwards every hold of the contract still open is released to its
+   * owner (`<holdId>:stray`), so no hold outlives its contract whatever a failed and retried workflow
+   * task did before it (workflows/contract/activities.ts).
+   */
+  final?: boolean;
 }
 
 export interface SettleResult {
@@ -169,6 +175,15 @@ export function createLedgerActivities({ ledger }: LedgerActivityDeps) {
     return { holdId: id, replayed: result.replayed };
   }
 
+  /** Voids every hold of the contract still open, each under its own id, so a retry voids nothing twice. */
+  async function releaseStrayHolds(contractId: string): Promise<void> {
+    const open = (await ledger.holdsByContract(contractId)).filter((h) => h.status === 'open');
+    if (open.length === 0) return;
+    await asActivity(() =>
+      ledger.batch(open.map((h): LedgerOp => ({ kind: 'void', id: `${h.id}:stray`, holdId: h.id }))),
+    );
+  }
+
   /** One atomic ledger batch; `replayed` when every operation had already been applied (a retry). */
   async function applyBatch(ops: LedgerOp[]): Promise<SettleResult> {
     const results = await asActivity(() => ledger.batch(ops));
@@ -289,10 +304,14 @@ export function createLedgerActivities({ ledger }: LedgerActivityDeps) {
       const step = parseKey(input.step, 'step');
       if (!Array.isArray(input.postings) || input.postings.length === 0)
         invalid('postings', 'must be a non-empty array');
+      if (input.final !== undefined && typeof input.final !== 'boolean')
+        invalid('final', 'must be a boolean');
       const ops = input.postings.map((p, i) =>
         toOp(p, `${contractId}:${step}:${i}`, contractId, `postings[${i}]`),
       );
-      return applyBatch(ops);
+      const result = await applyBatch(ops);
+      if (input.final === true) await releaseStrayHolds(contractId);
+      return result;
     },
 
     /** Mints each BA's reward tokens (OCT) for a contract: op ids `<contractId>:reward:<address>`; zero rewards are skipped. */

@@ -6,6 +6,7 @@ import { TASK_QUEUE, temporalConnectConfig } from '../temporal.config';
 import type { Settings } from './settings';
 import { workerDataConverter } from './temporal-client';
 import { createContractWorker, startReconciler } from './worker';
+import { prebuiltWorkflowBundle } from './workflow-bundle';
 
 export interface RunningWorker {
   worker: Worker;
@@ -28,6 +29,7 @@ export async function startWorker(
     ledger,
     records,
     dataConverter: workerDataConverter(settings.payloadCodecKey),
+    workflowBundle: await prebuiltWorkflowBundle(),
   });
   const running = worker.run();
   await startReconciler(worker.client!);

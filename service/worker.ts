@@ -15,6 +15,14 @@ import {
 
 export const CONTRACT_WORKFLOWS_PATH = require.resolve('../workflows/contract');
 
+/**
+ * Contract workflows kept in memory between tasks (docs/performance.md, "Worker settings"): about
+ * 1.4 MB of RSS each (bench/worker), so 500 cap the cache near 0.7 GB; the SDK's default grows with
+ * the heap limit (2,428 on a 4 GB heap, about 3.4 GB). A contract outside the cache replays its
+ * history at its next message or deadline, which a lean history keeps short.
+ */
+export const MAX_CACHED_CONTRACTS = 500;
+
 export interface ContractWorkerOptions {
   connection: NativeConnection;
   namespace?: string;
@@ -38,6 +46,7 @@ export function createContractWorker(options: ContractWorkerOptions): Promise<Wo
     ...(dataConverter === undefined ? {} : { dataConverter }),
     ...(workflowBundle === undefined ? { workflowsPath: CONTRACT_WORKFLOWS_PATH } : { workflowBundle }),
     activities: options.wrapActivities?.(activities) ?? activities,
+    maxCachedWorkflows: MAX_CACHED_CONTRACTS,
   });
 }
 

@@ -157,6 +157,49 @@ describe('ledger activities (MockActivityEnvironment, SQLite file)', () => {
     await ledger.audit();
   });
 
+  test('a final settle releases a stray hold of the contract once, and only that contract’s', async () => {
+    await run(acts.lockEscrow, { contractId: 'c9', client: CLIENT, amount: '500000000' });
+    await run(acts.lockStake, { contractId: 'c9', worker: WORKER, amount: '50000000' });
+    // A stake locked by a workflow task that failed, for an accept its retried task refused.
+    await run(acts.lockStake, { contractId: 'c9', worker: OTHER, amount: '50000000' });
+    // Another contract's bond of the same party stays held.
+    await run(acts.lockBond, { contractId: 'c10', kind: 'ba-bond', party: OTHER, amount: '5000000' });
+    const settlement = {
+      contractId: 'c9',
+      step: 'settlement',
+      final: true,
+      postings: [
+        { type: 'resolve' as const, holdId: 'c9:escrow', parts: [{ to: WORKER, amount: '500000000' }] },
+        { type: 'void' as const, holdId: `c9:stake:${WORKER}` },
+      ],
+    };
+    const first = await run(acts.settle, settlement);
+    assert.deepEqual(first, { opIds: ['c9:settlement:0', 'c9:settlement:1'], replayed: false });
+    assert.deepEqual(await run(acts.settle, settlement), { ...first, replayed: true });
+    assert.deepEqual(await usdc(OTHER), { available: 995_000_000n, held: 5_000_000n });
+    assert.deepEqual(await usdc(WORKER), { available: 1_500_000_000n, held: 0n });
+    assert.deepEqual(await usdc(CLIENT), { available: 500_000_000n, held: 0n });
+    const stray = (await ledger.holdsByContract('c9')).find((h) => h.id === `c9:stake:${OTHER}`);
+    assert.equal(stray?.status, 'resolved');
+    assert.equal(stray?.resolution?.opId, `c9:stake:${OTHER}:stray`);
+    assert.equal((await ledger.holdsByContract('c10')).filter((h) => h.status === 'open').length, 1);
+    await ledger.audit();
+  });
+
+  test('a settle without `final` leaves the contract’s other holds alone; a bad `final` is refused', async () => {
+    await run(acts.lockEscrow, { contractId: 'c11', client: CLIENT, amount: '500000000' });
+    await run(acts.lockStake, { contractId: 'c11', worker: WORKER, amount: '50000000' });
+    const refund = {
+      contractId: 'c11',
+      step: 'match-refund',
+      postings: [{ type: 'void' as const, holdId: 'c11:escrow' }],
+    };
+    const bad = await failure(run(acts.settle, { ...refund, final: 'yes' as unknown as boolean }));
+    assert.match(bad.message, /^final:/);
+    await run(acts.settle, refund);
+    assert.deepEqual(await usdc(WORKER), { available: 950_000_000n, held: 50_000_000n });
+  });
+
   test('a settle that does not add up fails non-retryably and moves nothing', async () => {
     await run(acts.lockEscrow, { contractId: 'c5', client: CLIENT, amount: '100' });
     await run(acts.lockStake, { contractId: 'c5', worker: WORKER, amount: '10' });

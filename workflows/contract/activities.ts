@@ -1,17 +1,50 @@
-// The activities the contract workflow calls. Money moves only through `ledger`; every call is
+// The activities the contract workflow calls. Money moves only through the ledger; every call is
 // idempotent by its ledger operation id (`<contractId>:<step>`), so unlimited retries of
 // infrastructure errors are safe. Domain errors (InsufficientFunds, ...) are non-retryable failures
-// raised by the activities. `panels` seats and closes the Backup Agent panel (also idempotent).
-import { proxyActivities } from '@temporalio/workflow';
+// raised by the activities. The panel activities seat and close the Backup Agent panel (also idempotent).
+//
+// On a lean history (lean-history.ts) a few calls run as local activities, on the worker that runs
+// the workflow task, recorded as one marker: the escrow lock (its body is the contract's input), the
+// contract's last batch, the panel's seats and the scoring. A local activity is run again only when
+// its workflow task fails before completing; the retried task replays the same history and makes the
+// same call, which the ledger answers as a replay (or refuses as a conflict: never a second move).
+// Scheduled, always: a hold a message locks (stake, bonds, an auction's match), since a retried task
+// may refuse that message and the hold must not exist without it; and the reads a later write depends
+// on (the panel registry, the eligibility holds), whose answer must be in the history first.
+import { proxyActivities, proxyLocalActivities, type ActivityInterfaceFor } from '@temporalio/workflow';
 import type { DrawActivities } from '../../activities/draw-activities';
-import type { LedgerActivities } from '../../activities/ledger-activities';
+import type { LedgerActivities, SettleInput } from '../../activities/ledger-activities';
 import type { PanelActivities } from '../../activities/panel-activities';
+import type { Lean } from './lean-history';
 
 const options = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 } as const;
 
-export const ledger = proxyActivities<LedgerActivities>(options);
-export const panels = proxyActivities<PanelActivities>(options);
+export const scheduled = {
+  ledger: proxyActivities<LedgerActivities>(options),
+  panels: proxyActivities<PanelActivities>(options),
+};
+const local = {
+  ledger: proxyLocalActivities<LedgerActivities>(options),
+  panels: proxyLocalActivities<PanelActivities>(options),
+};
+
+/** The escrow lock and the last batch: local activities on a lean history. */
+export function ledger(c: Lean): ActivityInterfaceFor<LedgerActivities> {
+  return c.lean ? local.ledger : scheduled.ledger;
+}
+
+/** The panel's seats (open, close): local activities on a lean history. */
+export function panels(c: Lean): ActivityInterfaceFor<PanelActivities> {
+  return c.lean ? local.panels : scheduled.panels;
+}
+
+/** The contract's last batch: on a lean history it also releases any hold of the contract left open. */
+export function settleLast(c: Lean, input: SettleInput) {
+  return ledger(c).settle(c.lean ? { ...input, final: true } : input);
+}
+
+/** The draw secret (draw-secret.ts): a scheduled activity, so its result is sealed in the history. */
 export const draws = proxyActivities<DrawActivities>(options);

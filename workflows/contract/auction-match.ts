@@ -11,7 +11,7 @@ import { matchOrder, remainingBidders } from '../rules/auction';
 import { contractMatchedEvent, type Actor, type MatchedVia } from '../rules/events';
 import { auctionMatchRefund, workerStakeFor } from '../rules/holds';
 import { toWire } from '../rules/money';
-import { ledger } from './activities';
+import { scheduled } from './activities';
 import { validateAward } from './bidding';
 import { activityFailureType, reject, rejection } from './rejection';
 import { stakeIsNoHold, type AuctionQuote, type Contract, type StakeHold } from './state';
@@ -30,7 +30,7 @@ async function tryLockStake(c: Contract, q: AuctionQuote): Promise<StakeHold | n
   const amount = workerStakeFor(q.price, c.params);
   if (stakeIsNoHold(amount)) return { amount, holdId: null };
   try {
-    const { holdId } = await ledger.lockStake({
+    const { holdId } = await scheduled.ledger.lockStake({
       contractId: c.contractId,
       worker: q.bidder,
       amount: toWire(amount),
@@ -46,7 +46,7 @@ async function tryLockStake(c: Contract, q: AuctionQuote): Promise<StakeHold | n
 async function refundAboveWinningPrice(c: Contract, price: bigint): Promise<bigint> {
   const { refund, escrow } = auctionMatchRefund(c.escrowedFunds, price);
   if (refund === 0n) return 0n;
-  const { opIds } = await ledger.settle({
+  const { opIds } = await scheduled.ledger.settle({
     contractId: c.contractId,
     step: 'match-refund',
     postings: [

@@ -2,12 +2,13 @@
 // scored against the delivery's evidence by the `scoreDelivery` activity, and the result is published
 // as an `agent.verified` event (keys and verdict only) and in the party view (scores and breakdown).
 // It informs the Client and the panel; it never decides: no decision, no status, no money here.
-import { log, patched, proxyActivities } from '@temporalio/workflow';
+import { log, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { ScoringActivities } from '../../activities/scoring-activities';
 import type { AutoVerificationView } from '../definitions';
 import { agentVerdictFor, agentVerifiedEvent, AUTO_VERIFIER_AGENT_ID } from '../rules/events';
 import { checksOf, verdictsByCriterion, type ScoredCriterion } from '../rules/scoring/criteria';
 import type { DeliveryEvidence } from '../rules/scoring/evidence';
+import { patchedBefore } from './lean-history';
 import type { Contract } from './state';
 
 /** The delivered histories recorded before the automatic verifier replay without the activity. */
@@ -15,7 +16,8 @@ export const AUTO_VERIFIER_PATCH = 'auto-verifier';
 
 // Pure computation: a few attempts cover a worker restart; past them the delivery stays unscored
 // rather than holding the deliver Update open.
-const scoring = proxyActivities<ScoringActivities>({
+// On a lean history a local activity: it has no side effect, so running it again costs nothing.
+const scoringOptions = {
   startToCloseTimeout: '30 seconds',
   retry: {
     initialInterval: '1 second',
@@ -23,7 +25,11 @@ const scoring = proxyActivities<ScoringActivities>({
     maximumInterval: '10 seconds',
     maximumAttempts: 5,
   },
-});
+} as const;
+const scoring = {
+  scheduled: proxyActivities<ScoringActivities>(scoringOptions),
+  local: proxyLocalActivities<ScoringActivities>(scoringOptions),
+};
 
 /** Only the checks travel to the activity: a criterion's text is not needed to score it. */
 function checksOnly(criteria: readonly ScoredCriterion[]): ScoredCriterion[] {
@@ -37,11 +43,11 @@ function checksOnly(criteria: readonly ScoredCriterion[]): ScoredCriterion[] {
 export async function verifyDelivery(c: Contract, evidence: DeliveryEvidence | undefined): Promise<void> {
   const criteria = c.terms.acceptanceCriteria;
   if (c.delivery === null || checksOf(criteria).every((check) => check === undefined)) return;
-  if (!patched(AUTO_VERIFIER_PATCH)) return;
+  if (!patchedBefore(c, AUTO_VERIFIER_PATCH)) return;
   const delivery = c.delivery;
   let scored;
   try {
-    scored = await scoring.scoreDelivery({
+    scored = await (c.lean ? scoring.local : scoring.scheduled).scoreDelivery({
       criteria: checksOnly(criteria),
       ...(evidence === undefined ? {} : { evidence }),
       evaluatedAt: new Date(delivery.deliveredAt).toISOString(),

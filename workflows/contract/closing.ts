@@ -13,7 +13,7 @@ import { toWire } from '../rules/money';
 import { cancel, settle } from '../rules/settlement';
 import { cancelledStatus } from '../rules/status';
 import type { Tally } from '../rules/tally';
-import { ledger, panels } from './activities';
+import { panels, scheduled, settleLast } from './activities';
 import { tallyOf } from './panel';
 import { panelPostings, slashedNonVoters } from './panel-postings';
 import type { Contract, Decision } from './state';
@@ -38,7 +38,7 @@ export function postingsFor(c: Contract, splits: readonly HoldSplit[]): Settleme
 
 async function applyCancellation(c: Contract, decision: Extract<Decision, { kind: 'cancel' }>) {
   const cancellation = cancel(decision.reason, c.holds(), c.params);
-  await ledger.settle({
+  await settleLast(c, {
     contractId: c.contractId,
     step: 'cancellation',
     postings: postingsFor(c, cancellation.holds),
@@ -59,7 +59,8 @@ async function applyCancellation(c: Contract, decision: Extract<Decision, { kind
  */
 async function tallyPostings(c: Contract, t: Tally): Promise<SettlementPosting[]> {
   const nonVoters = slashedNonVoters(t);
-  const eligibility = nonVoters.length === 0 ? [] : await panels.eligibilityHolds({ addresses: nonVoters });
+  const eligibility =
+    nonVoters.length === 0 ? [] : await scheduled.panels.eligibilityHolds({ addresses: nonVoters });
   const bondHolds = new Map(c.ballots.map((b) => [b.voter, b.bond.holdId]));
   return panelPostings({ tally: t, bondHolds, eligibility });
 }
@@ -92,13 +93,13 @@ async function applyResolution(c: Contract, decision: Extract<Decision, { kind: 
   );
   const settlement = settle(c.holds(), decision.criteriaMet, c.params);
   const panelMoney = t === null ? [] : await tallyPostings(c, t);
-  await ledger.settle({
+  await settleLast(c, {
     contractId: c.contractId,
     step: 'settlement',
     postings: [...postingsFor(c, settlement.holds), ...panelMoney],
   });
   if (t !== null && c.panel!.members.length > 0) {
-    await panels.closePanel({ contractId: c.contractId, rows: c.voteRows! });
+    await panels(c).closePanel({ contractId: c.contractId, rows: c.voteRows! });
   }
   c.payment = settlement.payment;
   c.transition(settlement.status);

@@ -2,7 +2,7 @@
 // Which deadline is next comes from the rules (nextDeadline); what happens when it passes is here.
 // A standard delivery or a dispute draws a Backup Agent panel here; its `voting` deadline tallies.
 // Issue 7 (auctions) turns the `match` deadline of an auction into the close of bidding.
-import { condition, patched } from '@temporalio/workflow';
+import { condition } from '@temporalio/workflow';
 import { FailureType } from '../definitions';
 import type { NextDeadline } from '../rules/deadlines';
 import { clientReviewVerdicts, contractCreatedEvent } from '../rules/events';
@@ -14,7 +14,9 @@ import { applyDecision } from './closing';
 import { newDrawSecret } from './draw-secret';
 import { releaseByOperator, underWatch } from './needs-operator';
 import { decideTally, drawPanelFor } from './panel';
-import { publish } from './observability';
+import { DeadlineTimer } from './deadline-timer';
+import { patchedBefore } from './lean-history';
+import { publish, publishNow } from './observability';
 import { activityFailureMessage, activityFailureType } from './rejection';
 import type { Contract } from './state';
 
@@ -23,7 +25,7 @@ export async function lockEscrow(c: Contract): Promise<boolean> {
   const amount = c.terms.amount;
   let holdId: string;
   try {
-    ({ holdId } = await ledger.lockEscrow({
+    ({ holdId } = await ledger(c).lockEscrow({
       contractId: c.contractId,
       client: c.terms.client,
       amount: toWire(amount),
@@ -77,7 +79,8 @@ async function onDeadline(c: Contract, kind: NextDeadline['kind']): Promise<void
   switch (kind) {
     case 'match':
       // An auction's bidding closes: the best quote wins, or none does (auction-match.ts).
-      if (c.terms.contractType === 'auction' && patched(AUCTION_PATCH)) return closeBiddingAtDeadline(c);
+      if (c.terms.contractType === 'auction' && patchedBefore(c, AUCTION_PATCH))
+        return closeBiddingAtDeadline(c);
       // Under the match lock: an accept already locking its stake finishes first and wins.
       await c.matchLock.run(() => {
         if (c.status === 'created' && c.decision === null) {
@@ -109,6 +112,9 @@ async function onDeadline(c: Contract, kind: NextDeadline['kind']): Promise<void
 
 /** Runs the contract from `created` to a terminal status. */
 export async function runContract(c: Contract): Promise<void> {
+  const timer = new DeadlineTimer();
+  const wait = (changed: () => boolean, next: NextDeadline | null) =>
+    c.lean ? timer.until(changed, next) : untilChangedOr(changed, next);
   while (!c.terminal) {
     // Each step that moves money or seats a panel runs under watch: a failure waits for the operator.
     if (c.operator.releasing) {
@@ -124,10 +130,12 @@ export async function runContract(c: Contract): Promise<void> {
       await underWatch(c, 'panel-draw', () => drawPanelFor(c));
       continue;
     }
-    publish(c); // e.g. NextDeadline moves from the withdrawal to the delivery deadline
+    publishNow(c); // e.g. NextDeadline moves from the withdrawal to the delivery deadline
     const next = c.nextDeadline(Date.now());
     const seen = c.revision;
-    const changed = await untilChangedOr(() => c.revision !== seen, next);
+    // A lean history also wakes for a change to publish alone (a quote): the timer keeps running.
+    const changed = await wait(() => c.revision !== seen || c.unpublished, next);
     if (!changed && next !== null) await onDeadline(c, next.kind);
   }
+  if (c.lean) publishNow(c);
 }

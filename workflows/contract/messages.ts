@@ -53,7 +53,7 @@ import { disputeBondFor } from '../rules/holds';
 import { toWire } from '../rules/money';
 import type { CancellationReason } from '../rules/status';
 import { decideTally, everyoneVoted, PANEL_PATCH } from './panel';
-import { ledger } from './activities';
+import { scheduled } from './activities';
 import {
   activityFailureMessage,
   activityFailureType,
@@ -63,6 +63,7 @@ import {
   type Rejection,
 } from './rejection';
 import { verifyDelivery } from './auto-verifier';
+import { patchedBefore } from './lean-history';
 import { votesResult } from './record';
 import { admit, mayLogRejection, settleSpending } from './budget';
 import { receipt } from './receipt';
@@ -118,7 +119,7 @@ const accept: MessageSpec<{ caller: string }> = {
         const holdId = stakeIsNoHold(amount)
           ? null
           : await lockOrRefuse('Worker Stake', amount, () =>
-              ledger.lockStake({ contractId: c.contractId, worker, amount: toWire(amount) }),
+              scheduled.ledger.lockStake({ contractId: c.contractId, worker, amount: toWire(amount) }),
             );
         c.worker = worker;
         c.stake = { amount, holdId };
@@ -190,7 +191,7 @@ const deliver: MessageSpec<DeliverInput> = {
     c.delivery = { uri: input.uri, sha256, contentHash, deliveredAt: Date.now() };
     // Standard mode: the panel is drawn at once (by the main loop) and votes while under review.
     // Histories recorded before panels (no marker) keep waiting in `under-review` as they did.
-    if (c.terms.verificationMode === 'standard' && patched(PANEL_PATCH)) c.panelDue = true;
+    if (c.terms.verificationMode === 'standard' && patchedBefore(c, PANEL_PATCH)) c.panelDue = true;
     c.transition('under-review');
     c.record(
       contractDeliveredEvent(c.eventContext(worker), {
@@ -263,7 +264,7 @@ function lockBondOrRefuse(
   amount: bigint,
 ): Promise<string> {
   return lockOrRefuse(kind === 'ba-bond' ? 'BA bond' : 'Dispute Bond', amount, () =>
-    ledger.lockBond({ contractId: c.contractId, kind, party, amount: toWire(amount) }),
+    scheduled.ledger.lockBond({ contractId: c.contractId, kind, party, amount: toWire(amount) }),
   );
 }
 

@@ -7,7 +7,6 @@
 // contract `cancelled-by-operator`.
 import {
   ActivityFailure,
-  ApplicationFailure,
   condition,
   patched,
   proxyActivities,
@@ -29,7 +28,7 @@ import { cancel } from '../rules/settlement';
 import { needsOperatorKey } from '../search-attributes';
 import { panels } from './activities';
 import { publish } from './observability';
-import { reject, rejection } from './rejection';
+import { activityFailureType, reject, rejection } from './rejection';
 import type { Contract } from './state';
 
 /** patched() id of the needs-operator path: before it, such a failure failed the workflow. */
@@ -76,11 +75,13 @@ export async function underWatch(c: Contract, step: string, work: () => Promise<
   try {
     await work();
   } catch (error) {
-    if (!(error instanceof ActivityFailure) || !patched(NEEDS_OPERATOR_PATCH)) throw error;
+    // A scheduled activity's failure is an ActivityFailure; a local one's (lean history) its own ApplicationFailure.
+    const failureType = activityFailureType(error);
+    if (!(error instanceof ActivityFailure || failureType !== null) || !patched(NEEDS_OPERATOR_PATCH))
+      throw error;
     rollback(c, before);
-    const failureType = (error.cause instanceof ApplicationFailure && error.cause.type) || 'unknown';
-    c.record(needsOperatorEvent(c.eventContext('system'), { step, failureType }));
-    flag(c, { step, failureType, since: new Date(Date.now()).toISOString() });
+    c.record(needsOperatorEvent(c.eventContext('system'), { step, failureType: failureType ?? 'unknown' }));
+    flag(c, { step, failureType: failureType ?? 'unknown', since: new Date(Date.now()).toISOString() });
     await condition(() => c.operator.action !== null);
     const action = c.operator.action!;
     c.operator.action = null;
@@ -100,7 +101,7 @@ export async function releaseByOperator(c: Contract): Promise<void> {
   const released = cancel('by-operator', c.holds(), c.params);
   await operatorActivities.releaseContractHolds({ contractId: c.contractId });
   if (c.panel !== null && c.panel.members.length > 0 && c.voteRows === null) {
-    await panels.closePanel({ contractId: c.contractId, rows: [] });
+    await panels(c).closePanel({ contractId: c.contractId, rows: [] });
   }
   c.operator.releasing = false;
   c.transition(released.status);

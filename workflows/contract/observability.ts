@@ -29,6 +29,10 @@ export interface Published {
   nextDeadline(now: number): NextDeadline | null;
   /** What publish last sent, so an unchanged view is not upserted again. */
   publishedKey: string;
+  /** Lean history (lean-history.ts): changes are published once per workflow task, at the main loop's wait. */
+  readonly lean: boolean;
+  /** Lean: a change is waiting for the main loop to publish it. */
+  unpublished: boolean;
 }
 
 const isAuction = (c: Published): boolean => c.terms.contractType === 'auction';
@@ -61,10 +65,20 @@ function details(c: Published, next: { kind: string; at: number } | null): strin
 }
 
 /**
+ * At a change of state: publishes at once on histories from before lean-history; on lean ones the
+ * main loop publishes once, when it waits (publishNow), so a workflow task makes at most one upsert.
+ */
+export function publish(c: Published): void {
+  if (c.lean) c.unpublished = true;
+  else publishNow(c);
+}
+
+/**
  * Upserts the search attributes and sets the current details when something an operator sees
  * changed (each upsert is a history event, so unchanged values are not sent again).
  */
-export function publish(c: Published): void {
+export function publishNow(c: Published): void {
+  c.unpublished = false;
   if (!c.created) return;
   const next = c.nextDeadline(Date.now());
   const visible: unknown[] = [c.status, c.worker, next, c.criteriaMet, c.payment?.toString()];

@@ -6,7 +6,7 @@ import { votingWindowEnd } from '../rules/deadlines';
 import { panelDrawnEvent } from '../rules/events';
 import { toWire } from '../rules/money';
 import { tally, type Tally } from '../rules/tally';
-import { ledger, panels } from './activities';
+import { panels, scheduled } from './activities';
 import { publish } from './observability';
 import type { Contract } from './state';
 
@@ -23,7 +23,9 @@ export const PANEL_PATCH = 'v2c-standard-panel';
  */
 export async function drawPanelFor(c: Contract): Promise<void> {
   if (c.delivery === null || c.worker === null) throw new RangeError('a panel is drawn over a delivery');
-  const registry = await ledger.listEligibleAgents({ minStake: toWire(c.params.baEligibilityStake) });
+  const registry = await scheduled.ledger.listEligibleAgents({
+    minStake: toWire(c.params.baEligibilityStake),
+  });
   const draw = drawPanel({
     contractId: c.contractId,
     deliveryHash: c.delivery.sha256,
@@ -34,7 +36,7 @@ export async function drawPanelFor(c: Contract): Promise<void> {
     exclude: [c.terms.client, c.worker],
     secret: c.drawSecret,
   });
-  if (draw.panel.length > 0) await panels.openPanel({ contractId: c.contractId, members: draw.panel });
+  if (draw.panel.length > 0) await panels(c).openPanel({ contractId: c.contractId, members: draw.panel });
   const drawnAt = Date.now();
   const votingEndsAt = votingWindowEnd(drawnAt, c.params);
   c.panel = { members: draw.panel, drawnAt, votingEndsAt };

@@ -1,8 +1,9 @@
 // The contract's durable record (docs/records.md): at a terminal status the workflow hands its view,
 // event log and vote rows to the database, so reads outlive the workflow's retention or deletion.
-import { patched, proxyActivities } from '@temporalio/workflow';
+import { proxyActivities } from '@temporalio/workflow';
 import type { RecordActivities } from '../../activities/record-activities';
 import type { VotesResult } from '../definitions';
+import { patchedBefore } from './lean-history';
 import type { Contract } from './state';
 
 /** patched() id of the record write: contracts that closed before it have no record. */
@@ -20,7 +21,7 @@ export function votesResult(c: Contract): VotesResult {
 }
 
 export async function writeRecord(c: Contract): Promise<void> {
-  if (!patched(RECORD_PATCH)) return;
+  if (!patchedBefore(c, RECORD_PATCH)) return;
   await records.recordContract({
     contractId: c.contractId,
     view: c.view(),

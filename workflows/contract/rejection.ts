@@ -32,14 +32,23 @@ export function rejectionOf(error: unknown): Rejection | null {
   return rejection(type, details.code ?? 'rejected', error.message, details.field);
 }
 
+/**
+ * The domain error an activity raised: a scheduled activity's arrives as the cause of an
+ * ActivityFailure, a local activity's (lean histories, activities.ts) as the ApplicationFailure itself.
+ */
+function activityError(error: unknown): ApplicationFailure | null {
+  if (error instanceof ActivityFailure) return error.cause instanceof ApplicationFailure ? error.cause : null;
+  return error instanceof ApplicationFailure ? error : null;
+}
+
 /** The ApplicationFailure type of an activity's non-retryable domain error (e.g. `InsufficientFunds`). */
 export function activityFailureType(error: unknown): string | null {
-  if (error instanceof ActivityFailure && error.cause instanceof ApplicationFailure) {
-    return error.cause.type ?? null;
-  }
-  return null;
+  return activityError(error)?.type ?? null;
 }
 
 export function activityFailureMessage(error: unknown): string {
-  return error instanceof ActivityFailure && error.cause ? error.cause.message : String(error);
+  return (
+    activityError(error)?.message ??
+    (error instanceof ActivityFailure && error.cause ? error.cause.message : String(error))
+  );
 }

@@ -131,6 +131,10 @@ export class Contract {
   readonly events: ContractEvent[] = [];
   /** What observability.publish last sent, so an unchanged view is not upserted again. */
   publishedKey = '';
+  /** Set once at the start (lean-history.ts): the history-saving commands are used. */
+  lean = false;
+  /** Lean: a change not yet published (observability.ts); wakes the main loop. */
+  unpublished = false;
   /** Serializes the messages that race for the match (accept, decline, cancel, award) and the Match Deadline. */
   readonly matchLock = new WorkflowLock();
   /** Auctions (bidding.ts): the live quotes, one per bidder, in arrival order. */
