@@ -97,9 +97,10 @@ test('a keyed delivery retried after its answer was lost: the same answer, deliv
       type: string;
     }>;
     assert.equal(events.filter((e) => e.type === 'contract.delivered').length, 1);
-    // Another delivery under a new key is still refused: the contract is under review.
+    // Another delivery under a new key is still refused: the contract is under review. (The same
+    // delivery again is a retry of what was accepted, answered as such whatever its key: docs/api.md.)
     const other = await call(second!, worker, 'POST', `/contracts/${id}/deliveries`, {
-      body: DELIVERY,
+      body: { ...DELIVERY, uri: 'https://files.example/another.enc', sha256: 'ef'.repeat(32) },
       headers: { 'Idempotency-Key': 'deliver-2' },
     });
     assert.equal(other.status, 409, other.text);
