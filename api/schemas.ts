@@ -1,6 +1,7 @@
-// The wire schemas of the HTTP surface (Appendix A): request parts the routes validate, and response
-// shapes for the OpenAPI document. Bodies are strict: a caller cannot slip in `status`, `worker` or
-// an amount it does not own. Response types live in api/contract-views.ts and api/sdk/types.ts.
+// The wire schemas of the HTTP surface (Appendix A): request parts the routes validate, and the
+// response shapes each route declares. Bodies are strict: a caller cannot slip in `status`, `worker`
+// or an amount it does not own. A response schema is declared once: /openapi.json publishes it, the
+// handler's typed `c.json` must fit it, and api/sdk/types.ts infers the SDK's answer types from it.
 import { z } from '@hono/zod-openapi';
 import {
   AWARD_METHODS,
@@ -145,6 +146,7 @@ export const partyViewSchema = z
     delivery: contentRef.extend({ contentHash: z.string(), deliveredAt: instant }).nullable(),
     cancellationReason: z.string().nullable(),
     paramsVersion: z.number(),
+    workerStakeBps: z.number().int().openapi({ description: 'the Worker Stake rate in basis points' }),
     disputeClaims: z.array(z.enum(VERDICTS)).nullable(),
     voting: z.object({ drawnAt: instant, endsAt: instant, tallied: z.boolean() }).nullable(),
     keyReaders: z
@@ -179,21 +181,19 @@ export const partyViewSchema = z
   .openapi('PartyContractView');
 export const contractViewSchema = z.union([partyViewSchema, publicViewSchema]).openapi('ContractView');
 
+/** A row of GET /contracts: what the search attributes tell, no terms. */
+export const listedContractSchema = z.object({
+  contractId: z.string(),
+  status: z.enum(CONTRACT_STATUSES),
+  contractCode: z.enum(CONTRACT_CODES).nullable(),
+  nextDeadline: instant.nullable(),
+  createdAt: instant,
+  closedAt: instant.nullable().openapi({ description: 'closed contracts: when their record was written' }),
+  quoteCount: z.number().int().nullable().openapi({ description: 'auctions only' }),
+});
 export const contractListSchema = z
   .object({
-    contracts: z.array(
-      z.object({
-        contractId: z.string(),
-        status: z.enum(CONTRACT_STATUSES),
-        contractCode: z.enum(CONTRACT_CODES).nullable(),
-        nextDeadline: instant.nullable(),
-        createdAt: instant,
-        closedAt: instant
-          .nullable()
-          .openapi({ description: 'closed contracts: when their record was written' }),
-        quoteCount: z.number().int().nullable().openapi({ description: 'auctions only' }),
-      }),
-    ),
+    contracts: z.array(listedContractSchema),
     nextCursor: z
       .string()
       .nullable()
@@ -236,7 +236,12 @@ export const voteRowSchema = z
     reward: amount.openapi({ description: 'OCT minor units minted for this row' }),
   })
   .openapi('VoteRow');
-export const voteRowsSchema = z.object({ rows: z.array(voteRowSchema) }).openapi('VoteRows');
+export const contractVoteRowsSchema = z
+  .object({ contractId: z.string(), rows: z.array(voteRowSchema) })
+  .openapi('ContractVoteRows');
+export const agentVoteRowsSchema = z
+  .object({ address, rows: z.array(voteRowSchema) })
+  .openapi('AgentVoteRows');
 
 export const eventsSchema = z
   .object({ contractId: z.string(), events: z.array(z.record(z.string(), z.unknown())) })

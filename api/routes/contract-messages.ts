@@ -42,7 +42,6 @@ import {
   errorResponses,
 } from '../schemas';
 import { existingContract, updateId } from '../contract-requests';
-import { reply } from './respond';
 import { requireStakeFunds } from '../stake-precheck';
 import { createMiddleware } from 'hono/factory';
 
@@ -125,11 +124,11 @@ export function registerMessageRoutes(
       }),
       async (c) => {
         const caller = c.var.caller!;
-        const id = c.req.param('id');
+        const id = c.req.valid('param').id;
         if (!isContractId(id)) throw notFound(`no contract ${id}`, undefined, 'contract_not_found');
         await message.precheck?.(ctx, id, caller);
         const view = await ctx.contracts.send(id, message.update, { caller }, updateId(c, caller));
-        return reply(c, viewFor(view, caller));
+        return c.json(viewFor(view, caller), 200);
       },
     );
   }
@@ -149,12 +148,12 @@ export function registerMessageRoutes(
     }),
     async (c) => {
       const caller = c.var.caller!;
-      const id = c.req.param('id');
+      const id = c.req.valid('param').id;
       if (!isContractId(id)) throw notFound(`no contract ${id}`, undefined, 'contract_not_found');
       const { claims } = c.req.valid('json');
       const input = { caller, ...(claims === undefined ? {} : { claims }) };
       const view = await ctx.contracts.send(id, disputeUpdate, input, updateId(c, caller));
-      return reply(c, viewFor(view, caller));
+      return c.json(viewFor(view, caller), 200);
     },
   );
 
@@ -173,11 +172,11 @@ export function registerMessageRoutes(
     }),
     async (c) => {
       const caller = c.var.caller!;
-      const id = c.req.param('id');
+      const id = c.req.valid('param').id;
       if (!isContractId(id)) throw notFound(`no contract ${id}`, undefined, 'contract_not_found');
       const { votes } = c.req.valid('json');
       const view = await ctx.contracts.send(id, voteUpdate, { caller, votes }, updateId(c, caller));
-      return reply(c, viewFor(view, caller));
+      return c.json(viewFor(view, caller), 200);
     },
   );
 
@@ -196,7 +195,7 @@ export function registerMessageRoutes(
     }),
     async (c) => {
       const caller = c.var.caller!;
-      const id = c.req.param('id');
+      const id = c.req.valid('param').id;
       const delivery = c.var.ingested;
       const view = await existingContract(ctx, id);
       if (view.worker !== caller || view.status === 'created') {
@@ -230,7 +229,7 @@ export function registerMessageRoutes(
         ...(delivery.evidence === undefined ? {} : { evidence: delivery.evidence }),
       };
       const after = await ctx.contracts.send(id, deliverUpdate, input, updateId(c, caller));
-      return reply(c, viewFor(after, caller));
+      return c.json(viewFor(after, caller), 200);
     },
   );
 }

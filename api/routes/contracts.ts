@@ -34,7 +34,7 @@ import {
   errorResponses,
   eventsSchema,
   json,
-  voteRowsSchema,
+  contractVoteRowsSchema,
   listQuerySchema,
   partyViewSchema,
 } from '../schemas';
@@ -45,7 +45,6 @@ import { registerEventStreamRoute } from './event-stream';
 import { registerKeyRoutes } from './keys';
 import { registerMessageRoutes } from './contract-messages';
 import { registerQuoteRoutes } from './quotes';
-import { reply } from './respond';
 
 // An empty requirement makes the signature optional (OpenAPI 3).
 
@@ -124,7 +123,7 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
         if (existing?.client !== caller) throw err;
         view = existing;
       }
-      return reply(c, partyView(view, 'client'), 201);
+      return c.json(partyView(view, 'client'), 201);
     },
     // The schema documents the body; the rules' own messages (one per broken rule) answer a failure.
     (result, c) =>
@@ -167,7 +166,7 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
         limit: q.limit ?? 50,
         ...(q.cursor === undefined ? {} : { cursor: q.cursor }),
       });
-      return reply(c, page);
+      return c.json(page, 200);
     },
   );
 
@@ -182,7 +181,7 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
       request: { params: contractIdParams },
       responses: { 200: json(contractViewSchema, 'the view for the caller'), ...errorResponses(401, 404) },
     }),
-    async (c) => reply(c, viewFor(await existingContract(ctx, c.req.param('id')), c.var.caller)),
+    async (c) => c.json(viewFor(await existingContract(ctx, c.req.valid('param').id), c.var.caller), 200),
   );
 
   app.openapi(
@@ -197,9 +196,9 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
       responses: { 200: json(eventsSchema, 'events, oldest first'), ...errorResponses(401, 404) },
     }),
     async (c) => {
-      const id = c.req.param('id');
+      const id = c.req.valid('param').id;
       const visible = eventsVisibleTo(await existingContract(ctx, id), c.var.caller);
-      return reply(c, { contractId: id, events: visible(await ctx.contracts.eventLog(id)) });
+      return c.json({ contractId: id, events: visible(await ctx.contracts.eventLog(id)) }, 200);
     },
   );
 
@@ -212,14 +211,17 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
       summary:
         'The vote rows of the contract’s panel after the tally (409 while a drawn panel votes; empty without a panel)',
       request: { params: contractIdParams },
-      responses: { 200: json(voteRowsSchema, 'one row per (BA, criterion)'), ...errorResponses(404, 409) },
+      responses: {
+        200: json(contractVoteRowsSchema, 'one row per (BA, criterion)'),
+        ...errorResponses(404, 409),
+      },
     }),
     async (c) => {
-      const id = c.req.param('id');
+      const id = c.req.valid('param').id;
       const votes = isContractId(id) ? await ctx.contracts.votes(id) : undefined;
       if (votes === undefined) throw notFound(`no contract ${id}`, undefined, 'contract_not_found');
       if (votes.sealed) throw conflict('votes are sealed until the tally', undefined, 'votes_sealed');
-      return reply(c, { contractId: id, rows: votes.rows });
+      return c.json({ contractId: id, rows: votes.rows }, 200);
     },
   );
 

@@ -78,13 +78,13 @@ export function registerEventStreamRoute(
       },
     }),
     async (c) => {
-      const id = c.req.param('id');
+      const id = c.req.valid('param').id;
       const seen = alreadySeen(c.req.header('Last-Event-ID'));
       const view = isContractId(id) ? await ctx.contracts.view(id) : undefined;
       if (view === undefined) throw notFound(`no contract ${id}`, undefined, 'contract_not_found');
       const visible = eventsVisibleTo(view, c.var.caller);
       const first = await ctx.contracts.eventLog(id);
-      if (isClosed(first) && seen >= first.length) return c.body(null, 204) as never;
+      if (isClosed(first) && seen >= first.length) return c.body(null, 204);
 
       return streamSSE(c, async (stream) => {
         const pause = pauser(stream);
@@ -126,7 +126,7 @@ export function registerEventStreamRoute(
             return;
           }
         }
-      }) as never;
+      });
     },
   );
 }
