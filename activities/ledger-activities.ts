@@ -5,6 +5,7 @@
 // ApplicationFailures whose type is the error's code (`InsufficientFunds`, `PartsMismatch`, ...);
 // anything else (a database that is down) is thrown as is, so Temporal retries it.
 import { ApplicationFailure } from '@temporalio/common';
+import { isAddress } from '../workflows/rules/address';
 import { invalid } from './invalid-input';
 import { HOLD_KINDS, LedgerError, agentOwner } from './ledger';
 import type { HoldKind, Ledger, LedgerOp, Owner } from './ledger';
@@ -71,8 +72,7 @@ function parseContractId(value: unknown): string {
 }
 
 function parseAgent(value: unknown, field: string): Owner {
-  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value))
-    invalid(field, 'must be a 0x + 40 hex address');
+  if (!isAddress(value)) invalid(field, 'must be a 0x + 40 hex address');
   return agentOwner(value);
 }
 

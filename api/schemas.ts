@@ -10,6 +10,7 @@ import {
   VERIFICATION_MODES,
 } from '../workflows/rules/contract-terms';
 import { MAX_QUOTE_MESSAGE_LENGTH } from '../workflows/rules/auction';
+import { ADDRESS_RE, CANONICAL_ADDRESS_RE } from '../workflows/rules/address';
 import { positiveAmountSchema } from '../workflows/rules/money';
 import { deliveryBodySchema } from './ingest';
 import { CONTRACT_STATUSES } from '../workflows/rules/status';
@@ -17,7 +18,7 @@ import { VERDICTS } from '../workflows/rules/verdicts';
 
 const address = z
   .string()
-  .regex(/^0x[0-9a-f]{40}$/)
+  .regex(CANONICAL_ADDRESS_RE)
   .openapi({ example: '0x2c7536e3605d9c16a7a3d7b1898e529396a65c23' });
 const amount = z
   .string()
@@ -63,7 +64,7 @@ export const eligibilityUnlockBody = z
   .openapi('EligibilityUnlock');
 export const depositBody = z
   .object({
-    address: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be an address (0x + 40 hex)'),
+    address: z.string().regex(ADDRESS_RE, 'must be an address (0x + 40 hex)'),
     asset: z.literal('USDC'),
     amount: positiveAmountSchema,
   })

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { deliveryEvidenceSchema, type DeliveryEvidence } from '../../workflows/rules/scoring/evidence';
 import { fieldErrorsFromZod, type FieldError } from '../../workflows/rules/scoring/field-errors';
+import { SHA256_RE } from '../../workflows/rules/sha256';
 import { extractConfidence } from './confidence';
 
 export type JsonObject = Record<string, unknown>;
@@ -16,7 +17,7 @@ export const deliveryBodySchema = z.strictObject({
   uri: z.string({ error: 'must be a string' }).min(1).max(2048),
   sha256: z
     .string({ error: 'must be a string' })
-    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters')
+    .regex(SHA256_RE, 'must be 64 hexadecimal characters')
     .transform((s) => s.toLowerCase()),
   /** The delivery's decryption key (SPEC §9). */
   key: z.string({ error: 'must be a string' }).min(1).max(4096),

@@ -5,6 +5,7 @@ import { addressSchema, normalizeAddress, type Address } from './address';
 import type { Deadlines } from './deadlines';
 import { machineCheckSchema, type MachineCheck } from './machine-checks';
 import { positiveAmountSchema, toWire, fromWire } from './money';
+import { SHA256_RE } from './sha256';
 import { AWARD_METHODS, CONTRACT_CODES, CONTRACT_TYPES, VERIFICATION_MODES } from './contract-kinds';
 import type { AwardMethod, ContractCode, ContractType, VerificationMode } from './contract-kinds';
 
@@ -34,7 +35,7 @@ export const supplementaryMaterialsSchema = z
     uri: z.string().min(1, 'must not be empty').max(2048),
     sha256: z
       .string()
-      .regex(/^[0-9a-fA-F]{64}$/, 'must be the sha256 of the encrypted content (64 hex)')
+      .regex(SHA256_RE, 'must be the sha256 of the encrypted content (64 hex)')
       .transform((s) => s.toLowerCase()),
     key: z.string().min(1, 'must not be empty').max(4096),
   })

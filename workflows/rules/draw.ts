@@ -2,6 +2,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import { normalizeAddress, type Address } from './address';
+import { CANONICAL_SHA256_RE } from './sha256';
 
 export interface DrawInput {
   contractId: string;
@@ -31,12 +32,10 @@ export interface DrawRecord {
   panel: Address[];
 }
 
-const HASH_RE = /^[0-9a-f]{64}$/;
-
 export function drawSeed(contractId: string, deliveryHash: string): Uint8Array {
   if (contractId === '') throw new RangeError('contractId must not be empty');
   const hash = deliveryHash.toLowerCase();
-  if (!HASH_RE.test(hash))
+  if (!CANONICAL_SHA256_RE.test(hash))
     throw new RangeError(`deliveryHash must be 64 hex characters, got ${deliveryHash}`);
   return sha256(utf8ToBytes(`${contractId}:${hash}`));
 }
