@@ -6,8 +6,8 @@
 // anything else (a database that is down) is thrown as is, so Temporal retries it.
 import { ApplicationFailure } from '@temporalio/common';
 import { isAddress } from '../workflows/rules/address';
-import { invalid } from './invalid-input';
-import { HOLD_KINDS, LedgerError, agentOwner } from './ledger';
+import { asActivity, invalid } from './invalid-input';
+import { HOLD_KINDS, agentOwner } from './ledger';
 import type { HoldKind, Ledger, LedgerOp, Owner } from './ledger';
 
 export interface LedgerActivityDeps {
@@ -83,23 +83,6 @@ function parseParty(value: unknown, field: string): Owner {
 
 function addressPart(owner: Owner): string {
   return owner.slice('agent:'.length);
-}
-
-/** Runs ledger work, turning its domain errors into non-retryable failures named by their code. */
-async function asActivity<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof LedgerError) {
-      throw ApplicationFailure.create({
-        message: error.message,
-        type: error.code,
-        nonRetryable: true,
-        details: [error.details],
-      });
-    }
-    throw error;
-  }
 }
 
 function toOp(posting: SettlementPosting, id: string, contractId: string, field: string): LedgerOp {

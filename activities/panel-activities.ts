@@ -3,7 +3,7 @@
 // read the eligibility holds a non-voter's slashed slices are taken from. The money of the tally goes
 // through the ledger activities' `settle` (one atomic batch).
 import { isAddress } from '../workflows/rules/address';
-import { invalid } from './invalid-input';
+import { asActivity, invalid } from './invalid-input';
 import { agentOwner, type Ledger, type VoteRecord } from './ledger';
 
 export interface PanelActivityDeps {
@@ -26,15 +26,6 @@ function rowFromWire(row: VoteRowWire, i: number): VoteRecord {
     invalid(`rows[${i}].reward`, 'must be a decimal string');
   }
   return { ...row, reward: BigInt(row.reward) };
-}
-
-async function asActivity<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof RangeError) invalid('input', error.message);
-    throw error;
-  }
 }
 
 export function createPanelActivities({ ledger }: PanelActivityDeps) {

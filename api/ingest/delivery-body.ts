@@ -3,7 +3,7 @@
 // 400 `{ error: { code, message, details } }`.
 import { z } from 'zod';
 import { deliveryEvidenceSchema, type DeliveryEvidence } from '../../workflows/rules/scoring/evidence';
-import { fieldErrorsFromZod, type FieldError } from '../../workflows/rules/scoring/field-errors';
+import { fieldErrorsFromZod, type FieldError } from '../../workflows/rules/field-errors';
 import { SHA256_RE } from '../../workflows/rules/sha256';
 import { extractConfidence } from './confidence';
 

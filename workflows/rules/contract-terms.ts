@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { addressSchema, normalizeAddress, type Address } from './address';
 import type { Deadlines } from './deadlines';
 import { machineCheckSchema, type MachineCheck } from './machine-checks';
+import { fieldErrors, type FieldError } from './field-errors';
 import { positiveAmountSchema, toWire, fromWire } from './money';
 import { SHA256_RE } from './sha256';
 import { AWARD_METHODS, CONTRACT_CODES, CONTRACT_TYPES, VERIFICATION_MODES } from './contract-kinds';
@@ -97,10 +98,7 @@ export interface ContractTerms {
 
 export type ContractTermsWire = Omit<ContractTerms, 'amount'> & { amount: string };
 
-export interface FieldError {
-  field: string;
-  message: string;
-}
+export type { FieldError } from './field-errors';
 
 export type TermsResult = { ok: true; terms: ContractTerms } | { ok: false; errors: FieldError[] };
 
@@ -122,23 +120,6 @@ export function contractCode(
 /** The Escrowed Funds locked at creation: the fixed price, or the auction's budget cap. */
 export function escrowAmount(terms: Pick<ContractTerms, 'amount'>): bigint {
   return terms.amount;
-}
-
-/** A union's issues come per branch: report the branch that matches the input's shape. */
-function fieldErrors(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[] = []): FieldError[] {
-  return issues.flatMap((issue) => {
-    const path = [...prefix, ...issue.path];
-    if (issue.code === 'invalid_union' && issue.errors.length > 0) {
-      const shapeMatches = (branch: z.core.$ZodIssue[]) =>
-        !branch.some((i) => i.code === 'invalid_type' && i.path.length === 0);
-      const branch = issue.errors.find(shapeMatches) ?? issue.errors[0]!;
-      return fieldErrors(branch, path);
-    }
-    if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({ field: [...path, key].join('.'), message: 'unknown field' }));
-    }
-    return [{ field: path.map(String).join('.') || '(body)', message: issue.message }];
-  });
 }
 
 type ParsedBody = z.output<typeof createContractBodySchema>;
@@ -181,7 +162,10 @@ function checkDeadlines(deadlines: Deadlines, mode: VerificationMode, now: numbe
  */
 export function validateContractTerms(body: unknown, now: number, client: string): TermsResult {
   const parsed = createContractBodySchema.safeParse(body);
-  if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error.issues) };
+  if (!parsed.success) {
+    const errors = fieldErrors(parsed.error.issues).map((e) => ({ ...e, field: e.field || '(body)' }));
+    return { ok: false, errors };
+  }
   const b = parsed.data;
   const clientAddress = normalizeAddress(client);
   const verificationMode = b.verificationMode ?? defaultVerificationMode(b.awardMethod);
