@@ -30,7 +30,6 @@ export type SettlementPosting =
   | { type: 'void'; holdId: string }
   /** Open a new USDC hold (e.g. re-hold what stays of an eligibility stake after a slash). */
   | { type: 'hold'; owner: string; kind: HoldKind; amount: WireAmount }
-  | { type: 'transfer'; from: string; to: string; amount: WireAmount }
   /** Mint reward tokens (OCT). */
   | { type: 'mint'; to: string; amount: WireAmount };
 
@@ -114,16 +113,6 @@ function toOp(posting: SettlementPosting, id: string, contractId: string, field:
         ...(posting.kind === 'eligibility' ? {} : { contractId }),
       };
     }
-    case 'transfer':
-      return {
-        kind: 'transfer',
-        id,
-        asset: 'USDC',
-        from: parseParty(posting.from, `${field}.from`),
-        to: parseParty(posting.to, `${field}.to`),
-        amount: parseAmount(posting.amount, `${field}.amount`),
-        contractId,
-      };
     case 'mint':
       return {
         kind: 'mint',
@@ -275,32 +264,6 @@ export function createLedgerActivities({ ledger }: LedgerActivityDeps) {
       const ops = input.postings.map((p, i) =>
         toOp(p, `${contractId}:${step}:${i}`, contractId, `postings[${i}]`),
       );
-      return applyBatch(ops);
-    },
-
-    /** Mints each BA's reward tokens (OCT) for a contract: op ids `<contractId>:reward:<address>`; zero rewards are skipped. */
-    async mintRewards(input: {
-      contractId: string;
-      rewards: Array<{ to: string; amount: WireAmount }>;
-    }): Promise<SettleResult> {
-      const contractId = parseContractId(input.contractId);
-      if (!Array.isArray(input.rewards)) invalid('rewards', 'must be an array');
-      const ops = input.rewards.flatMap((r, i): LedgerOp[] => {
-        const to = parseAgent(r.to, `rewards[${i}].to`);
-        if (r.amount === '0') return [];
-        const amount = parseAmount(r.amount, `rewards[${i}].amount`);
-        return [
-          {
-            kind: 'mint',
-            id: `${contractId}:reward:${addressPart(to)}`,
-            asset: 'OCT',
-            to,
-            amount,
-            contractId,
-          },
-        ];
-      });
-      if (ops.length === 0) return { opIds: [], replayed: false };
       return applyBatch(ops);
     },
 

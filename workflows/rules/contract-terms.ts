@@ -5,7 +5,7 @@ import { addressSchema, normalizeAddress, type Address } from './address';
 import type { Deadlines } from './deadlines';
 import { machineCheckSchema, type MachineCheck } from './machine-checks';
 import { fieldErrors, type FieldError } from './field-errors';
-import { positiveAmountSchema, toWire, fromWire } from './money';
+import { positiveAmountSchema, toWire } from './money';
 import { SHA256_RE } from './sha256';
 import { AWARD_METHODS, CONTRACT_CODES, CONTRACT_TYPES, VERIFICATION_MODES } from './contract-kinds';
 import type { AwardMethod, ContractCode, ContractType, VerificationMode } from './contract-kinds';
@@ -197,10 +197,6 @@ export function validateContractTerms(body: unknown, now: number, client: string
 
 export function termsToWire(terms: ContractTerms): ContractTermsWire {
   return { ...terms, amount: toWire(terms.amount) };
-}
-
-export function termsFromWire(wire: ContractTermsWire): ContractTerms {
-  return { ...wire, amount: fromWire(wire.amount) };
 }
 
 /** The deadlines as ISO-8601 UTC strings, for views and responses. */
