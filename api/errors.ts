@@ -1,7 +1,7 @@
 // The JSON error shape of SPEC §12 and the mapping from thrown errors to it.
 import { HTTPException } from 'hono/http-exception';
 import { $ZodError } from 'zod/v4/core';
-import { fieldErrorsFromZod } from '../workflows/rules/field-errors';
+import { fieldErrorsFromZod, invalidFieldsMessage, type FieldError } from '../workflows/rules/field-errors';
 
 export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 422 | 500 | 503;
 
@@ -54,13 +54,14 @@ export const notFound = errorHelper(404);
 export const conflict = errorHelper(409);
 export const unprocessable = errorHelper(422);
 
-export type { FieldError as FieldIssue } from '../workflows/rules/field-errors';
+/** A 400 whose message names the fields and whose details list each issue. */
+export function invalidFields(errors: FieldError[]): ApiError {
+  return badRequest(invalidFieldsMessage(errors), { fields: errors }, 'invalid_input');
+}
 
-/** A zod failure as a 400 whose message names the fields and whose details list each issue. */
+/** A zod failure as a 400 naming its fields. */
 export function fromZodError(error: $ZodError): ApiError {
-  const issues = fieldErrorsFromZod(error);
-  const fields = [...new Set(issues.map((i) => i.field || '(body)'))];
-  return badRequest(`invalid ${fields.join(', ')}`, { fields: issues }, 'invalid_input');
+  return invalidFields(fieldErrorsFromZod(error));
 }
 
 /**

@@ -3,7 +3,11 @@
 // 400 `{ error: { code, message, details } }`.
 import { z } from 'zod';
 import { deliveryEvidenceSchema, type DeliveryEvidence } from '../../workflows/rules/scoring/evidence';
-import { fieldErrorsFromZod, type FieldError } from '../../workflows/rules/field-errors';
+import {
+  fieldErrorsFromZod,
+  invalidFieldsMessage,
+  type FieldError,
+} from '../../workflows/rules/field-errors';
 import { SHA256_RE } from '../../workflows/rules/sha256';
 import { extractConfidence } from './confidence';
 
@@ -107,6 +111,5 @@ export function parseDeliveryBody(rawText: string): DeliveryIngestResult {
 }
 
 function invalid(details: FieldError[]): DeliveryIngestResult {
-  const fields = [...new Set(details.map((d) => d.field || '(body)'))];
-  return { ok: false, error: { code: 'invalid_field', message: `invalid ${fields.join(', ')}`, details } };
+  return { ok: false, error: { code: 'invalid_field', message: invalidFieldsMessage(details), details } };
 }

@@ -21,7 +21,7 @@ import {
 import { isContractId } from '../contract-ids';
 import { viewFor } from '../contract-views';
 import type { ApiContext } from '../deps';
-import { badRequest, conflict, forbidden, notFound } from '../errors';
+import { badRequest, conflict, forbidden, invalidFields, notFound } from '../errors';
 import {
   canonicalJson,
   contentSha256,
@@ -212,10 +212,7 @@ export function registerMessageRoutes(
         delivery.evidence ?? [],
         checksOf(view.acceptanceCriteria),
       );
-      if (evidenceErrors.length > 0) {
-        const fields = [...new Set(evidenceErrors.map((e) => e.field))];
-        throw badRequest(`invalid ${fields.join(', ')}`, { fields: evidenceErrors }, 'invalid_input');
-      }
+      if (evidenceErrors.length > 0) throw invalidFields(evidenceErrors);
       // The content stays out of the workflow (only its hash goes there): sealed in the vault, in the
       // canonical form its hash is taken over.
       await ctx.vault.putContent(id, 'delivery', canonicalJson(delivery.content));

@@ -16,14 +16,7 @@ import { contractIdForKey, isContractId, randomContractId } from '../contract-id
 import { partyView, viewFor } from '../contract-views';
 import { existingContract } from '../contract-requests';
 import type { ApiContext } from '../deps';
-import {
-  badRequest,
-  conflict,
-  insufficientFunds,
-  notFound,
-  validationHook,
-  type FieldIssue,
-} from '../errors';
+import { conflict, insufficientFunds, invalidFields, notFound, validationHook } from '../errors';
 import { IDEMPOTENCY_HEADER } from '../idempotency';
 import type { AuthMiddleware, MaybeSignedEnv } from '../middleware';
 import { OPTIONALLY_SIGNED } from '../middleware';
@@ -47,11 +40,6 @@ import { registerMessageRoutes } from './contract-messages';
 import { registerQuoteRoutes } from './quotes';
 
 // An empty requirement makes the signature optional (OpenAPI 3).
-
-function invalidTerms(errors: FieldIssue[]) {
-  const fields = [...new Set(errors.map((e) => e.field))];
-  return badRequest(`invalid ${fields.join(', ')}`, { fields: errors }, 'invalid_input');
-}
 
 function staticSummary(contractId: string, terms: ContractTerms): string {
   const n = terms.acceptanceCriteria.length;
@@ -87,7 +75,7 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
     async (c) => {
       const caller = c.var.caller!;
       const result = validateContractTerms(await c.req.json(), ctx.now(), caller);
-      if (!result.ok) throw invalidTerms(result.errors);
+      if (!result.ok) throw invalidFields(result.errors);
       const terms = result.terms;
 
       const { USDC } = await ctx.ledger.balances(agentOwner(caller));
@@ -131,7 +119,7 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
         ? undefined
         : (async (): Promise<never> => {
             const checked = validateContractTerms(await c.req.json(), ctx.now(), c.var.caller!);
-            if (!checked.ok) throw invalidTerms(checked.errors);
+            if (!checked.ok) throw invalidFields(checked.errors);
             validationHook(result);
             throw new Error('unreachable: the schema refused a body the rules accept');
           })(),

@@ -35,6 +35,11 @@ export function fieldErrors(
   });
 }
 
+/** `invalid a, b.c`: the message that names every offending field once. */
+export function invalidFieldsMessage(errors: readonly FieldError[]): string {
+  return `invalid ${[...new Set(errors.map((e) => e.field || '(body)'))].join(', ')}`;
+}
+
 /** A zod error's issues, each field under `prefix` when given (`evidence`). */
 export function fieldErrorsFromZod(
   error: { issues: readonly z.core.$ZodIssue[] },
