@@ -114,7 +114,7 @@ test('system, parameters, balances, deposits and eligibility', async () => {
 test('create, list, read, events, the stream, and the simple messages', async () => {
   const client = await funded();
   const worker = await funded();
-  const stranger = newAgent();
+  const stranger = await funded();
 
   await answer(401, undefined, 'POST', '/contracts', { body: contractBody(worker.address) });
   await answer(400, client, 'POST', '/contracts', { body: contractBody(worker.address, { amount: 'x' }) });
