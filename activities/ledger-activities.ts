@@ -5,8 +5,9 @@
 // ApplicationFailures whose type is the error's code (`InsufficientFunds`, `PartsMismatch`, ...);
 // anything else (a database that is down) is thrown as is, so Temporal retries it.
 import { ApplicationFailure } from '@temporalio/common';
-import { invalid } from './invalid-input';
-import { HOLD_KINDS, LedgerError, agentOwner } from './ledger';
+import { isAddress } from '../workflows/rules/address';
+import { asActivity, invalid } from './invalid-input';
+import { HOLD_KINDS, agentOwner } from './ledger';
 import type { HoldKind, Ledger, LedgerOp, Owner } from './ledger';
 
 export interface LedgerActivityDeps {
@@ -29,7 +30,6 @@ export type SettlementPosting =
   | { type: 'void'; holdId: string }
   /** Open a new USDC hold (e.g. re-hold what stays of an eligibility stake after a slash). */
   | { type: 'hold'; owner: string; kind: HoldKind; amount: WireAmount }
-  | { type: 'transfer'; from: string; to: string; amount: WireAmount }
   /** Mint reward tokens (OCT). */
   | { type: 'mint'; to: string; amount: WireAmount };
 
@@ -77,8 +77,7 @@ function parseContractId(value: unknown): string {
 }
 
 function parseAgent(value: unknown, field: string): Owner {
-  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value))
-    invalid(field, 'must be a 0x + 40 hex address');
+  if (!isAddress(value)) invalid(field, 'must be a 0x + 40 hex address');
   return agentOwner(value);
 }
 
@@ -89,23 +88,6 @@ function parseParty(value: unknown, field: string): Owner {
 
 function addressPart(owner: Owner): string {
   return owner.slice('agent:'.length);
-}
-
-/** Runs ledger work, turning its domain errors into non-retryable failures named by their code. */
-async function asActivity<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof LedgerError) {
-      throw ApplicationFailure.create({
-        message: error.message,
-        type: error.code,
-        nonRetryable: true,
-        details: [error.details],
-      });
-    }
-    throw error;
-  }
 }
 
 function toOp(posting: SettlementPosting, id: string, contractId: string, field: string): LedgerOp {
@@ -137,16 +119,6 @@ function toOp(posting: SettlementPosting, id: string, contractId: string, field:
         ...(posting.kind === 'eligibility' ? {} : { contractId }),
       };
     }
-    case 'transfer':
-      return {
-        kind: 'transfer',
-        id,
-        asset: 'USDC',
-        from: parseParty(posting.from, `${field}.from`),
-        to: parseParty(posting.to, `${field}.to`),
-        amount: parseAmount(posting.amount, `${field}.amount`),
-        contractId,
-      };
     case 'mint':
       return {
         kind: 'mint',
@@ -312,32 +284,6 @@ export function createLedgerActivities({ ledger }: LedgerActivityDeps) {
       const result = await applyBatch(ops);
       if (input.final === true) await releaseStrayHolds(contractId);
       return result;
-    },
-
-    /** Mints each BA's reward tokens (OCT) for a contract: op ids `<contractId>:reward:<address>`; zero rewards are skipped. */
-    async mintRewards(input: {
-      contractId: string;
-      rewards: Array<{ to: string; amount: WireAmount }>;
-    }): Promise<SettleResult> {
-      const contractId = parseContractId(input.contractId);
-      if (!Array.isArray(input.rewards)) invalid('rewards', 'must be an array');
-      const ops = input.rewards.flatMap((r, i): LedgerOp[] => {
-        const to = parseAgent(r.to, `rewards[${i}].to`);
-        if (r.amount === '0') return [];
-        const amount = parseAmount(r.amount, `rewards[${i}].amount`);
-        return [
-          {
-            kind: 'mint',
-            id: `${contractId}:reward:${addressPart(to)}`,
-            asset: 'OCT',
-            to,
-            amount,
-            contractId,
-          },
-        ];
-      });
-      if (ops.length === 0) return { opIds: [], replayed: false };
-      return applyBatch(ops);
     },
 
     /** The Backup Agent registry: agents whose open eligibility stake is at least `minStake`, by address. */

@@ -2,7 +2,8 @@
 // (so the API refuses its members' eligibility unlock), close it with its vote rows at the tally, and
 // read the eligibility holds a non-voter's slashed slices are taken from. The money of the tally goes
 // through the ledger activities' `settle` (one atomic batch).
-import { invalid } from './invalid-input';
+import { isAddress } from '../workflows/rules/address';
+import { asActivity, invalid } from './invalid-input';
 import { agentOwner, type Ledger, type VoteRecord } from './ledger';
 
 export interface PanelActivityDeps {
@@ -27,15 +28,6 @@ function rowFromWire(row: VoteRowWire, i: number): VoteRecord {
   return { ...row, reward: BigInt(row.reward) };
 }
 
-async function asActivity<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof RangeError) invalid('input', error.message);
-    throw error;
-  }
-}
-
 export function createPanelActivities({ ledger }: PanelActivityDeps) {
   return {
     /** Seats the drawn panel: its members cannot unlock their eligibility stake until it closes. */
@@ -55,8 +47,7 @@ export function createPanelActivities({ ledger }: PanelActivityDeps) {
       if (!Array.isArray(input.addresses)) invalid('addresses', 'must be an array');
       return Promise.all(
         input.addresses.map(async (address, i) => {
-          if (!/^0x[0-9a-fA-F]{40}$/.test(address))
-            invalid(`addresses[${i}]`, 'must be a 0x + 40 hex address');
+          if (!isAddress(address)) invalid(`addresses[${i}]`, 'must be a 0x + 40 hex address');
           const holds = await ledger.holdsOf(agentOwner(address), { kind: 'eligibility', open: true });
           return {
             address: address.toLowerCase(),

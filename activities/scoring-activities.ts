@@ -3,7 +3,7 @@
 // history and the workflow never re-runs the scoring on replay.
 import { ApplicationFailure } from '@temporalio/common';
 import { deliveryEvidenceSchema, evidenceCriteriaErrors } from '../workflows/rules/scoring/evidence';
-import { fieldErrorsFromZod, type FieldError } from '../workflows/rules/scoring/field-errors';
+import { fieldErrorsFromZod, type FieldError } from '../workflows/rules/field-errors';
 import {
   checksOf,
   scoreCriteria,
@@ -28,7 +28,7 @@ export interface ScoreDeliveryResult {
   results: CriterionScore[];
 }
 
-function invalid(message: string, errors: FieldError[]): never {
+function invalidEvidence(message: string, errors: FieldError[]): never {
   throw ApplicationFailure.nonRetryable(message, INVALID_EVIDENCE_FAILURE, { errors });
 }
 
@@ -37,15 +37,16 @@ export function createScoringActivities() {
     async scoreDelivery(input: ScoreDeliveryInput): Promise<ScoreDeliveryResult> {
       const evaluatedAt = Date.parse(input.evaluatedAt);
       if (Number.isNaN(evaluatedAt))
-        invalid('evaluatedAt is not an instant', [
+        invalidEvidence('evaluatedAt is not an instant', [
           { field: 'evaluatedAt', message: 'must be an ISO-8601 instant' },
         ]);
       let evidence;
       if (input.evidence !== undefined) {
         const parsed = deliveryEvidenceSchema.safeParse(input.evidence);
-        if (!parsed.success) invalid('invalid evidence', fieldErrorsFromZod(parsed.error, 'evidence'));
+        if (!parsed.success)
+          invalidEvidence('invalid evidence', fieldErrorsFromZod(parsed.error, 'evidence'));
         const errors = evidenceCriteriaErrors(parsed.data, checksOf(input.criteria));
-        if (errors.length > 0) invalid('evidence for a criterion without a check', errors);
+        if (errors.length > 0) invalidEvidence('evidence for a criterion without a check', errors);
         evidence = parsed.data;
       }
       return {

@@ -1,4 +1,4 @@
-// Contract IDs (design point 1): `c-` + 26 lowercase base32 characters (130 bits). Random, or derived
+// Contract IDs: `c-` + 26 lowercase base32 characters (130 bits). Random, or derived
 // from the Client's Idempotency-Key so a retried creation lands on the same workflow ID.
 import { createHash, randomBytes } from 'node:crypto';
 

@@ -16,8 +16,15 @@ import {
   nextDeadlineKey,
   quoteCountKey,
 } from '../workflows/search-attributes';
+import { CONTRACT_CODES } from '../workflows/rules/contract-kinds';
 import { badRequest } from './errors';
+
 import type { ListedContract } from './wire';
+
+/** A keyword (search attribute, record column) the workflow wrote from its typed state; else not ours. */
+function oneOf<T extends string>(values: readonly T[], value: string | null | undefined): T | undefined {
+  return values.find((v) => v === value);
+}
 
 export interface ListFilter {
   status?: string;
@@ -101,12 +108,12 @@ async function openPage(
   const contracts: ListedContract[] = [];
   for (const execution of response.executions) {
     const attrs = decodeTypedSearchAttributes(execution.searchAttributes?.indexedFields);
-    const status = attrs.get(contractStatusKey);
+    const status = oneOf(CONTRACT_STATUSES, attrs.get(contractStatusKey));
     if (status === undefined) continue;
     contracts.push({
       contractId: execution.execution!.workflowId!.slice('contract-'.length),
       status,
-      contractCode: attrs.get(contractCodeKey) ?? null,
+      contractCode: oneOf(CONTRACT_CODES, attrs.get(contractCodeKey)) ?? null,
       nextDeadline: attrs.get(nextDeadlineKey)?.toISOString() ?? null,
       createdAt: optionalTsToDate(execution.startTime)!.toISOString(),
       closedAt: null,
@@ -151,7 +158,12 @@ export async function listContracts(
     ...(position.after === undefined ? {} : { after: position.after }),
   });
   const shown = closed.slice(0, wanted);
-  for (const row of shown) contracts.push({ ...row, nextDeadline: null });
+  for (const row of shown) {
+    const status = oneOf(CONTRACT_STATUSES, row.status);
+    if (status === undefined) continue;
+    const contractCode = oneOf(CONTRACT_CODES, row.contractCode) ?? null;
+    contracts.push({ ...row, status, contractCode, nextDeadline: null });
+  }
   const last: ClosedPosition | undefined = shown[shown.length - 1];
   const more = closed.length > wanted && last !== undefined;
   return {

@@ -1,6 +1,7 @@
 // The JSON error shape of SPEC §12 and the mapping from thrown errors to it.
 import { HTTPException } from 'hono/http-exception';
 import { $ZodError } from 'zod/v4/core';
+import { fieldErrorsFromZod, invalidFieldsMessage, type FieldError } from '../workflows/rules/field-errors';
 
 export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 422 | 429 | 500 | 503;
 
@@ -54,24 +55,14 @@ export const notFound = errorHelper(404);
 export const conflict = errorHelper(409);
 export const unprocessable = errorHelper(422);
 
-export interface FieldIssue {
-  /** Dotted path of the offending field (`deadlines.match`, `acceptanceCriteria.2`); '' for the whole body. */
-  field: string;
-  message: string;
+/** A 400 whose message names the fields and whose details list each issue. */
+export function invalidFields(errors: FieldError[]): ApiError {
+  return badRequest(invalidFieldsMessage(errors), { fields: errors }, 'invalid_input');
 }
 
-export function fieldIssues(error: $ZodError): FieldIssue[] {
-  return error.issues.map((issue) => ({
-    field: issue.path.map((part) => String(part)).join('.'),
-    message: issue.message,
-  }));
-}
-
-/** A zod failure as a 400 whose message names the fields and whose details list each issue. */
+/** A zod failure as a 400 naming its fields. */
 export function fromZodError(error: $ZodError): ApiError {
-  const issues = fieldIssues(error);
-  const fields = [...new Set(issues.map((i) => i.field || '(body)'))];
-  return badRequest(`invalid ${fields.join(', ')}`, { fields: issues }, 'invalid_input');
+  return invalidFields(fieldErrorsFromZod(error));
 }
 
 /**

@@ -20,25 +20,29 @@ function rolesIn(events: readonly ContractEvent[]): Map<string, PublicRole> {
   return roles;
 }
 
+type JsonObject = Record<string, unknown>;
+
+function redactObject(value: object, roles: Map<string, PublicRole>): JsonObject {
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redact(v, roles)]));
+}
+
 function redact(value: unknown, roles: Map<string, PublicRole>): unknown {
   if (typeof value === 'string') return isAddress(value) ? (roles.get(value) ?? 'agent') : value;
   if (Array.isArray(value)) return value.map((v) => redact(v, roles));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redact(v, roles)]));
-  }
+  if (value !== null && typeof value === 'object') return redactObject(value, roles);
   return value;
 }
 
 /** The log with every address replaced by its role. */
-export function publicEvents(events: readonly ContractEvent[]): unknown[] {
+export function publicEvents(events: readonly ContractEvent[]): JsonObject[] {
   const roles = rolesIn(events);
-  return events.map((e) => redact(e, roles));
+  return events.map((e) => redactObject(e, roles));
 }
 
 /** What `caller` may read of the log: all of it as a party (Client, Worker, drawn BA), else the public form. */
 export function eventsVisibleTo(
   view: ContractView,
   caller: string | undefined,
-): (events: readonly ContractEvent[]) => readonly unknown[] {
-  return roleOf(view, caller) === null ? publicEvents : (events) => events;
+): (events: readonly ContractEvent[]) => JsonObject[] {
+  return roleOf(view, caller) === null ? publicEvents : (events) => events.map((e) => ({ ...e }));
 }

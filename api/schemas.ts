@@ -1,6 +1,7 @@
-// The wire schemas of the HTTP surface (Appendix A): request parts the routes validate, and response
-// shapes for the OpenAPI document. Bodies are strict: a caller cannot slip in `status`, `worker` or
-// an amount it does not own. Response types live in api/contract-views.ts and api/sdk/types.ts.
+// The wire schemas of the HTTP surface (Appendix A): request parts the routes validate, and the
+// response shapes each route declares. Bodies are strict: a caller cannot slip in `status`, `worker`
+// or an amount it does not own. A response schema is declared once: /openapi.json publishes it, the
+// handler's typed `c.json` must fit it, and api/sdk/types.ts infers the SDK's answer types from it.
 import { z } from '@hono/zod-openapi';
 import {
   AWARD_METHODS,
@@ -9,6 +10,7 @@ import {
   VERIFICATION_MODES,
 } from '../workflows/rules/contract-terms';
 import { MAX_QUOTE_MESSAGE_LENGTH } from '../workflows/rules/auction';
+import { ADDRESS_RE, CANONICAL_ADDRESS_RE } from '../workflows/rules/address';
 import { positiveAmountSchema } from '../workflows/rules/money';
 import { deliveryBodySchema } from './ingest';
 import { CONTRACT_STATUSES } from '../workflows/rules/status';
@@ -16,7 +18,7 @@ import { VERDICTS } from '../workflows/rules/verdicts';
 
 const address = z
   .string()
-  .regex(/^0x[0-9a-f]{40}$/)
+  .regex(CANONICAL_ADDRESS_RE)
   .openapi({ example: '0x2c7536e3605d9c16a7a3d7b1898e529396a65c23' });
 const amount = z
   .string()
@@ -62,7 +64,7 @@ export const eligibilityUnlockBody = z
   .openapi('EligibilityUnlock');
 export const depositBody = z
   .object({
-    address: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be an address (0x + 40 hex)'),
+    address: z.string().regex(ADDRESS_RE, 'must be an address (0x + 40 hex)'),
     asset: z.literal('USDC'),
     amount: positiveAmountSchema,
   })
@@ -145,6 +147,7 @@ export const partyViewSchema = z
     delivery: contentRef.extend({ contentHash: z.string(), deliveredAt: instant }).nullable(),
     cancellationReason: z.string().nullable(),
     paramsVersion: z.number(),
+    workerStakeBps: z.number().int().openapi({ description: 'the Worker Stake rate in basis points' }),
     disputeClaims: z.array(z.enum(VERDICTS)).nullable(),
     voting: z.object({ drawnAt: instant, endsAt: instant, tallied: z.boolean() }).nullable(),
     keyReaders: z
@@ -179,21 +182,19 @@ export const partyViewSchema = z
   .openapi('PartyContractView');
 export const contractViewSchema = z.union([partyViewSchema, publicViewSchema]).openapi('ContractView');
 
+/** A row of GET /contracts: what the search attributes tell, no terms. */
+export const listedContractSchema = z.object({
+  contractId: z.string(),
+  status: z.enum(CONTRACT_STATUSES),
+  contractCode: z.enum(CONTRACT_CODES).nullable(),
+  nextDeadline: instant.nullable(),
+  createdAt: instant,
+  closedAt: instant.nullable().openapi({ description: 'closed contracts: when their record was written' }),
+  quoteCount: z.number().int().nullable().openapi({ description: 'auctions only' }),
+});
 export const contractListSchema = z
   .object({
-    contracts: z.array(
-      z.object({
-        contractId: z.string(),
-        status: z.enum(CONTRACT_STATUSES),
-        contractCode: z.enum(CONTRACT_CODES).nullable(),
-        nextDeadline: instant.nullable(),
-        createdAt: instant,
-        closedAt: instant
-          .nullable()
-          .openapi({ description: 'closed contracts: when their record was written' }),
-        quoteCount: z.number().int().nullable().openapi({ description: 'auctions only' }),
-      }),
-    ),
+    contracts: z.array(listedContractSchema),
     nextCursor: z
       .string()
       .nullable()
@@ -236,7 +237,12 @@ export const voteRowSchema = z
     reward: amount.openapi({ description: 'OCT minor units minted for this row' }),
   })
   .openapi('VoteRow');
-export const voteRowsSchema = z.object({ rows: z.array(voteRowSchema) }).openapi('VoteRows');
+export const contractVoteRowsSchema = z
+  .object({ contractId: z.string(), rows: z.array(voteRowSchema) })
+  .openapi('ContractVoteRows');
+export const agentVoteRowsSchema = z
+  .object({ address, rows: z.array(voteRowSchema) })
+  .openapi('AgentVoteRows');
 
 export const eventsSchema = z
   .object({ contractId: z.string(), events: z.array(z.record(z.string(), z.unknown())) })

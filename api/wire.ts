@@ -1,5 +1,7 @@
 // Small conversions between ledger values and the wire (amounts as decimal strings).
+import type { z } from '@hono/zod-openapi';
 import type { Balances } from '../activities/ledger';
+import type { listedContractSchema } from './schemas';
 
 export interface BalancesWire {
   address: string;
@@ -7,17 +9,7 @@ export interface BalancesWire {
 }
 
 /** A row of GET /contracts: what the search attributes tell, no terms. */
-export interface ListedContract {
-  contractId: string;
-  status: string;
-  contractCode: string | null;
-  nextDeadline: string | null;
-  createdAt: string;
-  /** When its durable record was written (closed contracts); null while it is open. */
-  closedAt: string | null;
-  /** Auctions: how many bidders hold a live quote (QuoteCount, never their prices); null otherwise. */
-  quoteCount: number | null;
-}
+export type ListedContract = z.infer<typeof listedContractSchema>;
 
 export function balancesToWire(address: string, balances: Balances): BalancesWire {
   const side = (b: { available: bigint; held: bigint }) => ({

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { AgentApiError, type AgentClient } from '../api/sdk';
 import { AWARD_METHODS, CONTRACT_TYPES, VERIFICATION_MODES } from '../workflows/rules/contract-terms';
+import { SHA256_RE } from '../workflows/rules/sha256';
 import { VERDICTS } from '../workflows/rules/verdicts';
 
 const amount = z
@@ -27,10 +28,7 @@ const idempotencyKey = z
 const instant = z.string().describe('ISO-8601 UTC time, e.g. "2030-01-01T12:00:00Z"');
 const reference = z.object({
   uri: z.string().min(1).describe('where the encrypted file is'),
-  sha256: z
-    .string()
-    .regex(/^[0-9a-f]{64}$/)
-    .describe('sha256 of the encrypted file, 64 lowercase hex'),
+  sha256: z.string().regex(SHA256_RE).describe('sha256 of the encrypted file, 64 hex digits'),
   key: z.string().min(1).describe('the decryption key (released only to who may read it)'),
 });
 

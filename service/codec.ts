@@ -1,4 +1,4 @@
-// The payload codec of SPEC §9 / design point 5: every payload of the contract workflows (task
+// The payload codec of SPEC §9: every payload of the contract workflows (task
 // description, criteria, delivery content) is sealed with AES-256-GCM before it reaches Temporal,
 // so the history holds no content in plain text. Every client and worker uses it, tests included.
 //

@@ -1,4 +1,4 @@
-// Every message of the contract workflow, its wire types, its input and its view (SHARED DESIGN §2).
+// Every message of the contract workflow, its wire types, its input and its view.
 // Sandbox-safe: imported by the workflow, the worker, the API and the tests alike.
 //
 // Wire conventions: amounts are decimal strings of minor units; times in views, events and message
@@ -294,7 +294,7 @@ export interface MessageReceipt {
 // Messages. Names are the wire names (rules/events CONTRACT_MESSAGES); Signal and Update share them.
 
 /**
- * Update with start (SHARED DESIGN §6): its handler waits for the escrow lock and returns the view, or
+ * Update with start (docs/workflow.md): its handler waits for the escrow lock and returns the view, or
  * fails with InsufficientFunds, after which the workflow ends holding nothing.
  */
 export const createdUpdate = defineUpdate<ContractView, []>('created');

@@ -3,6 +3,7 @@
 // tallied panel (readable by contract and by agent). Written by the contract workflow's activities
 // (a panel opens when it is drawn, closes with its vote rows at the tally); read by the API.
 // Both writes are idempotent, so a retried activity changes nothing the second time.
+import { isAddress } from '../../workflows/rules/address';
 import { big, str } from './sql';
 import type { Row, SqlDriver } from './sql';
 
@@ -55,12 +56,9 @@ export interface PanelRegistry {
   voteRowsOf(address: string): Promise<VoteRecord[]>;
 }
 
-const ADDRESS_RE = /^0x[0-9a-f]{40}$/;
-
 function address(value: string, field: string): string {
-  const lower = value.toLowerCase();
-  if (!ADDRESS_RE.test(lower)) throw new RangeError(`${field}: must be a 0x + 40 hex address`);
-  return lower;
+  if (!isAddress(value)) throw new RangeError(`${field}: must be a 0x + 40 hex address`);
+  return value.toLowerCase();
 }
 
 function contract(value: string): string {

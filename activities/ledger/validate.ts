@@ -1,5 +1,6 @@
 // Checks and normalizes operations before they reach a store, and gives each its canonical body:
 // the text stored with the operation id, compared on a repeat to tell a replay from a conflict.
+import { ADDRESS_RE } from '../../workflows/rules/address';
 import { InvalidOperationError } from './errors';
 import { ASSETS, ASSET_ISSUANCE, HOLD_KINDS } from './types';
 import type { Asset, HoldKind, LedgerOp, Owner, Part } from './types';
@@ -8,11 +9,10 @@ import type { Asset, HoldKind, LedgerOp, Owner, Part } from './types';
 export const MAX_AMOUNT = 2n ** 63n - 1n;
 export const MAX_PARTS = 32;
 const MAX_ID_LENGTH = 200;
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 /** The account owner for an agent address (any case in, lowercase out). */
 export function agentOwner(address: string): Owner {
-  if (!ADDRESS.test(address))
+  if (!ADDRESS_RE.test(address))
     throw new InvalidOperationError('address', `not a 0x + 40 hex address: ${address}`);
   return `agent:${address.toLowerCase()}` as Owner;
 }
@@ -56,7 +56,7 @@ function checkOwner(value: unknown, field: string): Owner {
   if (value === 'treasury') return value;
   if (typeof value === 'string' && value.startsWith('agent:')) {
     const address = value.slice('agent:'.length);
-    if (ADDRESS.test(address)) return `agent:${address.toLowerCase()}` as Owner;
+    if (ADDRESS_RE.test(address)) return `agent:${address.toLowerCase()}` as Owner;
   }
   fail(field, "must be 'treasury' or 'agent:' + a 0x address");
 }

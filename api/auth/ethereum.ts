@@ -3,15 +3,9 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
+import type { Address } from '../../workflows/rules/address';
 
-/** A lowercase `0x` + 40 hex address. */
-export type Address = `0x${string}`;
-
-const ADDRESS = /^0x[0-9a-f]{40}$/;
-
-export function isAddress(value: string): value is Address {
-  return ADDRESS.test(value);
-}
+export type { Address } from '../../workflows/rules/address';
 
 /** Accepts 32 bytes, or 64 hex digits with or without `0x`; throws naming `privateKey` otherwise. */
 export function privateKeyBytes(key: Uint8Array | string): Uint8Array {

@@ -2,7 +2,8 @@
 // cheapest first; the nonce is consumed last, only for a request that passed every other check,
 // so a forged or stale request cannot burn a legitimate caller's nonce.
 import type { Address } from './ethereum';
-import { BadSignatureError, isAddress, recoverPersonalMessageSigner } from './ethereum';
+import { isCanonicalAddress } from '../../workflows/rules/address';
+import { BadSignatureError, recoverPersonalMessageSigner } from './ethereum';
 import { contentDigestMatches } from './content-digest';
 import type { NonceStore } from './nonce-store';
 import type { Component, SignatureParams } from './signature-base';
@@ -110,7 +111,8 @@ function parseParams(list: InnerList): Omit<SignatureParams, 'components'> {
   const keyid = string('keyid');
   if (!NONCE_PATTERN.test(nonce))
     refuse('malformed', 'nonce must be 16-128 characters of [A-Za-z0-9._~+/=-]');
-  if (!isAddress(keyid)) refuse('malformed', 'keyid must be a lowercase 0x address of 40 hex digits');
+  if (!isCanonicalAddress(keyid))
+    refuse('malformed', 'keyid must be a lowercase 0x address of 40 hex digits');
   return { created, expires, nonce, keyid };
 }
 

@@ -3,7 +3,12 @@
 // 400 `{ error: { code, message, details } }`.
 import { z } from 'zod';
 import { deliveryEvidenceSchema, type DeliveryEvidence } from '../../workflows/rules/scoring/evidence';
-import { fieldErrorsFromZod, type FieldError } from '../../workflows/rules/scoring/field-errors';
+import {
+  fieldErrorsFromZod,
+  invalidFieldsMessage,
+  type FieldError,
+} from '../../workflows/rules/field-errors';
+import { SHA256_RE } from '../../workflows/rules/sha256';
 import { CONFIDENCE_RULE, isConfidence } from '../../workflows/rules/confidence';
 import { locateConfidence } from './confidence';
 
@@ -17,7 +22,7 @@ export const deliveryBodySchema = z.strictObject({
   uri: z.string({ error: 'must be a string' }).min(1).max(2048),
   sha256: z
     .string({ error: 'must be a string' })
-    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters')
+    .regex(SHA256_RE, 'must be 64 hexadecimal characters')
     .transform((s) => s.toLowerCase()),
   /** The delivery's decryption key (SPEC §9). */
   key: z.string({ error: 'must be a string' }).min(1).max(4096),
@@ -113,6 +118,5 @@ export function parseDeliveryBody(rawText: string): DeliveryIngestResult {
 }
 
 function invalid(details: FieldError[]): DeliveryIngestResult {
-  const fields = [...new Set(details.map((d) => d.field || '(body)'))];
-  return { ok: false, error: { code: 'invalid_field', message: `invalid ${fields.join(', ')}`, details } };
+  return { ok: false, error: { code: 'invalid_field', message: invalidFieldsMessage(details), details } };
 }

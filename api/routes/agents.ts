@@ -6,10 +6,9 @@ import type { SignedEnv } from '../auth';
 import type { ApiContext } from '../deps';
 import { validationHook } from '../errors';
 import type { AuthMiddleware } from '../middleware';
-import { addressParams, balancesSchema, errorResponses, voteRowsSchema } from '../schemas';
+import { addressParams, balancesSchema, errorResponses, agentVoteRowsSchema } from '../schemas';
 import { balancesToWire } from '../wire';
 import { ownAddress, pathAddress } from './own-address';
-import { reply } from './respond';
 
 export function agentsApp(ctx: ApiContext, auth: AuthMiddleware) {
   const app = new OpenAPIHono<SignedEnv>({ defaultHook: validationHook });
@@ -26,8 +25,8 @@ export function agentsApp(ctx: ApiContext, auth: AuthMiddleware) {
       },
     }),
     async (c) => {
-      const address = ownAddress(c.req.param('address'), c.var.caller, 'balances');
-      return reply(c, balancesToWire(address, await ctx.ledger.balances(agentOwner(address))));
+      const address = ownAddress(c.req.valid('param').address, c.var.caller, 'balances');
+      return c.json(balancesToWire(address, await ctx.ledger.balances(agentOwner(address))), 200);
     },
   );
   app.openapi(
@@ -39,14 +38,14 @@ export function agentsApp(ctx: ApiContext, auth: AuthMiddleware) {
       summary: 'An agent’s vote rows over every tallied panel (public)',
       request: { params: addressParams },
       responses: {
-        200: { description: 'vote rows', content: { 'application/json': { schema: voteRowsSchema } } },
+        200: { description: 'vote rows', content: { 'application/json': { schema: agentVoteRowsSchema } } },
         ...errorResponses(400),
       },
     }),
     async (c) => {
-      const address = pathAddress(c.req.param('address'));
+      const address = pathAddress(c.req.valid('param').address);
       const rows = await ctx.ledger.panels.voteRowsOf(address);
-      return reply(c, { address, rows: rows.map((r) => ({ ...r, reward: r.reward.toString() })) });
+      return c.json({ address, rows: rows.map((r) => ({ ...r, reward: r.reward.toString() })) }, 200);
     },
   );
   return app;

@@ -20,7 +20,7 @@ import {
 import { isContractId } from '../contract-ids';
 import { viewFor } from '../contract-views';
 import type { ApiContext } from '../deps';
-import { badRequest, conflict, forbidden, notFound } from '../errors';
+import { badRequest, conflict, forbidden, invalidFields, notFound } from '../errors';
 import { deliverInput, isAcceptedDelivery, sealDelivery } from '../delivery-seal';
 import {
   evidenceCriteriaErrors,
@@ -40,7 +40,6 @@ import {
   errorResponses,
 } from '../schemas';
 import { existingContract, updateId } from '../contract-requests';
-import { reply } from './respond';
 import { requireStakeFunds } from '../stake-precheck';
 import { createMiddleware } from 'hono/factory';
 
@@ -123,11 +122,11 @@ export function registerMessageRoutes(
       }),
       async (c) => {
         const caller = c.var.caller!;
-        const id = c.req.param('id');
+        const id = c.req.valid('param').id;
         if (!isContractId(id)) throw notFound(`no contract ${id}`, undefined, 'contract_not_found');
         await message.precheck?.(ctx, id, caller);
         const view = await ctx.contracts.send(id, message.update, { caller }, updateId(c, caller));
-        return reply(c, viewFor(view, caller));
+        return c.json(viewFor(view, caller), 200);
       },
     );
   }
@@ -147,12 +146,12 @@ export function registerMessageRoutes(
     }),
     async (c) => {
       const caller = c.var.caller!;
-      const id = c.req.param('id');
+      const id = c.req.valid('param').id;
       if (!isContractId(id)) throw notFound(`no contract ${id}`, undefined, 'contract_not_found');
       const { claims } = c.req.valid('json');
       const input = { caller, ...(claims === undefined ? {} : { claims }) };
       const view = await ctx.contracts.send(id, disputeUpdate, input, updateId(c, caller));
-      return reply(c, viewFor(view, caller));
+      return c.json(viewFor(view, caller), 200);
     },
   );
 
@@ -171,11 +170,11 @@ export function registerMessageRoutes(
     }),
     async (c) => {
       const caller = c.var.caller!;
-      const id = c.req.param('id');
+      const id = c.req.valid('param').id;
       if (!isContractId(id)) throw notFound(`no contract ${id}`, undefined, 'contract_not_found');
       const { votes } = c.req.valid('json');
       const view = await ctx.contracts.send(id, voteUpdate, { caller, votes }, updateId(c, caller));
-      return reply(c, viewFor(view, caller));
+      return c.json(viewFor(view, caller), 200);
     },
   );
 
@@ -194,7 +193,7 @@ export function registerMessageRoutes(
     }),
     async (c) => {
       const caller = c.var.caller!;
-      const id = c.req.param('id');
+      const id = c.req.valid('param').id;
       const delivery = c.var.ingested;
       const view = await existingContract(ctx, id);
       if (view.worker !== caller || view.status === 'created') {
@@ -203,12 +202,12 @@ export function registerMessageRoutes(
       const input = deliverInput(caller, delivery);
       if (isAcceptedDelivery(view, input)) {
         await sealDelivery(ctx.vault, id, delivery);
-        return reply(c, viewFor(view, caller));
+        return c.json(viewFor(view, caller), 200);
       }
       if (view.status !== 'matched') {
         // A keyed retry of a delivery that took effect (its answer lost): the same answer, not a refusal.
         const earlier = await ctx.contracts.earlierAnswer(id, updateId(c, caller));
-        if (earlier) return reply(c, viewFor(earlier, caller));
+        if (earlier) return c.json(viewFor(earlier, caller), 200);
         throw conflict(
           `contract ${id} is ${view.status}: nothing to deliver`,
           { status: view.status },
@@ -219,13 +218,10 @@ export function registerMessageRoutes(
         delivery.evidence ?? [],
         checksOf(view.acceptanceCriteria),
       );
-      if (evidenceErrors.length > 0) {
-        const fields = [...new Set(evidenceErrors.map((e) => e.field))];
-        throw badRequest(`invalid ${fields.join(', ')}`, { fields: evidenceErrors }, 'invalid_input');
-      }
+      if (evidenceErrors.length > 0) throw invalidFields(evidenceErrors);
       const after = await ctx.contracts.send(id, deliverUpdate, input, updateId(c, caller));
       await sealDelivery(ctx.vault, id, delivery);
-      return reply(c, viewFor(after, caller));
+      return c.json(viewFor(after, caller), 200);
     },
   );
 }

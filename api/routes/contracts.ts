@@ -16,14 +16,7 @@ import { contractIdForKey, isContractId, randomContractId } from '../contract-id
 import { partyView, viewFor } from '../contract-views';
 import { existingContract } from '../contract-requests';
 import type { ApiContext } from '../deps';
-import {
-  badRequest,
-  conflict,
-  insufficientFunds,
-  notFound,
-  validationHook,
-  type FieldIssue,
-} from '../errors';
+import { conflict, insufficientFunds, invalidFields, notFound, validationHook } from '../errors';
 import { IDEMPOTENCY_HEADER } from '../idempotency';
 import type { AuthMiddleware, MaybeSignedEnv } from '../middleware';
 import { OPTIONALLY_SIGNED } from '../middleware';
@@ -34,7 +27,7 @@ import {
   errorResponses,
   eventsSchema,
   json,
-  voteRowsSchema,
+  contractVoteRowsSchema,
   listQuerySchema,
   partyViewSchema,
 } from '../schemas';
@@ -45,14 +38,8 @@ import { registerEventStreamRoute } from './event-stream';
 import { registerKeyRoutes } from './keys';
 import { registerMessageRoutes } from './contract-messages';
 import { registerQuoteRoutes } from './quotes';
-import { reply } from './respond';
 
 // An empty requirement makes the signature optional (OpenAPI 3).
-
-function invalidTerms(errors: FieldIssue[]) {
-  const fields = [...new Set(errors.map((e) => e.field))];
-  return badRequest(`invalid ${fields.join(', ')}`, { fields: errors }, 'invalid_input');
-}
 
 function staticSummary(contractId: string, terms: ContractTerms): string {
   const n = terms.acceptanceCriteria.length;
@@ -95,7 +82,7 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
     async (c) => {
       const caller = c.var.caller!;
       const result = validateContractTerms(await c.req.json(), ctx.now(), caller);
-      if (!result.ok) throw invalidTerms(result.errors);
+      if (!result.ok) throw invalidFields(result.errors);
       const terms = result.terms;
 
       const key = c.req.header(IDEMPOTENCY_HEADER);
@@ -105,7 +92,7 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
         // A keyed retry whose first attempt succeeded (its answer lost) finds its contract: that
         // contract's escrow is what the balance no longer covers.
         const existing = key === undefined ? undefined : await callersContract(ctx, contractId, caller);
-        if (existing) return reply(c, partyView(existing, 'client'), 201);
+        if (existing) return c.json(partyView(existing, 'client'), 201);
         throw insufficientFunds(
           `the Client has ${USDC.available} USDC available, the escrow needs ${terms.amount}`,
           {
@@ -134,7 +121,7 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
         if (!existing) throw err;
         view = existing;
       }
-      return reply(c, partyView(view, 'client'), 201);
+      return c.json(partyView(view, 'client'), 201);
     },
     // The schema documents the body; the rules' own messages (one per broken rule) answer a failure.
     (result, c) =>
@@ -142,7 +129,7 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
         ? undefined
         : (async (): Promise<never> => {
             const checked = validateContractTerms(await c.req.json(), ctx.now(), c.var.caller!);
-            if (!checked.ok) throw invalidTerms(checked.errors);
+            if (!checked.ok) throw invalidFields(checked.errors);
             validationHook(result);
             throw new Error('unreachable: the schema refused a body the rules accept');
           })(),
@@ -177,7 +164,7 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
         limit: q.limit ?? 50,
         ...(q.cursor === undefined ? {} : { cursor: q.cursor }),
       });
-      return reply(c, page);
+      return c.json(page, 200);
     },
   );
 
@@ -192,7 +179,7 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
       request: { params: contractIdParams },
       responses: { 200: json(contractViewSchema, 'the view for the caller'), ...errorResponses(401, 404) },
     }),
-    async (c) => reply(c, viewFor(await existingContract(ctx, c.req.param('id')), c.var.caller)),
+    async (c) => c.json(viewFor(await existingContract(ctx, c.req.valid('param').id), c.var.caller), 200),
   );
 
   app.openapi(
@@ -207,9 +194,9 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
       responses: { 200: json(eventsSchema, 'events, oldest first'), ...errorResponses(401, 404) },
     }),
     async (c) => {
-      const id = c.req.param('id');
+      const id = c.req.valid('param').id;
       const visible = eventsVisibleTo(await existingContract(ctx, id), c.var.caller);
-      return reply(c, { contractId: id, events: visible(await ctx.contracts.eventLog(id)) });
+      return c.json({ contractId: id, events: visible(await ctx.contracts.eventLog(id)) }, 200);
     },
   );
 
@@ -222,14 +209,17 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
       summary:
         'The vote rows of the contract’s panel after the tally (409 while a drawn panel votes; empty without a panel)',
       request: { params: contractIdParams },
-      responses: { 200: json(voteRowsSchema, 'one row per (BA, criterion)'), ...errorResponses(404, 409) },
+      responses: {
+        200: json(contractVoteRowsSchema, 'one row per (BA, criterion)'),
+        ...errorResponses(404, 409),
+      },
     }),
     async (c) => {
-      const id = c.req.param('id');
+      const id = c.req.valid('param').id;
       const votes = isContractId(id) ? await ctx.contracts.votes(id) : undefined;
       if (votes === undefined) throw notFound(`no contract ${id}`, undefined, 'contract_not_found');
       if (votes.sealed) throw conflict('votes are sealed until the tally', undefined, 'votes_sealed');
-      return reply(c, { contractId: id, rows: votes.rows });
+      return c.json({ contractId: id, rows: votes.rows }, 200);
     },
   );
 

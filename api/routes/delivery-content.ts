@@ -9,7 +9,6 @@ import { mayReadKey } from '../key-release';
 import type { AuthMiddleware, MaybeSignedEnv } from '../middleware';
 import { contractIdParams, deliveryContentSchema, errorResponses } from '../schemas';
 import { existingContract } from '../contract-requests';
-import { reply } from './respond';
 
 export function registerDeliveryContentRoute(
   app: OpenAPIHono<MaybeSignedEnv>,
@@ -33,7 +32,7 @@ export function registerDeliveryContentRoute(
     }),
     async (c) => {
       const caller = c.var.caller!;
-      const id = c.req.param('id');
+      const id = c.req.valid('param').id;
       const view = await existingContract(ctx, id);
       // Whether anything was delivered is public (the status says it); the content is not.
       if (view.delivery === null) throw notFound('nothing delivered yet', undefined, 'no_delivery');
@@ -50,14 +49,17 @@ export function registerDeliveryContentRoute(
       const content = JSON.parse(stored) as Record<string, unknown>;
       const confidence = extractConfidence(content);
       const { uri, sha256, contentHash } = view.delivery;
-      return reply(c, {
-        contractId: id,
-        uri,
-        sha256,
-        contentHash,
-        content,
-        ...(confidence === undefined ? {} : { confidence }),
-      });
+      return c.json(
+        {
+          contractId: id,
+          uri,
+          sha256,
+          contentHash,
+          content,
+          ...(confidence === undefined ? {} : { confidence }),
+        },
+        200,
+      );
     },
   );
 }

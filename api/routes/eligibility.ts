@@ -13,7 +13,6 @@ import { IDEMPOTENCY_HEADER } from '../idempotency';
 import type { AuthMiddleware } from '../middleware';
 import { eligibilityLockBody, eligibilitySchema, eligibilityUnlockBody, errorResponses } from '../schemas';
 import { balancesToWire } from '../wire';
-import { reply } from './respond';
 
 function operationKey(c: Context, caller: string, action: string): string {
   const key = c.req.header(IDEMPOTENCY_HEADER);
@@ -25,7 +24,7 @@ const ok = {
   content: { 'application/json': { schema: eligibilitySchema } },
 };
 
-const requirementsSchema = z
+export const requirementsSchema = z
   .object({
     eligibilityStake: z.string().openapi({ description: 'USDC an agent keeps locked to be drawn' }),
     baBond: z.string().openapi({ description: 'USDC a drawn BA locks with its votes' }),
@@ -49,11 +48,14 @@ export function eligibilityApp(ctx: ApiContext, auth: AuthMiddleware) {
       },
     }),
     (c) =>
-      reply(c, {
-        eligibilityStake: ctx.params.baEligibilityStake.toString(),
-        baBond: ctx.params.baBond.toString(),
-        baPanelSize: ctx.params.baPanelSize,
-      }),
+      c.json(
+        {
+          eligibilityStake: ctx.params.baEligibilityStake.toString(),
+          baBond: ctx.params.baBond.toString(),
+          baPanelSize: ctx.params.baPanelSize,
+        },
+        200,
+      ),
   );
 
   app.openapi(
@@ -74,7 +76,7 @@ export function eligibilityApp(ctx: ApiContext, auth: AuthMiddleware) {
         key: operationKey(c, caller, 'lock'),
       });
       const balances = await ctx.ledger.balances(agentOwner(caller));
-      return reply(c, { ...balancesToWire(caller, balances), locked: amount.toString() });
+      return c.json({ ...balancesToWire(caller, balances), locked: amount.toString() }, 200);
     },
   );
 
@@ -97,7 +99,7 @@ export function eligibilityApp(ctx: ApiContext, auth: AuthMiddleware) {
         key: operationKey(c, caller, 'unlock'),
       });
       const balances = await ctx.ledger.balances(agentOwner(caller));
-      return reply(c, { ...balancesToWire(caller, balances), released });
+      return c.json({ ...balancesToWire(caller, balances), released }, 200);
     },
   );
   return app;

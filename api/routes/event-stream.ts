@@ -79,15 +79,15 @@ export function registerEventStreamRoute(
       },
     }),
     async (c) => {
-      const id = c.req.param('id');
+      const id = c.req.valid('param').id;
       const seen = alreadySeen(c.req.header('Last-Event-ID'));
       const view = isContractId(id) ? await ctx.contracts.view(id) : undefined;
       if (view === undefined) throw notFound(`no contract ${id}`, undefined, 'contract_not_found');
       const visible = eventsVisibleTo(view, c.var.caller);
       const first = await ctx.contracts.eventLog(id);
-      if (isClosed(first) && seen >= first.length) return c.body(null, 204) as never;
+      if (isClosed(first) && seen >= first.length) return c.body(null, 204);
       const slot = await openStreamSlot(ctx.limits, c);
-      if (slot === undefined) return tooManyStreams(c) as never;
+      if (slot === undefined) return tooManyStreams(c);
 
       return streamSSE(c, async (stream) => {
         releaseOnClose(ctx.limits.streams, slot, stream);
@@ -131,7 +131,7 @@ export function registerEventStreamRoute(
             return;
           }
         }
-      }) as never;
+      });
     },
   );
 }

@@ -8,7 +8,6 @@ import type { AuthMiddleware, MaybeSignedEnv } from '../middleware';
 import { contractIdParams, errorResponses, keySchema } from '../schemas';
 import type { KeyKind } from '../vault';
 import { existingContract } from '../contract-requests';
-import { reply } from './respond';
 
 const WHO: Record<KeyKind, string> = {
   materials: 'the matched Worker (and drawn Backup Agents)',
@@ -38,7 +37,7 @@ export function registerKeyRoutes(
       }),
       async (c) => {
         const caller = c.var.caller!;
-        const id = c.req.param('id');
+        const id = c.req.valid('param').id;
         const view = await existingContract(ctx, id);
         if (!mayReadKey(view, caller, kind))
           throw forbidden(`the ${kind} key is only for ${WHO[kind]}`, undefined, 'not_allowed');
@@ -51,7 +50,7 @@ export function registerKeyRoutes(
             'no_key',
           );
         }
-        return reply(c, { contractId: id, kind, uri: ref.uri, sha256: ref.sha256, key });
+        return c.json({ contractId: id, kind, uri: ref.uri, sha256: ref.sha256, key }, 200);
       },
     );
   }

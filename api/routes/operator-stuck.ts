@@ -6,7 +6,6 @@ import type { ApiContext } from '../deps';
 import { validationHook } from '../errors';
 import type { AuthMiddleware } from '../middleware';
 import { contractIdParams, errorResponses, json } from '../schemas';
-import { reply } from './respond';
 
 const resolveBody = z
   .object({
@@ -57,7 +56,7 @@ export function stuckOperatorApp(ctx: ApiContext, auth: AuthMiddleware) {
     }),
     async (c) => {
       const { action } = c.req.valid('json');
-      return reply(c, await ctx.stuck.resolve(c.req.param('id'), action));
+      return c.json(await ctx.stuck.resolve(c.req.param('id'), action), 200);
     },
   );
   app.openapi(
@@ -69,7 +68,7 @@ export function stuckOperatorApp(ctx: ApiContext, auth: AuthMiddleware) {
       middleware: [auth.operator[0]],
       responses: { 200: json(strandedListSchema, 'stranded holds, oldest first'), ...errorResponses(401) },
     }),
-    async (c) => reply(c, { holds: await ctx.stuck.strandedHolds() }),
+    async (c) => c.json({ holds: await ctx.stuck.strandedHolds() }, 200),
   );
   app.openapi(
     createRoute({
@@ -80,7 +79,7 @@ export function stuckOperatorApp(ctx: ApiContext, auth: AuthMiddleware) {
       middleware: [...auth.operator],
       responses: { 200: json(strandedListSchema, 'the holds released'), ...errorResponses(401) },
     }),
-    async (c) => reply(c, { holds: await ctx.stuck.releaseStranded() }),
+    async (c) => c.json({ holds: await ctx.stuck.releaseStranded() }, 200),
   );
   return app;
 }

@@ -10,7 +10,6 @@ import { IDEMPOTENCY_HEADER } from '../idempotency';
 import type { AuthMiddleware } from '../middleware';
 import { depositBody, depositResultSchema, errorResponses } from '../schemas';
 import { balancesToWire } from '../wire';
-import { reply } from './respond';
 
 export function operatorApp(ctx: ApiContext, auth: AuthMiddleware) {
   const app = new OpenAPIHono({ defaultHook: validationHook });
@@ -37,7 +36,7 @@ export function operatorApp(ctx: ApiContext, auth: AuthMiddleware) {
       const id = `deposit:${key === undefined ? randomUUID() : keyToken('operator', key)}`;
       await ctx.ledger.deposit({ id, asset, to: agentOwner(address), amount });
       const balances = await ctx.ledger.balances(agentOwner(address));
-      return reply(c, { ...balancesToWire(address, balances), asset, deposited: amount.toString() });
+      return c.json({ ...balancesToWire(address, balances), asset, deposited: amount.toString() }, 200);
     },
   );
   return app;

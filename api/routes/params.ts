@@ -3,7 +3,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { paramsToWire } from '../../workflows/rules/params';
 import type { ApiContext } from '../deps';
-import { reply } from './respond';
 
 const bps = z.number().int().openapi({ description: 'basis points (1/10000)' });
 const amount = z.string().openapi({ description: 'USDC (OCT for rewards) in minor units, a decimal string' });
@@ -37,7 +36,7 @@ export function paramsApp(ctx: ApiContext) {
         200: { description: 'parameters', content: { 'application/json': { schema: paramsSchema } } },
       },
     }),
-    (c) => reply(c, paramsToWire(ctx.params)),
+    (c) => c.json(paramsToWire(ctx.params), 200),
   );
   return app;
 }

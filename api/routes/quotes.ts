@@ -11,7 +11,6 @@ import { notFound } from '../errors';
 import type { AuthMiddleware, MaybeSignedEnv } from '../middleware';
 import { awardBody, contractIdParams, contractViewSchema, errorResponses, quoteBody } from '../schemas';
 import { updateId } from '../contract-requests';
-import { reply } from './respond';
 
 const viewResponse = (description: string) => ({
   description,
@@ -42,7 +41,7 @@ export function registerQuoteRoutes(app: OpenAPIHono<MaybeSignedEnv>, ctx: ApiCo
     }),
     async (c) => {
       const caller = c.var.caller!;
-      const id = contractIdOf(c.req.param('id'));
+      const id = contractIdOf(c.req.valid('param').id);
       const { price, confidence, message } = c.req.valid('json');
       const input: QuoteInput = {
         caller,
@@ -51,7 +50,7 @@ export function registerQuoteRoutes(app: OpenAPIHono<MaybeSignedEnv>, ctx: ApiCo
         ...(message === undefined ? {} : { message }),
       };
       const view = await ctx.contracts.send(id, quoteUpdate, input, updateId(c, caller));
-      return reply(c, viewFor(view, caller), 201);
+      return c.json(viewFor(view, caller), 201);
     },
   );
 
@@ -73,11 +72,11 @@ export function registerQuoteRoutes(app: OpenAPIHono<MaybeSignedEnv>, ctx: ApiCo
     }),
     async (c) => {
       const caller = c.var.caller!;
-      const id = contractIdOf(c.req.param('id'));
+      const id = contractIdOf(c.req.valid('param').id);
       const { quoteId } = c.req.valid('json');
       const input = { caller, ...(quoteId === undefined ? {} : { quoteId }) };
       const view = await ctx.contracts.send(id, awardUpdate, input, updateId(c, caller));
-      return reply(c, viewFor(view, caller));
+      return c.json(viewFor(view, caller), 200);
     },
   );
 }

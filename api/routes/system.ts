@@ -1,8 +1,7 @@
 // GET /health (Temporal connectivity) and GET /docs (a page rendered from the OpenAPI document).
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type { ApiContext } from '../deps';
-import { errorResponses, healthSchema } from '../schemas';
-import { reply } from './respond';
+import { healthSchema, json } from '../schemas';
 
 export function healthApp(ctx: ApiContext) {
   const app = new OpenAPIHono();
@@ -13,14 +12,14 @@ export function healthApp(ctx: ApiContext) {
       security: [],
       summary: 'Liveness: 200 when the Temporal server answers, 503 otherwise',
       responses: {
-        200: { description: 'up', content: { 'application/json': { schema: healthSchema } } },
-        ...errorResponses(503),
+        200: json(healthSchema, 'up'),
+        503: json(healthSchema, 'the Temporal server does not answer'),
       },
     }),
     async (c) =>
       (await ctx.contracts.ping())
-        ? reply(c, { status: 'ok', temporal: 'up' })
-        : reply(c, { status: 'unavailable', temporal: 'down' }, 503),
+        ? c.json({ status: 'ok', temporal: 'up' } as const, 200)
+        : c.json({ status: 'unavailable', temporal: 'down' } as const, 503),
   );
   return app;
 }

@@ -14,7 +14,6 @@ import type { AuthMiddleware } from '../middleware';
 import { addressParams, balancesSchema, errorResponses, json } from '../schemas';
 import { balancesToWire } from '../wire';
 import { ownAddress } from './own-address';
-import { reply } from './respond';
 
 export const withdrawalBody = z
   .object({
@@ -29,7 +28,7 @@ export const withdrawalBody = z
   .strict()
   .openapi('WithdrawalRequest');
 
-const payoutSchema = z
+export const payoutSchema = z
   .object({
     id: z.string(),
     address: z.string(),
@@ -41,10 +40,10 @@ const payoutSchema = z
     reference: z.string().nullable(),
   })
   .openapi('Payout');
-const withdrawalResultSchema = balancesSchema
+export const withdrawalResultSchema = balancesSchema
   .extend({ withdrawal: payoutSchema })
   .openapi('WithdrawalResult');
-const payoutListSchema = z.object({ payouts: z.array(payoutSchema) }).openapi('PayoutList');
+export const payoutListSchema = z.object({ payouts: z.array(payoutSchema) }).openapi('PayoutList');
 const paidBody = z
   .object({ reference: z.string().trim().min(1).max(200) })
   .strict()
@@ -68,7 +67,7 @@ export function withdrawalsApp(ctx: ApiContext, auth: AuthMiddleware) {
       },
     }),
     async (c) => {
-      const address = ownAddress(c.req.param('address'), c.var.caller, 'withdrawals');
+      const address = ownAddress(c.req.valid('param').address, c.var.caller, 'withdrawals');
       const key = c.req.header(IDEMPOTENCY_HEADER);
       if (key === undefined)
         throw badRequest('a withdrawal needs an Idempotency-Key header', undefined, 'invalid_input');
@@ -84,7 +83,7 @@ export function withdrawalsApp(ctx: ApiContext, auth: AuthMiddleware) {
         requestedAt: ctx.now(),
       });
       const balances = await ctx.ledger.balances(agentOwner(address));
-      return reply(c, { ...balancesToWire(address, balances), withdrawal }, 201);
+      return c.json({ ...balancesToWire(address, balances), withdrawal }, 201);
     },
   );
   app.openapi(
@@ -97,8 +96,8 @@ export function withdrawalsApp(ctx: ApiContext, auth: AuthMiddleware) {
       responses: { 200: json(payoutListSchema, 'withdrawals'), ...errorResponses(400, 401, 403) },
     }),
     async (c) => {
-      const address = ownAddress(c.req.param('address'), c.var.caller, 'withdrawals');
-      return reply(c, { payouts: await ctx.payouts.listOf(address) });
+      const address = ownAddress(c.req.valid('param').address, c.var.caller, 'withdrawals');
+      return c.json({ payouts: await ctx.payouts.listOf(address) }, 200);
     },
   );
   return app;
@@ -115,7 +114,7 @@ export function payoutsOperatorApp(ctx: ApiContext, auth: AuthMiddleware) {
       middleware: [auth.operator[0]],
       responses: { 200: json(payoutListSchema, 'pending payouts'), ...errorResponses(401) },
     }),
-    async (c) => reply(c, { payouts: await ctx.payouts.pending() }),
+    async (c) => c.json({ payouts: await ctx.payouts.pending() }, 200),
   );
   app.openapi(
     createRoute({
@@ -131,10 +130,10 @@ export function payoutsOperatorApp(ctx: ApiContext, auth: AuthMiddleware) {
       responses: { 200: json(payoutSchema, 'the payout'), ...errorResponses(400, 401, 404, 422) },
     }),
     async (c) => {
-      const id = c.req.param('id');
+      const id = c.req.valid('param').id;
       const payout = await ctx.payouts.markPaid(id, c.req.valid('json').reference, ctx.now());
       if (payout === undefined) throw notFound(`no payout ${id}`, undefined, 'not_found');
-      return reply(c, payout);
+      return c.json(payout, 200);
     },
   );
   return app;

@@ -3,9 +3,11 @@
 import { contractEventStream, type StreamEventsOptions } from './event-stream';
 import { addressFromPrivateKey, signRequest, type Address } from './signer';
 import type {
+  AgentVoteRows,
   Balances,
   ContentKey,
   ContractEvents,
+  ContractVoteRows,
   ContractViewFor,
   CreateContractRequest,
   DeliveryContent,
@@ -20,7 +22,6 @@ import type {
   ProtocolParams,
   QuoteRequest,
   Verdict,
-  VoteRow,
   WithdrawalResult,
 } from './types';
 
@@ -160,11 +161,10 @@ export function createAgentClient(options: AgentClientOptions) {
     vote: (id: string, votes: Verdict[], opts?: CallOptions) =>
       post<ContractViewFor>(contract(id, '/votes'), { votes }, opts),
     /** The contract's vote rows after the tally (409 `votes_sealed` while a panel votes; [] without a panel). */
-    getVotes: (id: string) =>
-      get<{ contractId: string; rows: VoteRow[] }>(contract(id, '/votes'), undefined, false),
+    getVotes: (id: string) => get<ContractVoteRows>(contract(id, '/votes'), undefined, false),
     /** Any agent's vote rows. */
     getAgentVotes: (of: string = address) =>
-      get<{ address: string; rows: VoteRow[] }>(`/agents/${encodeURIComponent(of)}/votes`, undefined, false),
+      get<AgentVoteRows>(`/agents/${encodeURIComponent(of)}/votes`, undefined, false),
     cancel: message('cancel'),
     /** Bid on an auction; the answer (201) carries the caller's own quote as `ownQuote`. */
     quote: (id: string, body: QuoteRequest, opts?: CallOptions) =>

@@ -1,83 +1,68 @@
-// The wire types of the agent SDK: what each route takes and answers (docs/api.md).
-export type { CreateContractBody as CreateContractRequest } from '../../workflows/rules/contract-terms';
-export type { ContractViewFor, PartyContractView, PublicContractView, PartyRole } from '../contract-views';
-export type { ContractEvent } from '../../workflows/rules/events';
-export type { BalancesWire as Balances, ListedContract } from '../wire';
+// The wire types of the agent SDK (docs/api.md). Every answer type is inferred from the zod schema
+// the route declares as its response, which is also what /openapi.json publishes and what the
+// handler's `c.json` is checked against: one declaration, so the three cannot drift apart.
+import type { z } from '@hono/zod-openapi';
 import type { ContractEvent } from '../../workflows/rules/events';
-import type { Payout } from '../payouts';
-import type { BalancesWire, ListedContract } from '../wire';
+import type { requirementsSchema } from '../routes/eligibility';
+import type { paramsSchema } from '../routes/params';
+import type { payoutSchema, withdrawalResultSchema } from '../routes/withdrawals';
+import type {
+  agentVoteRowsSchema,
+  balancesSchema,
+  contractListSchema,
+  contractVoteRowsSchema,
+  contractViewSchema,
+  depositResultSchema,
+  deliveryContentSchema,
+  deliveryRequestSchema,
+  eligibilitySchema,
+  eventsSchema,
+  keySchema,
+  listedContractSchema,
+  partyViewSchema,
+  publicViewSchema,
+  quoteBody,
+  voteRowSchema,
+} from '../schemas';
 
-export interface DeliveryRequest {
-  uri: string;
-  sha256: string;
-  key: string;
-  content?: Record<string, unknown>;
-  artifact?: Record<string, unknown>;
-  artifacts?: Record<string, unknown>;
-  artifactRef?: string;
-  summary?: string;
-  confidence?: number;
-  requestedPayout?: number;
-  evidence?: unknown;
-}
+export type { CreateContractBody as CreateContractRequest } from '../../workflows/rules/contract-terms';
+export type { ContractEvent } from '../../workflows/rules/events';
+export type { Verdict } from '../../workflows/rules/verdicts';
+
+export type PartyContractView = z.infer<typeof partyViewSchema>;
+export type PublicContractView = z.infer<typeof publicViewSchema>;
+export type ContractViewFor = z.infer<typeof contractViewSchema>;
+export type PartyRole = PartyContractView['role'];
+export type Quote = NonNullable<PublicContractView['ownQuote']>;
+export type ListedContract = z.infer<typeof listedContractSchema>;
+export type Balances = z.infer<typeof balancesSchema>;
+export type ContentKey = z.infer<typeof keySchema>;
+/** `content`: the normalized content (api/ingest); `confidence`: content.confidence, then artifact's, then artifacts'. */
+export type DeliveryContent = z.infer<typeof deliveryContentSchema>;
+/** The document says "an object per event"; the SDK names them by the union of workflows/rules/events.ts. */
+export type ContractEvents = Omit<z.infer<typeof eventsSchema>, 'events'> & { events: ContractEvent[] };
+/** One vote row of SPEC §8 (reward: OCT minor units, decimal string). */
+export type VoteRow = z.infer<typeof voteRowSchema>;
+export type ContractVoteRows = z.infer<typeof contractVoteRowsSchema>;
+export type AgentVoteRows = z.infer<typeof agentVoteRowsSchema>;
+export type EligibilityResult = z.infer<typeof eligibilitySchema>;
+export type EligibilityRequirements = z.infer<typeof requirementsSchema>;
+export type DepositResult = z.infer<typeof depositResultSchema>;
+export type Payout = z.infer<typeof payoutSchema>;
+export type WithdrawalResult = z.infer<typeof withdrawalResultSchema>;
+export type ProtocolParams = z.infer<typeof paramsSchema>;
+
+/** POST /contracts/:id/deliveries: the reference, its key, and the ingest fields. */
+export type DeliveryRequest = z.input<typeof deliveryRequestSchema>;
+/** POST /contracts/:id/quotes: a bid (price ≤ the budget cap); a new one replaces the caller's earlier quote. */
+export type QuoteRequest = z.input<typeof quoteBody>;
 
 /** A page of GET /contracts: pass `nextCursor` back as `cursor` (same filters) for the next one. */
-export interface ContractPage {
-  contracts: ListedContract[];
-  nextCursor: string | null;
-}
+export type ContractPage = z.infer<typeof contractListSchema>;
 
 export interface ListContractsFilter {
   status?: string;
   awardMethod?: 'direct' | 'open';
   contractType?: 'fixed' | 'auction';
   limit?: number;
-}
-
-/** POST /contracts/:id/quotes: a bid (price ≤ the budget cap); a new one replaces the caller's earlier quote. */
-export interface QuoteRequest {
-  price: string;
-  confidence?: number;
-  message?: string;
-}
-
-export interface ContentKey {
-  contractId: string;
-  kind: 'materials' | 'delivery';
-  uri: string;
-  sha256: string;
-  key: string;
-}
-
-export interface DeliveryContent {
-  contractId: string;
-  uri: string;
-  sha256: string;
-  contentHash: string;
-  /** The normalized content (api/ingest): as given, or built from the other ingest fields. */
-  content: Record<string, unknown>;
-  /** content.confidence, then content.artifact.confidence, then content.artifacts.confidence. */
-  confidence?: number;
-}
-
-export interface ContractEvents {
-  contractId: string;
-  events: ContractEvent[];
-}
-
-export type EligibilityResult = BalancesWire & { locked?: string; released?: string };
-export type DepositResult = BalancesWire & { asset: 'USDC'; deposited: string };
-
-export type { Verdict } from '../../workflows/rules/verdicts';
-export type { QuoteView as Quote } from '../../workflows/definitions';
-/** One vote row of SPEC §8 (reward: OCT minor units, decimal string). */
-export type { VoteRowView as VoteRow } from '../../workflows/definitions';
-
-export type { Payout } from '../payouts';
-export type { ProtocolParamsWire as ProtocolParams } from '../../workflows/rules/params';
-export type WithdrawalResult = BalancesWire & { withdrawal: Payout };
-export interface EligibilityRequirements {
-  eligibilityStake: string;
-  baBond: string;
-  baPanelSize: number;
 }

@@ -85,6 +85,6 @@ export async function call(
     status: response.status,
     headers: response.headers,
     text,
-    json: text === '' ? undefined : (JSON.parse(text) as Json),
+    json: response.headers.get('content-type')?.includes('json') ? (JSON.parse(text) as Json) : undefined,
   };
 }

@@ -87,7 +87,7 @@ describe('an AOS auction end to end', () => {
     assert.ok(delivered.view === 'party');
     const panel = delivered.backupAgents;
     assert.equal(panel.length, 3);
-    const loserAddresses = losers.map((l) => l.address);
+    const loserAddresses: string[] = losers.map((l) => l.address);
     for (const ba of panel) assert.ok(loserAddresses.includes(ba), `${ba} is not a losing bidder`);
 
     const { events } = await client.getEvents(id);

@@ -283,18 +283,18 @@ describe('ledger activities (MockActivityEnvironment, SQLite file)', () => {
     await ledger.audit();
   });
 
-  test('rewards are minted once per BA and contract, however often the activity runs', async () => {
+  test('rewards (mint postings of a settle step) are minted once, however often the activity runs', async () => {
     const rewards = {
       contractId: 'c7',
-      rewards: [
-        { to: BA[0]!, amount: '3000000' },
-        { to: BA[1]!, amount: '500000' },
-        { to: BA[2]!, amount: '0' },
+      step: 'tally',
+      postings: [
+        { type: 'mint' as const, to: BA[0]!, amount: '3000000' },
+        { type: 'mint' as const, to: BA[1]!, amount: '500000' },
       ],
     };
-    const first = await run(acts.mintRewards, rewards);
-    assert.deepEqual(first, { opIds: [`c7:reward:${BA[0]}`, `c7:reward:${BA[1]}`], replayed: false });
-    assert.deepEqual(await run(acts.mintRewards, rewards), { ...first, replayed: true });
+    const first = await run(acts.settle, rewards);
+    assert.deepEqual(first, { opIds: ['c7:tally:0', 'c7:tally:1'], replayed: false });
+    assert.deepEqual(await run(acts.settle, rewards), { ...first, replayed: true });
     const oct = async (a: string) => (await ledger.balances(agentOwner(a))).OCT.available;
     assert.deepEqual([await oct(BA[0]!), await oct(BA[1]!), await oct(BA[2]!)], [3_000_000n, 500_000n, 0n]);
     assert.equal((await ledger.audit()).assets.OCT.mint, -3_500_000n);

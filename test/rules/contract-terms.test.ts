@@ -4,7 +4,6 @@ import {
   contractCode,
   deadlinesToIso,
   escrowAmount,
-  termsFromWire,
   termsToWire,
   validateContractTerms,
   type ContractTerms,
@@ -313,11 +312,11 @@ describe('contractCode', () => {
 });
 
 describe('terms wire form', () => {
-  test('round-trips through JSON with the amount as a decimal string', () => {
+  test('survives JSON with the amount as a decimal string', () => {
     const terms = termsOf(fdpBody());
     const wire = JSON.parse(JSON.stringify(termsToWire(terms))) as ReturnType<typeof termsToWire>;
     assert.equal(wire.amount, '2500000');
-    assert.deepEqual(termsFromWire(wire), terms);
+    assert.deepEqual({ ...wire, amount: BigInt(wire.amount) }, terms);
   });
 
   test('deadlines render as ISO-8601 UTC', () => {

@@ -9,7 +9,7 @@ import {
   screenRecords,
   type EvidenceRecord,
 } from '../../workflows/rules/scoring/evidence';
-import { fieldErrorsFromZod } from '../../workflows/rules/scoring/field-errors';
+import { fieldErrorsFromZod } from '../../workflows/rules/field-errors';
 import { LATER, dailyMoltbookCheck, supportBotCheck } from './fixtures';
 
 const complete: Record<Platform, EvidenceRecord> = {

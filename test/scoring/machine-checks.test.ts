@@ -2,7 +2,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { machineCheckSchema } from '../../workflows/rules/machine-checks';
-import { fieldErrorsFromZod } from '../../workflows/rules/scoring/field-errors';
+import { fieldErrorsFromZod } from '../../workflows/rules/field-errors';
 import { dailyMoltbookCheck, supportBotCheck, threeMilestoneCheck } from './fixtures';
 
 function errors(input: unknown) {

@@ -3,7 +3,14 @@
 // replaces the earlier one (a new quote ID, a new arrival time), so the rules' one-quote-per-bidder
 // check runs against the other bidders' quotes only.
 import { FailureType, type AwardInput, type QuoteInput } from '../definitions';
-import { checkQuote, quoteBodySchema, type QuoteRejectionCode } from '../rules/auction';
+import {
+  checkQuotePrice,
+  quoteBodySchema,
+  quoteByClient,
+  type QuoteRejection,
+  type QuoteRejectionCode,
+} from '../rules/auction';
+import { isAuction } from '../rules/contract-kinds';
 import { quoteReceivedEvent } from '../rules/events';
 import { publish } from './observability';
 import { rejection, type Rejection } from './rejection';
@@ -19,10 +26,10 @@ import {
   type Check,
 } from './validators';
 
-const isAuction =
+const auctionOnly =
   (c: Contract): Check =>
   () =>
-    c.terms.contractType === 'auction'
+    isAuction(c.terms)
       ? null
       : rejection(FailureType.Conflict, 'not_an_auction', 'only an auction takes quotes and awards');
 
@@ -36,11 +43,18 @@ const biddingOpen =
 
 const QUOTE_REJECTIONS: { readonly [C in QuoteRejectionCode]: [FailureType, string, string?] } = {
   own_contract: [FailureType.Forbidden, 'client_cannot_quote'],
+  // checkQuote's deadline rule; the validator reaches the same end with its shared deadline check.
   bidding_closed: [FailureType.Conflict, 'late'],
   over_budget: [FailureType.BadInput, 'over_budget', 'price'],
   // Unreachable: a bidder's earlier quote is left out of the check, because the new one replaces it.
   already_quoted: [FailureType.Conflict, 'already_quoted'],
 };
+
+function quoteRejection(broken: QuoteRejection): Rejection | null {
+  if (broken === null) return null;
+  const [type, code, field] = QUOTE_REJECTIONS[broken.code];
+  return rejection(type, code, broken.message, field);
+}
 
 type QuoteFields = { price: bigint; confidence?: number; message?: string };
 
@@ -70,33 +84,22 @@ export function validateQuote(c: Contract, input: unknown): Rejection | null {
   return firstBroken(
     callerIsAddress(input),
     exists(c),
-    isAuction(c),
-    () =>
-      bidder === c.terms.client
-        ? rejection(
-            FailureType.Forbidden,
-            'client_cannot_quote',
-            'the Client cannot quote on its own contract',
-          )
-        : null,
+    auctionOnly(c),
+    () => quoteRejection(quoteByClient({ bidder: bidder!, client: c.terms.client })),
     statusIs(c, 'created'),
     biddingOpen(c),
     before(c.terms.deadlines.match, 'match'),
     () => {
       const parsed = parseQuoteFields(input);
       if (!parsed.ok) return parsed.r;
-      const broken = checkQuote({
-        bidder: bidder!,
-        client: c.terms.client,
-        price: parsed.fields.price,
-        budget: c.terms.amount,
-        now: Date.now(),
-        matchDeadline: c.terms.deadlines.match,
-        quotes: c.quotes.filter((q) => q.bidder !== bidder),
-      });
-      if (broken === null) return null;
-      const [type, code, field] = QUOTE_REJECTIONS[broken.code];
-      return rejection(type, code, broken.message, field);
+      return quoteRejection(
+        checkQuotePrice({
+          bidder: bidder!,
+          price: parsed.fields.price,
+          budget: c.terms.amount,
+          quotes: c.quotes.filter((q) => q.bidder !== bidder),
+        }),
+      );
     },
   );
 }
@@ -133,7 +136,7 @@ export function validateAward(c: Contract, input: unknown): Rejection | null {
   return firstBroken(
     callerIsAddress(input),
     exists(c),
-    isAuction(c),
+    auctionOnly(c),
     callerIs(c, input, 'client'),
     statusIs(c, 'created'),
     biddingOpen(c),

@@ -10,10 +10,6 @@ export class WorkflowLock {
   private nextTicket = 0;
   private holder: number | null = null;
 
-  get busy(): boolean {
-    return this.holder !== null || this.queue.length > 0;
-  }
-
   async run<T>(work: () => Promise<T> | T): Promise<T> {
     const ticket = this.nextTicket++;
     this.queue.push(ticket);

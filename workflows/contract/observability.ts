@@ -10,7 +10,7 @@ import {
   quoteCountKey,
   workerKey,
 } from '../search-attributes';
-import type { ContractCode, ContractType } from '../rules/contract-kinds';
+import { isAuction, type ContractCode, type ContractType } from '../rules/contract-kinds';
 import type { NextDeadline } from '../rules/deadlines';
 
 /** What publishing reads and writes of the contract's state (state.ts's Contract is one). */
@@ -35,8 +35,6 @@ export interface Published {
   unpublished: boolean;
 }
 
-const isAuction = (c: Published): boolean => c.terms.contractType === 'auction';
-
 function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
@@ -51,7 +49,7 @@ function details(c: Published, next: { kind: string; at: number } | null): strin
     ['Worker Stake', c.stake === null ? '—' : `${formatUsdc(c.stake.amount)} USDC`],
     ['Next deadline', next === null ? '—' : `${next.kind} at ${iso(next.at)}`],
   ];
-  if (isAuction(c)) rows.push(['Quotes', String(c.quotes.length)]);
+  if (isAuction(c.terms)) rows.push(['Quotes', String(c.quotes.length)]);
   if (c.delivery !== null) rows.push(['Delivery sha256', c.delivery.sha256]);
   if (c.criteriaMet !== null) rows.push(['Criteria Met', c.criteriaMet.join(', ')]);
   if (c.payment !== null) rows.push(['Payment', `${formatUsdc(c.payment)} USDC`]);
@@ -83,7 +81,7 @@ export function publishNow(c: Published): void {
   const next = c.nextDeadline(Date.now());
   const visible: unknown[] = [c.status, c.worker, next, c.criteriaMet, c.payment?.toString()];
   // Auctions also show how many bidders quoted; fixed-price contracts upsert exactly what they always did.
-  if (isAuction(c)) visible.push(c.quotes.length);
+  if (isAuction(c.terms)) visible.push(c.quotes.length);
   const key = JSON.stringify(visible);
   if (key === c.publishedKey) return;
   c.publishedKey = key;
@@ -93,7 +91,7 @@ export function publishNow(c: Published): void {
     { key: clientKey, value: c.terms.client },
     { key: workerKey, value: c.worker },
     { key: nextDeadlineKey, value: next === null ? null : new Date(next.at) },
-    ...(isAuction(c) ? [{ key: quoteCountKey, value: c.quotes.length }] : []),
+    ...(isAuction(c.terms) ? [{ key: quoteCountKey, value: c.quotes.length }] : []),
   ]);
   setCurrentDetails(details(c, next));
 }

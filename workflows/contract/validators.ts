@@ -11,6 +11,7 @@ import {
 import { checkBallot } from '../rules/ballot';
 import { isAddress, type Address } from '../rules/address';
 import { isBeforeDeadline } from '../rules/deadlines';
+import { isSha256 } from '../rules/sha256';
 import type { ContractStatus } from '../rules/status';
 import { VERDICTS, type Verdict } from '../rules/verdicts';
 import { rejection, type Rejection } from './rejection';
@@ -138,18 +139,16 @@ export function validateWithdraw(c: Contract, input: unknown): Rejection | null 
   );
 }
 
-const SHA256_RE = /^[0-9a-f]{64}$/i;
-
 function deliveryFields(c: Contract, input: Partial<DeliverInput>): Rejection | null {
   const bad = (field: string, message: string) =>
     rejection(FailureType.BadInput, 'invalid_input', message, field);
   if (typeof input.uri !== 'string' || input.uri === '' || input.uri.length > 2048) {
     return bad('uri', 'uri must be a non-empty string of at most 2048 characters');
   }
-  if (typeof input.sha256 !== 'string' || !SHA256_RE.test(input.sha256)) {
+  if (!isSha256(input.sha256)) {
     return bad('sha256', 'sha256 must be 64 hexadecimal characters');
   }
-  if (typeof input.contentHash !== 'string' || !SHA256_RE.test(input.contentHash)) {
+  if (!isSha256(input.contentHash)) {
     return bad('contentHash', 'contentHash must be 64 hexadecimal characters');
   }
   if (input.confidence !== undefined && !isConfidence(input.confidence)) {

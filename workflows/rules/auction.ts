@@ -36,12 +36,19 @@ export interface QuoteCheck {
   quotes: readonly Pick<Quote, 'bidder'>[];
 }
 
-/** Null when the quote is accepted; each bidder quotes once, before the Match Deadline, within budget. */
-export function checkQuote(q: QuoteCheck): { code: QuoteRejectionCode; message: string } | null {
-  if (q.bidder === q.client)
-    return { code: 'own_contract', message: 'the Client cannot quote on its own contract' };
-  if (q.now >= q.matchDeadline)
-    return { code: 'bidding_closed', message: 'bidding closed at the Match Deadline' };
+export type QuoteRejection = { code: QuoteRejectionCode; message: string } | null;
+
+/** The Client never quotes on its own contract. */
+export function quoteByClient(q: Pick<QuoteCheck, 'bidder' | 'client'>): QuoteRejection {
+  return q.bidder === q.client
+    ? { code: 'own_contract', message: 'the Client cannot quote on its own contract' }
+    : null;
+}
+
+/** The quote itself: within the budget cap, and the bidder's only one. */
+export function checkQuotePrice(
+  q: Pick<QuoteCheck, 'bidder' | 'price' | 'budget' | 'quotes'>,
+): QuoteRejection {
   if (q.price > q.budget) {
     return { code: 'over_budget', message: `price ${q.price} exceeds the budget cap ${q.budget}` };
   }
@@ -49,6 +56,19 @@ export function checkQuote(q: QuoteCheck): { code: QuoteRejectionCode; message: 
     return { code: 'already_quoted', message: `${q.bidder} has already quoted on this contract` };
   }
   return null;
+}
+
+/**
+ * Null when the quote is accepted; each bidder quotes once, before the Match Deadline, within budget.
+ * The workflow's validator (workflows/contract/bidding.ts) applies the parts in its own order,
+ * between its state checks, with its shared deadline check.
+ */
+export function checkQuote(q: QuoteCheck): QuoteRejection {
+  const closed: QuoteRejection =
+    q.now >= q.matchDeadline
+      ? { code: 'bidding_closed', message: 'bidding closed at the Match Deadline' }
+      : null;
+  return quoteByClient(q) ?? closed ?? checkQuotePrice(q);
 }
 
 const hasConfidence = (q: Quote): q is Quote & { confidence: number } =>

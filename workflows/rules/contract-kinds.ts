@@ -8,3 +8,8 @@ export type AwardMethod = (typeof AWARD_METHODS)[number];
 export type VerificationMode = (typeof VERIFICATION_MODES)[number];
 export const CONTRACT_CODES = ['FDP', 'FDS', 'FOP', 'FOS', 'AOP', 'AOS'] as const;
 export type ContractCode = (typeof CONTRACT_CODES)[number];
+
+/** An auction takes quotes and is awarded; a fixed-price contract is accepted. */
+export function isAuction(terms: { contractType: ContractType }): boolean {
+  return terms.contractType === 'auction';
+}

@@ -4,7 +4,9 @@ import { z } from 'zod';
 import { addressSchema, normalizeAddress, type Address } from './address';
 import type { Deadlines } from './deadlines';
 import { machineCheckSchema, type MachineCheck } from './machine-checks';
-import { positiveAmountSchema, toWire, fromWire } from './money';
+import { fieldErrors, type FieldError } from './field-errors';
+import { positiveAmountSchema, toWire } from './money';
+import { SHA256_RE } from './sha256';
 import { AWARD_METHODS, CONTRACT_CODES, CONTRACT_TYPES, VERIFICATION_MODES } from './contract-kinds';
 import type { AwardMethod, ContractCode, ContractType, VerificationMode } from './contract-kinds';
 
@@ -34,7 +36,7 @@ export const supplementaryMaterialsSchema = z
     uri: z.string().min(1, 'must not be empty').max(2048),
     sha256: z
       .string()
-      .regex(/^[0-9a-fA-F]{64}$/, 'must be the sha256 of the encrypted content (64 hex)')
+      .regex(SHA256_RE, 'must be the sha256 of the encrypted content (64 hex)')
       .transform((s) => s.toLowerCase()),
     key: z.string().min(1, 'must not be empty').max(4096),
   })
@@ -96,10 +98,7 @@ export interface ContractTerms {
 
 export type ContractTermsWire = Omit<ContractTerms, 'amount'> & { amount: string };
 
-export interface FieldError {
-  field: string;
-  message: string;
-}
+export type { FieldError } from './field-errors';
 
 export type TermsResult = { ok: true; terms: ContractTerms } | { ok: false; errors: FieldError[] };
 
@@ -121,23 +120,6 @@ export function contractCode(
 /** The Escrowed Funds locked at creation: the fixed price, or the auction's budget cap. */
 export function escrowAmount(terms: Pick<ContractTerms, 'amount'>): bigint {
   return terms.amount;
-}
-
-/** A union's issues come per branch: report the branch that matches the input's shape. */
-function fieldErrors(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[] = []): FieldError[] {
-  return issues.flatMap((issue) => {
-    const path = [...prefix, ...issue.path];
-    if (issue.code === 'invalid_union' && issue.errors.length > 0) {
-      const shapeMatches = (branch: z.core.$ZodIssue[]) =>
-        !branch.some((i) => i.code === 'invalid_type' && i.path.length === 0);
-      const branch = issue.errors.find(shapeMatches) ?? issue.errors[0]!;
-      return fieldErrors(branch, path);
-    }
-    if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({ field: [...path, key].join('.'), message: 'unknown field' }));
-    }
-    return [{ field: path.map(String).join('.') || '(body)', message: issue.message }];
-  });
 }
 
 type ParsedBody = z.output<typeof createContractBodySchema>;
@@ -180,7 +162,10 @@ function checkDeadlines(deadlines: Deadlines, mode: VerificationMode, now: numbe
  */
 export function validateContractTerms(body: unknown, now: number, client: string): TermsResult {
   const parsed = createContractBodySchema.safeParse(body);
-  if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error.issues) };
+  if (!parsed.success) {
+    const errors = fieldErrors(parsed.error.issues).map((e) => ({ ...e, field: e.field || '(body)' }));
+    return { ok: false, errors };
+  }
   const b = parsed.data;
   const clientAddress = normalizeAddress(client);
   const verificationMode = b.verificationMode ?? defaultVerificationMode(b.awardMethod);
@@ -212,10 +197,6 @@ export function validateContractTerms(body: unknown, now: number, client: string
 
 export function termsToWire(terms: ContractTerms): ContractTermsWire {
   return { ...terms, amount: toWire(terms.amount) };
-}
-
-export function termsFromWire(wire: ContractTermsWire): ContractTerms {
-  return { ...wire, amount: fromWire(wire.amount) };
 }
 
 /** The deadlines as ISO-8601 UTC strings, for views and responses. */

@@ -2,6 +2,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import { normalizeAddress, type Address } from './address';
+import { CANONICAL_SHA256_RE } from './sha256';
 
 export interface DrawInput {
   contractId: string;
@@ -35,8 +36,6 @@ export interface DrawRecord {
   panel: Address[];
 }
 
-const HASH_RE = /^[0-9a-f]{64}$/;
-
 /** The commitment published at creation: hex sha256 of the secret's 64 hex characters (as UTF-8). */
 export function drawCommitment(secret: string): string {
   return bytesToHex(sha256(utf8ToBytes(checkedHex(secret, 'secret'))));
@@ -44,7 +43,7 @@ export function drawCommitment(secret: string): string {
 
 function checkedHex(value: string, name: string): string {
   const hex = value.toLowerCase();
-  if (!HASH_RE.test(hex)) throw new RangeError(`${name} must be 64 hex characters, got ${value}`);
+  if (!CANONICAL_SHA256_RE.test(hex)) throw new RangeError(`${name} must be 64 hex characters, got ${value}`);
   return hex;
 }
 

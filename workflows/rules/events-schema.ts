@@ -1,14 +1,16 @@
 // JSON Schema (draft 2020-12) of the content-free contract events of ./events. Every object is
 // closed (`additionalProperties: false`), so an event carrying anything else — content, a key, a
 // price on a quote — fails validation. `agentVerified` and `successCriteria` follow seed 004_….
+import { CANONICAL_ADDRESS_RE } from './address';
 import { CONTRACT_MESSAGES } from './events';
+import { CANONICAL_SHA256_RE } from './sha256';
 import { AWARD_METHODS, CONTRACT_CODES, CONTRACT_TYPES, VERIFICATION_MODES } from './contract-terms';
 import { CANCELLATION_REASONS, SETTLEMENT_TIERS, cancelledStatus, settledStatus } from './status';
 
 const iso = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$' } as const;
-const address = { type: 'string', pattern: '^0x[0-9a-f]{40}$' } as const;
+const address = { type: 'string', pattern: CANONICAL_ADDRESS_RE.source } as const;
 const amount = { type: 'string', pattern: '^(0|[1-9][0-9]{0,17})$' } as const;
-const sha256 = { type: 'string', pattern: '^[0-9a-f]{64}$' } as const;
+const sha256 = { type: 'string', pattern: CANONICAL_SHA256_RE.source } as const;
 const key = { type: 'string', pattern: '^c([1-9]|10)$' } as const;
 const keys = { type: 'array', items: key, uniqueItems: true, maxItems: 10 } as const;
 const confidence = { type: 'number', minimum: 0, maximum: 1 } as const;

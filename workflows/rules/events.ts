@@ -8,6 +8,7 @@ import type { ContractCode, ContractType, AwardMethod, VerificationMode } from '
 import type { DrawRecord } from './draw';
 import type { HoldSplit, HoldKind, Role } from './holds';
 import { toWire } from './money';
+import { CANONICAL_SHA256_RE } from './sha256';
 import type { CancellationReason, CancelledStatus, SettledStatus, SettlementTier } from './status';
 import type { Verdict } from './verdicts';
 
@@ -266,7 +267,6 @@ export interface EventContext {
 }
 
 export const MACHINE_CODE_RE = /^[a-z][a-z0-9_-]{0,63}$/;
-const SHA256_RE = /^[0-9a-f]{64}$/;
 
 function isoAt(at: number | string): string {
   const ms = typeof at === 'number' ? at : Date.parse(at);
@@ -281,7 +281,7 @@ function base<T extends ContractEventType>(type: T, ctx: EventContext): EventBas
 
 function sha256Hex(value: string, name: string): string {
   const hex = value.toLowerCase();
-  if (!SHA256_RE.test(hex)) throw new RangeError(`${name} must be 64 hex characters`);
+  if (!CANONICAL_SHA256_RE.test(hex)) throw new RangeError(`${name} must be 64 hex characters`);
   return hex;
 }
 

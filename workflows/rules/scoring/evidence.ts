@@ -11,7 +11,7 @@ import {
   type MachineCheck,
   type Platform,
 } from '../machine-checks';
-import type { FieldError } from './field-errors';
+import type { FieldError } from '../field-errors';
 
 export const MAX_RECORDS_PER_CRITERION = 2000;
 
