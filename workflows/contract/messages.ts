@@ -4,7 +4,7 @@
 // Handlers that end the contract leave the money to the main loop (a Decision) and wait until it is done,
 // so the Update's answer is the view after the change.
 import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
-import { ApplicationFailure, condition, patched, setHandler } from '@temporalio/workflow';
+import { ApplicationFailure, condition, patched, setHandler, TemporalFailure } from '@temporalio/workflow';
 import {
   acceptSignal,
   acceptUpdate,
@@ -410,7 +410,11 @@ function register<I>(c: Contract, spec: MessageSpec<I>): void {
     try {
       await spec.run(c, input);
     } catch (error) {
-      if (refusedAfterAdmission(c, spec, input, error) === null) throw error;
+      if (refusedAfterAdmission(c, spec, input, error) !== null) return;
+      // A Signal has no caller to answer: a step that failed for good is logged, never fails the run
+      // (which would leave every hold of the contract held).
+      if (!(error instanceof TemporalFailure)) throw error;
+      recordRejection(c, spec.message, input, rejection(FailureType.Conflict, 'step_failed', error.message));
     }
   });
 }
