@@ -3,6 +3,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { paramsToWire } from '../../workflows/rules/params';
 import type { ApiContext } from '../deps';
+import { json } from '../schemas';
 
 const bps = z.number().int().openapi({ description: 'basis points (1/10000)' });
 const amount = z.string().openapi({ description: 'USDC (OCT for rewards) in minor units, a decimal string' });
@@ -33,7 +34,7 @@ export function paramsApp(ctx: ApiContext) {
       security: [],
       summary: 'The protocol parameters a new contract snapshots (public)',
       responses: {
-        200: { description: 'parameters', content: { 'application/json': { schema: paramsSchema } } },
+        200: json(paramsSchema, 'parameters'),
       },
     }),
     (c) => c.json(paramsToWire(ctx.params), 200),

@@ -5,7 +5,7 @@
 // on SQLite; the failures are injected by a test-only `settle` that refuses once, and by corrupting a
 // hold in the real ledger so the settlement batch is refused.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Activities } from '../../activities';
@@ -26,26 +26,18 @@ import {
   BAS,
   CLIENT,
   CLIENT_FUNDS,
-  createSuite,
   delivery,
   ELIGIBILITY,
-  Harness,
   PRICE,
   STAKE,
   WORKER,
   WORKER_FUNDS,
-  type Suite,
+  useWorkflowSuite,
 } from '../workflows/harness';
 import { send, started } from '../workflows/scenarios';
 import { HOSTILE_PATHS, waitingForOperator } from './paths';
 
-let suite: Suite;
-before(async () => {
-  suite = await createSuite();
-});
-after(async () => {
-  await suite.teardown();
-});
+const withHarness = useWorkflowSuite();
 
 /** A `settle` that refuses its first settlement batch as the ledger refuses a resolved hold. */
 function refuseFirstSettlement(activities: Activities): Activities {
@@ -68,72 +60,68 @@ async function eventTypes(handle: WorkflowHandle): Promise<string[]> {
 
 describe('needs-operator: a refused money step waits for the operator, holding everything', () => {
   test('a settlement refused once: flagged, nothing moved, the operator retries and it settles exactly', () =>
-    Harness.run(
-      suite,
-      async (h) => {
-        const { input, handle } = await started(h);
-        await send(handle, acceptUpdate, { caller: WORKER });
-        await send(handle, deliverUpdate, delivery(WORKER));
-        // The approval's answer waits for the settlement, which now waits for the operator.
-        const approval = send(handle, approveUpdate, { caller: CLIENT });
-        const stuck = await waitingForOperator(handle);
-        assert.equal(stuck.step, 'settlement');
-        assert.equal(stuck.failureType, 'HoldNotOpen');
+    withHarness(async (h) => {
+      const { input, handle } = await started(h);
+      await send(handle, acceptUpdate, { caller: WORKER });
+      await send(handle, deliverUpdate, delivery(WORKER));
+      // The approval's answer waits for the settlement, which now waits for the operator.
+      const approval = send(handle, approveUpdate, { caller: CLIENT });
+      const stuck = await waitingForOperator(handle);
+      assert.equal(stuck.step, 'settlement');
+      assert.equal(stuck.failureType, 'HoldNotOpen');
 
-        // Visible, not terminal, and every hold still held: nothing moved.
-        const view = await h.view(handle);
-        assert.equal(view.status, 'under-review');
-        assert.equal(view.criteriaMet, null);
-        const attributes = (await handle.describe()).typedSearchAttributes;
-        assert.equal(attributes.get(needsOperatorKey), true);
-        assert.equal(attributes.get(contractStatusKey), 'under-review');
-        const types = await eventTypes(handle);
-        assert.equal(types.at(-1), 'contract.needs-operator');
-        assert.ok(!types.includes('contract.resolved'), 'the refused resolution left no event');
-        await h.assertBalances({
-          [CLIENT]: b(CLIENT_FUNDS - PRICE, PRICE),
-          [WORKER]: b(WORKER_FUNDS - STAKE, STAKE),
-        });
-        // A stranger's message cannot move it on; only the operator's Update does.
-        await assertRefused(
-          handle.executeUpdate(resolveStuckUpdate, { args: [{ action: 'later' as never }] }),
-          FailureType.BadInput,
-          'invalid',
-        );
+      // Visible, not terminal, and every hold still held: nothing moved.
+      const view = await h.view(handle);
+      assert.equal(view.status, 'under-review');
+      assert.equal(view.criteriaMet, null);
+      const attributes = (await handle.describe()).typedSearchAttributes;
+      assert.equal(attributes.get(needsOperatorKey), true);
+      assert.equal(attributes.get(contractStatusKey), 'under-review');
+      const types = await eventTypes(handle);
+      assert.equal(types.at(-1), 'contract.needs-operator');
+      assert.ok(!types.includes('contract.resolved'), 'the refused resolution left no event');
+      await h.assertBalances({
+        [CLIENT]: b(CLIENT_FUNDS - PRICE, PRICE),
+        [WORKER]: b(WORKER_FUNDS - STAKE, STAKE),
+      });
+      // A stranger's message cannot move it on; only the operator's Update does.
+      await assertRefused(
+        handle.executeUpdate(resolveStuckUpdate, { args: [{ action: 'later' as never }] }),
+        FailureType.BadInput,
+        'invalid',
+      );
 
-        const result = await handle.executeUpdate(resolveStuckUpdate, { args: [{ action: 'retry' }] });
-        assert.deepEqual(result, {
-          contractId: input.contractId,
-          status: 'settled-fully-met',
-          needsOperator: null,
-        });
-        assert.equal((await approval).status, 'settled-fully-met');
-        assert.deepEqual(await handle.result(), {
-          created: true,
-          status: 'settled-fully-met',
-          contractId: input.contractId,
-        });
-        await h.assertBalances({
-          [CLIENT]: b(CLIENT_FUNDS - PRICE),
-          [WORKER]: b(WORKER_FUNDS + PRICE),
-          treasury: b(0n),
-        });
-        await h.assertNothingPending(input.contractId);
-        await h.ledger.audit();
-        assert.equal((await handle.describe()).typedSearchAttributes.get(needsOperatorKey), false);
-        assert.deepEqual((await eventTypes(handle)).slice(-5), [
-          'agent.verified',
-          'contract.needs-operator',
-          'contract.operator-resolved',
-          'contract.resolved',
-          'contract.settled',
-        ]);
-      },
-      refuseFirstSettlement,
-    ));
+      const result = await handle.executeUpdate(resolveStuckUpdate, { args: [{ action: 'retry' }] });
+      assert.deepEqual(result, {
+        contractId: input.contractId,
+        status: 'settled-fully-met',
+        needsOperator: null,
+      });
+      assert.equal((await approval).status, 'settled-fully-met');
+      assert.deepEqual(await handle.result(), {
+        created: true,
+        status: 'settled-fully-met',
+        contractId: input.contractId,
+      });
+      await h.assertBalances({
+        [CLIENT]: b(CLIENT_FUNDS - PRICE),
+        [WORKER]: b(WORKER_FUNDS + PRICE),
+        treasury: b(0n),
+      });
+      await h.assertNothingPending(input.contractId);
+      await h.ledger.audit();
+      assert.equal((await handle.describe()).typedSearchAttributes.get(needsOperatorKey), false);
+      assert.deepEqual((await eventTypes(handle)).slice(-5), [
+        'agent.verified',
+        'contract.needs-operator',
+        'contract.operator-resolved',
+        'contract.resolved',
+        'contract.settled',
+      ]);
+    }, refuseFirstSettlement));
 
   test('a hold corrupted in the ledger: the tally is refused; the operator releases every hold', () =>
-    Harness.run(suite, async (h) => {
+    withHarness(async (h) => {
       const { contractId, handle, outcome } = await HOSTILE_PATHS['needs-operator-release'](h);
       assert.deepEqual(outcome, { created: true, status: 'cancelled-by-operator', contractId });
       // Every hold back to its owner: escrow, stake (by the corruption), each BA bond.

@@ -5,10 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agentOwner } from '../../activities/ledger';
-import { createApp, type App, type AppDeps } from '../../api/app';
+import type { App, AppDeps } from '../../api/app';
 import { closeApiStores, openApiStores } from '../../service/api-server';
-import { createTemporalClient } from '../../service/temporal-client';
-import { TASK_QUEUE, type AppHarness } from '../support/service';
+import { appOn, TASK_QUEUE, type AppHarness } from '../support/service';
 
 export interface SideApp {
   app: App;
@@ -19,20 +18,12 @@ export interface SideApp {
 export function appBeside(h: AppHarness, deps: Partial<AppDeps> = {}): SideApp {
   const dir = mkdtempSync(join(tmpdir(), 'oc-side-'));
   const stores = openApiStores(dir, h.settings.vaultMasterKey);
-  const app = createApp({
-    temporal: createTemporalClient({
-      connection: h.env.connection,
-      namespace: h.env.namespace ?? 'default',
-      codecKey: h.settings.payloadCodecKey,
-    }),
-    taskQueue: TASK_QUEUE,
-    ledger: h.ledger,
-    records: h.records,
-    ...stores,
-    params: h.settings.params,
-    operatorToken: h.settings.operatorToken,
-    ...deps,
-  });
+  const app = appOn(
+    h.env,
+    h.settings,
+    { ledger: h.ledger, records: h.records, stores, taskQueue: TASK_QUEUE },
+    deps,
+  );
   return {
     app,
     close() {

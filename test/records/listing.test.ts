@@ -3,13 +3,11 @@
 // small limit run from the open contracts (visibility) into the closed ones (records), and a contract
 // closing between two pages neither repeats nor pushes out a row. A cursor is checked like any input.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
-import { WorkflowNotFoundError } from '@temporalio/common';
 import type { AgentClient, ContractPage } from '../../api/sdk';
-import { serverPaths } from '../../temporal.config';
 import { contractWorkflowId } from '../../workflows/definitions';
 import { useServiceHarness } from '../support/service';
+import { deleteContractWorkflow } from './delete-workflow';
 import { agent, DELIVERY, eventually, fixedTerms, fund } from '../e2e/support';
 
 const h = useServiceHarness();
@@ -44,26 +42,7 @@ test('closed contracts are listed from their records, after `temporal workflow d
   const closed = [settled, await cancelled(client, worker.address), await cancelled(client, worker.address)];
   const { contractId: open } = await client.createContract(fixedTerms(worker.address));
 
-  execFileSync(serverPaths.cli, [
-    'workflow',
-    'delete',
-    '--workflow-id',
-    contractWorkflowId(settled),
-    '--address',
-    h().env.address,
-    '--namespace',
-    h().env.namespace ?? 'default',
-  ]);
-  const handle = h().env.client.workflow.getHandle(contractWorkflowId(settled));
-  await eventually(
-    () =>
-      handle.describe().then(
-        () => false,
-        (err: unknown) => err instanceof WorkflowNotFoundError,
-      ),
-    (gone) => gone,
-    120_000,
-  );
+  await deleteContractWorkflow(h().env, settled);
 
   const [listed] = await client.listContracts({ status: 'settled-fully-met' });
   assert.equal(listed?.contractId, settled);

@@ -3,15 +3,13 @@
 // (`temporal workflow delete`), and every read answers the same from the contract's durable record —
 // the Client's delivery key included, a stranger still refused, a late message a wrong state.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
-import { WorkflowNotFoundError } from '@temporalio/common';
 import { AgentApiError } from '../../api/sdk';
 import type { Verdict } from '../../api/sdk/types';
-import { serverPaths } from '../../temporal.config';
 import { contractWorkflowId } from '../../workflows/definitions';
 import { criterionKey } from '../../workflows/rules/events';
 import { useServiceHarness } from '../support/service';
+import { deleteContractWorkflow } from './delete-workflow';
 import { agent, DELIVERY, eventually, expectApiError, fixedTerms, fund } from '../e2e/support';
 
 const h = useServiceHarness();
@@ -93,26 +91,7 @@ test('view, events, vote rows and the delivery key answer the same after `tempor
     VERDICTS.map((v, i) => ({ key: criterionKey(i), met: v === 'met' })),
   );
 
-  execFileSync(serverPaths.cli, [
-    'workflow',
-    'delete',
-    '--workflow-id',
-    contractWorkflowId(id),
-    '--address',
-    h().env.address,
-    '--namespace',
-    h().env.namespace ?? 'default',
-  ]);
-  await eventually(
-    () =>
-      handle.describe().then(
-        () => false,
-        (err: unknown) => err instanceof WorkflowNotFoundError,
-      ),
-    (gone) => gone,
-    // The server deletes asynchronously: the dev server takes about half a minute, longer when loaded.
-    120_000,
-  );
+  await deleteContractWorkflow(h().env, id);
 
   assert.deepEqual(await reads(), before);
   await expectApiError(worker.accept(id), 409, 'wrong_state');

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { agentOwner, openLedger, type Balances, type Ledger } from '../../activities/ledger';
 import { openRecords, type ContractRecordStore } from '../../activities/records';
-import { createApp, type App } from '../../api/app';
+import { createApp, type App, type AppDeps } from '../../api/app';
 import { createOperatorClient } from '../../api/sdk';
 import type { SqliteKeyVault } from '../../api/vault';
 import {
@@ -95,11 +95,12 @@ async function balancesOf(ledger: Ledger, address: string): Promise<Balances> {
   return ledger.balances(agentOwner(address));
 }
 
-/** An API app on the test's Temporal server and ledger, with the given stores and task queue. */
+/** An API app on the test's Temporal server and ledger, with the given stores and task queue; `overrides` replaces any part. */
 export function appOn(
   env: TestWorkflowEnvironment,
   settings: Settings,
   parts: { ledger: Ledger; records: ContractRecordStore; stores: SqliteApiStores; taskQueue: string },
+  overrides: Partial<AppDeps> = {},
 ): App {
   const temporal = createTemporalClient({
     connection: env.connection,
@@ -117,6 +118,7 @@ export function appOn(
     // Floods through these apps test the workflow's own caps; test/hostile/rate-limits.test.ts tests
     // the API's limits on apps of its own.
     limits: { settings: UNLIMITED_FOR_FLOODS },
+    ...overrides,
   });
 }
 

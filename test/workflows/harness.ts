@@ -97,7 +97,10 @@ export async function createSuite(codecKey: Uint8Array = randomBytes(32)): Promi
  * Registers this test file's suite (started before its tests, torn down after them) and returns how a
  * test runs on it: `const withHarness = useWorkflowSuite(); test('…', () => withHarness(async (h) => …))`.
  */
-export function useWorkflowSuite(): <T>(test: (h: Harness) => Promise<T>) => Promise<T> {
+export function useWorkflowSuite(): <T>(
+  test: (h: Harness) => Promise<T>,
+  wrapActivities?: (activities: Activities) => Activities,
+) => Promise<T> {
   let suite: Suite | undefined;
   before(async () => {
     suite = await createSuite();
@@ -105,10 +108,10 @@ export function useWorkflowSuite(): <T>(test: (h: Harness) => Promise<T>) => Pro
   after(async () => {
     await suite?.teardown();
   });
-  return (test) => {
+  return (test, wrapActivities) => {
     if (!suite)
       throw new Error('the workflow suite has not started: call useWorkflowSuite() at the top level');
-    return Harness.run(suite, test);
+    return Harness.run(suite, test, wrapActivities);
   };
 }
 
