@@ -293,7 +293,7 @@ test(
       }
     } finally {
       if (tree) await tree.signalAll('SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
     }
   },
 );

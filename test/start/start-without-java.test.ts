@@ -63,7 +63,7 @@ test(
         await tree.signalAll('SIGTERM');
       }
     } finally {
-      rmSync(tmp, { recursive: true, force: true });
+      rmSync(tmp, { recursive: true, force: true, maxRetries: 5 });
     }
   },
 );

@@ -11,8 +11,12 @@ export interface ServiceTree {
   output(): string;
   /** Resolves once /health at `url` answers 200; fails if the tree exits first or time runs out. */
   healthy(url: string, timeoutMs?: number): Promise<void>;
-  /** Sends `signal` to every process of the group and resolves when npm itself has exited. */
-  signalAll(signal: NodeJS.Signals): Promise<void>;
+  /**
+   * Sends `signal` to every process of the group and resolves once none is left alive (a child such
+   * as the dev server may outlive npm while it shuts down and still write to the data dir). Members
+   * still alive after `graceMs` get SIGKILL, so a test's cleanup never races a dying process.
+   */
+  signalAll(signal: NodeJS.Signals, graceMs?: number): Promise<void>;
 }
 
 export function startServiceTree(options: {
@@ -46,9 +50,17 @@ export function startServiceTree(options: {
         await new Promise((r) => setTimeout(r, 500));
       }
     },
-    async signalAll(signal) {
-      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, signal);
+    async signalAll(signal, graceMs = 20_000) {
+      const pgid = child.pid!;
+      if (child.exitCode === null && child.signalCode === null) process.kill(-pgid, signal);
       await exited;
+      const deadline = Date.now() + graceMs;
+      while (processGroupMembers(pgid).length > 0) {
+        if (Date.now() > deadline) {
+          for (const pid of processGroupMembers(pgid)) killQuietly(pid);
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
     },
   };
 }
@@ -69,4 +81,12 @@ export function processGroupMembers(pgid: number): number[] {
     if (Number(pgrp) === pgid && state !== 'Z') members.push(Number(name));
   }
   return members;
+}
+
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // exited between the listing and the kill
+  }
 }
