@@ -8,7 +8,7 @@ import {
   contractResolvedEvent,
   contractSettledEvent,
 } from '../rules/events';
-import type { HoldSplit, Role } from '../rules/holds';
+import type { HoldSplit, HoldParty } from '../rules/holds';
 import { toWire } from '../rules/money';
 import { cancel, settle } from '../rules/settlement';
 import { cancelledStatus } from '../rules/status';
@@ -18,7 +18,7 @@ import { tallyOf } from './panel';
 import { panelPostings, slashedNonVoters } from './panel-postings';
 import type { Contract, Decision } from './state';
 
-function partyOf(c: Contract, role: Role): string {
+function partyOf(c: Contract, role: HoldParty): string {
   if (role === 'treasury') return 'treasury';
   if (role === 'client') return c.terms.client;
   if (c.worker === null) throw new RangeError('a part to the Worker needs a matched Worker');

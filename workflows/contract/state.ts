@@ -19,7 +19,7 @@ import type { Quote } from '../rules/auction';
 import { deadlinesToIso, type ContractTerms } from '../rules/contract-terms';
 import { nextDeadline, type NextDeadline } from '../rules/deadlines';
 import type { Actor, ContractEvent, EventContext, OperatorAction, ResolutionSource } from '../rules/events';
-import { workerStakeFor, type HoldKind } from '../rules/holds';
+import { workerStakeFor, type ContractHold } from '../rules/holds';
 import { fromWire, toWire } from '../rules/money';
 import { paramsFromWire, type ProtocolParams } from '../rules/params';
 import type { ContractHolds } from '../rules/settlement';
@@ -203,7 +203,7 @@ export class Contract {
     };
   }
 
-  holdId(kind: HoldKind): string {
+  holdId(kind: ContractHold): string {
     const held = {
       escrow: this.escrow.state === 'held' ? this.escrow : null,
       workerStake: this.stake,

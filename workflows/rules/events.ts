@@ -6,7 +6,7 @@
 import type { Address } from './address';
 import type { ContractCode, ContractType, AwardMethod, VerificationMode } from './contract-terms';
 import type { DrawRecord } from './draw';
-import type { HoldSplit, HoldKind, Role } from './holds';
+import type { HoldSplit, ContractHold, HoldParty } from './holds';
 import { toWire } from './money';
 import { CANONICAL_SHA256_RE } from './sha256';
 import type { CancellationReason, CancelledStatus, SettledStatus, SettlementTier } from './status';
@@ -91,9 +91,9 @@ export interface EventBase<T extends string> {
 }
 
 export interface HoldSplitWire {
-  hold: HoldKind;
+  hold: ContractHold;
   amount: string;
-  parts: { role: Role; amount: string }[];
+  parts: { role: HoldParty; amount: string }[];
 }
 
 export interface ContractCreatedEvent extends EventBase<'contract.created'> {
