@@ -17,7 +17,7 @@ import {
   type ContractEvent,
 } from '../../workflows/rules/events';
 import { DEFAULT_PARAMS } from '../../workflows/rules/params';
-import { cancel, settle } from '../../workflows/rules/settlement';
+import { cancellationFor, settlementFor } from '../../workflows/rules/settlement';
 import type { Verdict } from '../../workflows/rules/verdicts';
 
 export const CLIENT = `0x${'c1'.repeat(20)}` as const;
@@ -72,7 +72,7 @@ export function auctionLifecycle(criteriaMet: Verdict[]): ContractEvent[] {
     registry: [...BAS, CLIENT],
     exclude: [CLIENT, WORKER],
   });
-  const settlement = settle(
+  const settlement = settlementFor(
     { escrow: price, workerStake: 123_456n, disputeBond: null },
     criteriaMet,
     DEFAULT_PARAMS,
@@ -132,7 +132,7 @@ export function otherEvents(): ContractEvent[] {
     contractCancelledEvent(
       { ...ctx, actor: 'system' },
       {
-        ...cancel('withdrawn', { escrow: 1_000_000n, workerStake: 100_000n }, DEFAULT_PARAMS),
+        ...cancellationFor('withdrawn', { escrow: 1_000_000n, workerStake: 100_000n }, DEFAULT_PARAMS),
         reason: 'withdrawn',
       },
     ),
