@@ -78,14 +78,14 @@ export interface ContentRef {
   sha256: string;
 }
 
-/** The validated terms (rules/contract-terms validateContractTerms → termsToWire) without any key. */
-export type ContractTermsInput = Omit<ContractTermsWire, 'supplementaryMaterials'> & {
+/** WorkflowTerms on the wire: the validated terms (validateContractTerms → termsToWire) without any key. */
+export type WorkflowTermsWire = Omit<ContractTermsWire, 'supplementaryMaterials'> & {
   supplementaryMaterials: ContentRef | null;
 };
 
 export interface ContractInput {
   contractId: string;
-  terms: ContractTermsInput;
+  terms: WorkflowTermsWire;
   /** The parameter snapshot in force at creation (rules/params paramsToWire), used for the whole life. */
   params: ProtocolParamsWire;
 }

@@ -35,8 +35,8 @@ import { BudgetSpent } from './budget-spent';
 import { WorkflowLock } from './lock';
 import { publish } from './observability';
 
-/** Terms as the workflow keeps them: the rules' terms, the materials reduced to a key-less reference. */
-export type Terms = Omit<ContractTerms, 'supplementaryMaterials'> & {
+/** The terms as the workflow keeps them (WorkflowTermsWire decoded): ContractTerms, the materials reduced to a key-less reference. */
+export type WorkflowTerms = Omit<ContractTerms, 'supplementaryMaterials'> & {
   supplementaryMaterials: ContentRef | null;
 };
 
@@ -99,7 +99,7 @@ export type EscrowState =
 
 export class Contract {
   readonly contractId: string;
-  readonly terms: Terms;
+  readonly terms: WorkflowTerms;
   readonly params: ProtocolParams;
   readonly createdAt: number;
 
