@@ -20,7 +20,8 @@ import type {
   VerificationMode,
 } from './rules/contract-terms';
 import type { DeadlineKind } from './rules/deadlines';
-import type { AgentVerdict, ContractEvent } from './rules/events';
+import type { AgentVerdict } from './rules/agent-verdicts';
+import type { ContractEvent } from './rules/events';
 import type { CriterionScore } from './rules/scoring/criteria';
 import type { ProtocolParamsWire } from './rules/params';
 import type { DeliveryEvidence } from './rules/scoring/evidence';

@@ -4,21 +4,19 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Ajv2020 from 'ajv/dist/2020';
 import { drawFromCandidates } from '../../workflows/rules/draw';
+import { agentVerdictFor, clientReviewVerdicts } from '../../workflows/rules/agent-verdicts';
 import {
-  agentVerdictFor,
   agentVerifiedEvent,
-  clientReviewVerdicts,
-  assertNoFullPaymentAfterBindingFail,
   contractResolvedEvent,
   contractSettledEvent,
-  criterionIndexOfKey,
-  criterionKey,
-  criterionKeys,
-  findFullPaymentAfterBindingFail,
   messageRejectedEvent,
-  type ContractEvent,
-  type PanelDrawnEvent,
-} from '../../workflows/rules/events';
+} from '../../workflows/rules/event-constructors';
+import {
+  assertNoFullPaymentAfterBindingFail,
+  findFullPaymentAfterBindingFail,
+} from '../../workflows/rules/event-invariants';
+import { criterionIndexOfKey, criterionKey, criterionKeys } from '../../workflows/rules/criterion-keys';
+import { type ContractEvent, type PanelDrawnEvent } from '../../workflows/rules/events';
 import { contractEventJsonSchema } from '../../workflows/rules/events-schema';
 import { DEFAULT_PARAMS } from '../../workflows/rules/params';
 import { settlementFor } from '../../workflows/rules/settlement';

@@ -1,7 +1,7 @@
 // A content-free event log of one contract's life, built with the real constructors and rules.
 import { drawPanel } from '../../workflows/rules/draw';
+import { AUTO_VERIFIER_AGENT_ID, type ContractEvent } from '../../workflows/rules/events';
 import {
-  AUTO_VERIFIER_AGENT_ID,
   agentVerifiedEvent,
   contractCancelledEvent,
   contractCreatedEvent,
@@ -14,8 +14,7 @@ import {
   messageRejectedEvent,
   panelDrawnEvent,
   quoteReceivedEvent,
-  type ContractEvent,
-} from '../../workflows/rules/events';
+} from '../../workflows/rules/event-constructors';
 import { DEFAULT_PARAMS } from '../../workflows/rules/params';
 import { cancellationFor, settlementFor } from '../../workflows/rules/settlement';
 import type { Verdict } from '../../workflows/rules/verdicts';

@@ -7,7 +7,7 @@ import {
   contractCancelledEvent,
   contractResolvedEvent,
   contractSettledEvent,
-} from '../rules/events';
+} from '../rules/event-constructors';
 import type { HoldSplit, HoldParty } from '../rules/holds';
 import { toWire } from '../rules/money';
 import { cancellationFor, settlementFor } from '../rules/settlement';

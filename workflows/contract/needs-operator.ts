@@ -23,7 +23,11 @@ import {
   type ResolveStuckResult,
   type StuckStep,
 } from '../operator-messages';
-import { contractCancelledEvent, needsOperatorEvent, operatorResolvedEvent } from '../rules/events';
+import {
+  contractCancelledEvent,
+  needsOperatorEvent,
+  operatorResolvedEvent,
+} from '../rules/event-constructors';
 import { cancellationFor } from '../rules/settlement';
 import { needsOperatorKey } from '../search-attributes';
 import { panels } from './activities';
