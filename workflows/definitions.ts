@@ -11,14 +11,9 @@
 // nothing and is recorded as a `contract.message-rejected` event.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Address } from './rules/address';
-import type {
-  AwardMethod,
-  ContractCode,
-  ContractTermsWire,
-  ContractType,
-  Criterion,
-  VerificationMode,
-} from './rules/contract-terms';
+import type { AwardMethod, ContractCode, ContractType, VerificationMode } from './rules/contract-kinds';
+import type { ContractTermsWire } from './rules/contract-terms-wire';
+import type { Criterion } from './rules/contract-terms';
 import type { DeadlineKind } from './rules/deadlines';
 import type { AgentVerdict } from './rules/agent-verdicts';
 import type { ContractEvent } from './rules/events';
