@@ -287,7 +287,7 @@ export interface MessageReceipt {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Messages. Names are the wire names (rules/events CONTRACT_MESSAGES); Signal and Update share them.
+// Messages. Names are the wire names (rules/message-names CONTRACT_MESSAGES); Signal and Update share them.
 
 /**
  * Update with start (docs/workflow.md): its handler waits for the escrow lock and returns the view, or
