@@ -8,7 +8,7 @@ import {
   CONTRACT_CODES,
   CONTRACT_TYPES,
   VERIFICATION_MODES,
-} from '../workflows/rules/contract-terms';
+} from '../workflows/rules/contract-kinds';
 import { MAX_QUOTE_MESSAGE_LENGTH } from '../workflows/rules/auction';
 import { ADDRESS_RE, CANONICAL_ADDRESS_RE } from '../workflows/rules/address';
 import { positiveAmountSchema } from '../workflows/rules/money';

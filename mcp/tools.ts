@@ -6,7 +6,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { AgentApiError, type AgentClient } from '../api/sdk';
-import { AWARD_METHODS, CONTRACT_TYPES, VERIFICATION_MODES } from '../workflows/rules/contract-terms';
+import { AWARD_METHODS, CONTRACT_TYPES, VERIFICATION_MODES } from '../workflows/rules/contract-kinds';
 import { SHA256_RE } from '../workflows/rules/sha256';
 import { VERDICTS } from '../workflows/rules/verdicts';
 

@@ -11,9 +11,9 @@ import { startDevServer, type DevServer } from './dev-server';
 import { loadSettings, SettingsError } from './settings';
 import { startWorker } from './worker-process';
 
-type Role = 'all' | 'worker' | 'api';
+type ProcessRole = 'all' | 'worker' | 'api';
 
-function parseRole(arg: string | undefined): Role {
+function parseRole(arg: string | undefined): ProcessRole {
   if (arg === undefined || arg === 'all' || arg === 'worker' || arg === 'api') return arg ?? 'all';
   throw new SettingsError('role', `role: expected "all", "worker" or "api", got "${arg}"`);
 }

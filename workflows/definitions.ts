@@ -11,16 +11,12 @@
 // nothing and is recorded as a `contract.message-rejected` event.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Address } from './rules/address';
-import type {
-  AwardMethod,
-  ContractCode,
-  ContractTermsWire,
-  ContractType,
-  Criterion,
-  VerificationMode,
-} from './rules/contract-terms';
+import type { AwardMethod, ContractCode, ContractType, VerificationMode } from './rules/contract-kinds';
+import type { ContractTermsWire } from './rules/contract-terms-wire';
+import type { Criterion } from './rules/contract-terms';
 import type { DeadlineKind } from './rules/deadlines';
-import type { AgentVerdict, ContractEvent } from './rules/events';
+import type { AgentVerdict } from './rules/agent-verdicts';
+import type { ContractEvent } from './rules/events';
 import type { CriterionScore } from './rules/scoring/criteria';
 import type { ProtocolParamsWire } from './rules/params';
 import type { DeliveryEvidence } from './rules/scoring/evidence';
@@ -78,14 +74,14 @@ export interface ContentRef {
   sha256: string;
 }
 
-/** The validated terms (rules/contract-terms validateContractTerms → termsToWire) without any key. */
-export type ContractTermsInput = Omit<ContractTermsWire, 'supplementaryMaterials'> & {
+/** WorkflowTerms on the wire: the validated terms (validateContractTerms → termsToWire) without any key. */
+export type WorkflowTermsWire = Omit<ContractTermsWire, 'supplementaryMaterials'> & {
   supplementaryMaterials: ContentRef | null;
 };
 
 export interface ContractInput {
   contractId: string;
-  terms: ContractTermsInput;
+  terms: WorkflowTermsWire;
   /** The parameter snapshot in force at creation (rules/params paramsToWire), used for the whole life. */
   params: ProtocolParamsWire;
 }
@@ -291,7 +287,7 @@ export interface MessageReceipt {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Messages. Names are the wire names (rules/events CONTRACT_MESSAGES); Signal and Update share them.
+// Messages. Names are the wire names (rules/message-names CONTRACT_MESSAGES); Signal and Update share them.
 
 /**
  * Update with start (docs/workflow.md): its handler waits for the escrow lock and returns the view, or

@@ -27,7 +27,7 @@ import type {
   OpKind,
   OpResult,
   Owner,
-  Part,
+  ResolvePart,
   Posting,
 } from './types';
 
@@ -131,7 +131,7 @@ function trackAvailable(available: Map<string, bigint>, t: NewTransfer): void {
   if (t.credit) add(t.credit, t.amount);
 }
 
-function rowToHold(row: Row, parts: Map<string, Part[]>): Hold {
+function rowToHold(row: Row, parts: Map<string, ResolvePart[]>): Hold {
   const id = str(row.op_id);
   const resolvedBy = nullableStr(row.resolved_by);
   return {
@@ -466,7 +466,7 @@ export class SqlLedger implements Ledger {
       const resolved = rows
         .filter((r) => r.resolved_by !== null && r.resolved_by !== undefined)
         .map((r) => str(r.op_id));
-      const parts = new Map<string, Part[]>();
+      const parts = new Map<string, ResolvePart[]>();
       if (resolved.length > 0) {
         const partRows = await tx.all(
           `SELECT hold_id, debit_owner, credit_owner, amount FROM ledger_transfers

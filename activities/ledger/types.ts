@@ -15,6 +15,7 @@ export const ASSET_ISSUANCE: Record<Asset, 'deposit' | 'mint'> = { USDC: 'deposi
 /** An account owner: an agent (`agent:<0x address, lowercase>`), the Treasury, or the asset's mint. */
 export type Owner = `agent:0x${string}` | 'treasury' | 'mint';
 
+/** The ledger's category of a hold (column hold_kind); a contract's holds map onto escrow, stake and dispute-bond. */
 export const HOLD_KINDS = ['escrow', 'stake', 'dispute-bond', 'ba-bond', 'eligibility'] as const;
 export type HoldKind = (typeof HOLD_KINDS)[number];
 
@@ -58,7 +59,8 @@ export interface HoldOp {
   contractId?: string;
 }
 
-export interface Part {
+/** One posting of a ResolveOp: an amount to an owner. */
+export interface ResolvePart {
   to: Owner;
   amount: bigint;
 }
@@ -72,7 +74,7 @@ export interface ResolveOp {
   kind: 'resolve';
   id: string;
   holdId: string;
-  parts: Part[];
+  parts: ResolvePart[];
   contractId?: string;
 }
 
@@ -123,7 +125,7 @@ export interface Hold {
   contractId: string | null;
   status: 'open' | 'resolved';
   /** The operation that resolved (or voided) the hold, and where the money went (the owner = released). */
-  resolution: { opId: string; parts: Part[] } | null;
+  resolution: { opId: string; parts: ResolvePart[] } | null;
   createdAt: string;
 }
 

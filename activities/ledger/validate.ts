@@ -3,7 +3,7 @@
 import { ADDRESS_RE } from '../../workflows/rules/address';
 import { InvalidOperationError } from './errors';
 import { ASSETS, ASSET_ISSUANCE, HOLD_KINDS } from './types';
-import type { Asset, HoldKind, LedgerOp, Owner, Part } from './types';
+import type { Asset, HoldKind, LedgerOp, Owner, ResolvePart } from './types';
 
 /** Amounts are stored as signed 64-bit integers in both stores. */
 export const MAX_AMOUNT = 2n ** 63n - 1n;
@@ -80,7 +80,7 @@ function checkFields(op: Record<string, unknown>, allowed: string[], field: stri
   }
 }
 
-function checkParts(value: unknown, field: string): Part[] {
+function checkParts(value: unknown, field: string): ResolvePart[] {
   if (!Array.isArray(value) || value.length === 0) fail(field, 'must be a non-empty array');
   if (value.length > MAX_PARTS) fail(field, `must have at most ${MAX_PARTS} parts`);
   return value.map((part: unknown, i) => {

@@ -4,13 +4,10 @@ import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { agentOwner } from '../../activities/ledger';
 import type { ContractInput, ContractView } from '../../workflows/definitions';
-import {
-  CONTRACT_CODES,
-  createContractBodySchema,
-  termsToWire,
-  validateContractTerms,
-  type ContractTerms,
-} from '../../workflows/rules/contract-terms';
+import { CONTRACT_CODES } from '../../workflows/rules/contract-kinds';
+import { createContractBodySchema } from '../../workflows/rules/contract-body';
+import { termsToWire } from '../../workflows/rules/contract-terms-wire';
+import { validateContractTerms, type ContractTerms } from '../../workflows/rules/contract-terms';
 import { paramsToWire } from '../../workflows/rules/params';
 import { contractIdForKey, isContractId, randomContractId } from '../contract-ids';
 import { partyView, viewFor } from '../contract-views';

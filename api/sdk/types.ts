@@ -25,7 +25,7 @@ import type {
   voteRowSchema,
 } from '../schemas';
 
-export type { CreateContractBody as CreateContractRequest } from '../../workflows/rules/contract-terms';
+export type { CreateContractBody as CreateContractRequest } from '../../workflows/rules/contract-body';
 export type { ContractEvent } from '../../workflows/rules/events';
 export type { Verdict } from '../../workflows/rules/verdicts';
 

@@ -4,24 +4,22 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Ajv2020 from 'ajv/dist/2020';
 import { drawFromCandidates } from '../../workflows/rules/draw';
+import { agentVerdictFor, clientReviewVerdicts } from '../../workflows/rules/agent-verdicts';
 import {
-  agentVerdictFor,
   agentVerifiedEvent,
-  clientReviewVerdicts,
-  assertNoFullPaymentAfterBindingFail,
   contractResolvedEvent,
   contractSettledEvent,
-  criterionIndexOfKey,
-  criterionKey,
-  criterionKeys,
-  findFullPaymentAfterBindingFail,
   messageRejectedEvent,
-  type ContractEvent,
-  type PanelDrawnEvent,
-} from '../../workflows/rules/events';
+} from '../../workflows/rules/event-constructors';
+import {
+  assertNoFullPaymentAfterBindingFail,
+  findFullPaymentAfterBindingFail,
+} from '../../workflows/rules/event-invariants';
+import { criterionIndexOfKey, criterionKey, criterionKeys } from '../../workflows/rules/criterion-keys';
+import { type ContractEvent, type PanelDrawnEvent } from '../../workflows/rules/events';
 import { contractEventJsonSchema } from '../../workflows/rules/events-schema';
 import { DEFAULT_PARAMS } from '../../workflows/rules/params';
-import { settle } from '../../workflows/rules/settlement';
+import { settlementFor } from '../../workflows/rules/settlement';
 import type { Verdict } from '../../workflows/rules/verdicts';
 import { CLIENT, CONTRACT_ID, DELIVERY_HASH, SECRETS, auctionLifecycle, otherEvents } from './sample-events';
 
@@ -227,7 +225,11 @@ describe('a binding fail is never followed by a full payment', () => {
     const events = auctionLifecycle(['met', 'not met', 'met']);
     const forgedSettlement = contractSettledEvent(
       { contractId: CONTRACT_ID, at: Date.parse('2025-02-20T00:00:00Z'), actor: 'system' },
-      settle({ escrow: 1_000n, workerStake: 10n, disputeBond: null }, ['met', 'met', 'met'], DEFAULT_PARAMS),
+      settlementFor(
+        { escrow: 1_000n, workerStake: 10n, disputeBond: null },
+        ['met', 'met', 'met'],
+        DEFAULT_PARAMS,
+      ),
     );
     const forged: ContractEvent[] = [...events.slice(0, -1), forgedSettlement];
     assert.deepEqual(findFullPaymentAfterBindingFail(forged), [

@@ -1,7 +1,7 @@
 // A content-free event log of one contract's life, built with the real constructors and rules.
 import { drawPanel } from '../../workflows/rules/draw';
+import { AUTO_VERIFIER_AGENT_ID, type ContractEvent } from '../../workflows/rules/events';
 import {
-  AUTO_VERIFIER_AGENT_ID,
   agentVerifiedEvent,
   contractCancelledEvent,
   contractCreatedEvent,
@@ -14,10 +14,9 @@ import {
   messageRejectedEvent,
   panelDrawnEvent,
   quoteReceivedEvent,
-  type ContractEvent,
-} from '../../workflows/rules/events';
+} from '../../workflows/rules/event-constructors';
 import { DEFAULT_PARAMS } from '../../workflows/rules/params';
-import { cancel, settle } from '../../workflows/rules/settlement';
+import { cancellationFor, settlementFor } from '../../workflows/rules/settlement';
 import type { Verdict } from '../../workflows/rules/verdicts';
 
 export const CLIENT = `0x${'c1'.repeat(20)}` as const;
@@ -72,7 +71,7 @@ export function auctionLifecycle(criteriaMet: Verdict[]): ContractEvent[] {
     registry: [...BAS, CLIENT],
     exclude: [CLIENT, WORKER],
   });
-  const settlement = settle(
+  const settlement = settlementFor(
     { escrow: price, workerStake: 123_456n, disputeBond: null },
     criteriaMet,
     DEFAULT_PARAMS,
@@ -132,7 +131,7 @@ export function otherEvents(): ContractEvent[] {
     contractCancelledEvent(
       { ...ctx, actor: 'system' },
       {
-        ...cancel('withdrawn', { escrow: 1_000_000n, workerStake: 100_000n }, DEFAULT_PARAMS),
+        ...cancellationFor('withdrawn', { escrow: 1_000_000n, workerStake: 100_000n }, DEFAULT_PARAMS),
         reason: 'withdrawn',
       },
     ),

@@ -14,7 +14,8 @@ import {
   type ContractInput,
 } from '../../workflows/definitions';
 import { randomContractId } from '../../api/contract-ids';
-import { termsToWire, validateContractTerms } from '../../workflows/rules/contract-terms';
+import { termsToWire } from '../../workflows/rules/contract-terms-wire';
+import { validateContractTerms } from '../../workflows/rules/contract-terms';
 import { paramsToWire } from '../../workflows/rules/params';
 import { TASK_QUEUE, useAppHarness } from '../support/service';
 import { call, contractBody, newAgent, type Json } from '../api/support';

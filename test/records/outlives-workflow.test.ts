@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { AgentApiError } from '../../api/sdk';
 import type { Verdict } from '../../api/sdk/types';
 import { contractWorkflowId } from '../../workflows/definitions';
-import { criterionKey } from '../../workflows/rules/events';
+import { criterionKey } from '../../workflows/rules/criterion-keys';
 import { useServiceHarness } from '../support/service';
 import { deleteContractWorkflow } from './delete-workflow';
 import { agent, DELIVERY, eventually, expectApiError, fixedTerms, fund } from '../e2e/support';

@@ -2,13 +2,12 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   contractCode,
-  deadlinesToIso,
   escrowAmount,
-  termsToWire,
   validateContractTerms,
   type ContractTerms,
-  type FieldError,
 } from '../../workflows/rules/contract-terms';
+import { deadlinesToIso, termsToWire } from '../../workflows/rules/contract-terms-wire';
+import type { FieldError } from '../../workflows/rules/field-errors';
 
 const CLIENT = '0x' + 'c'.repeat(40);
 const WORKER = '0x' + 'AbCdEf'.repeat(6) + 'abcd';

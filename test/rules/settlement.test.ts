@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { auctionMatchRefund, disputeBondFor, splitHold, workerStakeFor } from '../../workflows/rules/holds';
 import { DEFAULT_PARAMS, type ProtocolParams } from '../../workflows/rules/params';
-import { cancel, paymentFor, settle, tierFor } from '../../workflows/rules/settlement';
+import { cancellationFor, paymentFor, settlementFor, tierFor } from '../../workflows/rules/settlement';
 import type { Verdict } from '../../workflows/rules/verdicts';
 
 const P = DEFAULT_PARAMS;
@@ -24,7 +24,7 @@ describe('payment and tier', () => {
   ];
   for (const [criteria, escrow, tier, payment] of cases) {
     test(`${criteria} with escrow ${escrow}: ${tier}, payment ${payment}`, () => {
-      const s = settle({ escrow, workerStake: 100n, disputeBond: null }, verdicts(criteria), P);
+      const s = settlementFor({ escrow, workerStake: 100n, disputeBond: null }, verdicts(criteria), P);
       assert.equal(s.tier, tier);
       assert.equal(s.payment, payment);
       assert.equal(s.status, `settled-${tier}`);
@@ -43,7 +43,7 @@ describe('settlement table of SPEC §7a', () => {
   const holds = { escrow: 2_500_000n, workerStake: 250_000n, disputeBond: 125_000n };
 
   test('fully met: escrow to the Worker, stake returned, dispute bond slashed to the Treasury', () => {
-    const s = settle(holds, verdicts('mm'), P);
+    const s = settlementFor(holds, verdicts('mm'), P);
     assert.deepEqual(s.holds, [
       {
         hold: 'escrow',
@@ -67,7 +67,7 @@ describe('settlement table of SPEC §7a', () => {
   });
 
   test('partially met: payment to the Worker (rounded down), rest to the Client; stake and bond returned', () => {
-    const s = settle({ ...holds, escrow: 1_000_001n }, verdicts('mnn'), P);
+    const s = settlementFor({ ...holds, escrow: 1_000_001n }, verdicts('mnn'), P);
     assert.deepEqual(s.holds, [
       {
         hold: 'escrow',
@@ -94,7 +94,7 @@ describe('settlement table of SPEC §7a', () => {
   });
 
   test('none met: escrow back, whole stake slashed 80/20 (Client rounded down), bond returned', () => {
-    const s = settle({ ...holds, workerStake: 250_001n }, verdicts('nnu'), P);
+    const s = settlementFor({ ...holds, workerStake: 250_001n }, verdicts('nnu'), P);
     assert.deepEqual(s.holds, [
       {
         hold: 'escrow',
@@ -121,7 +121,7 @@ describe('settlement table of SPEC §7a', () => {
   });
 
   test('without a dispute there is no bond split', () => {
-    const s = settle({ ...holds, disputeBond: null }, verdicts('m'), P);
+    const s = settlementFor({ ...holds, disputeBond: null }, verdicts('m'), P);
     assert.deepEqual(
       s.holds.map((h) => h.hold),
       ['escrow', 'workerStake'],
@@ -129,7 +129,7 @@ describe('settlement table of SPEC §7a', () => {
   });
 
   test('counts are reported', () => {
-    assert.deepEqual(settle(holds, verdicts('mnuu'), P).counts, {
+    assert.deepEqual(settlementFor(holds, verdicts('mnuu'), P).counts, {
       total: 4,
       met: 1,
       notMet: 1,
@@ -139,15 +139,15 @@ describe('settlement table of SPEC §7a', () => {
   });
 
   test('refuses an empty Criteria Met or a missing stake', () => {
-    assert.throws(() => settle(holds, [], P), RangeError);
-    assert.throws(() => settle({ ...holds, workerStake: null }, verdicts('m'), P), RangeError);
+    assert.throws(() => settlementFor(holds, [], P), RangeError);
+    assert.throws(() => settlementFor({ ...holds, workerStake: null }, verdicts('m'), P), RangeError);
   });
 });
 
 describe('cancellations', () => {
   test('by the Client and unmatched: the escrow is refunded', () => {
     for (const reason of ['by-client', 'unmatched'] as const) {
-      assert.deepEqual(cancel(reason, { escrow: 900n, workerStake: null }, P), {
+      assert.deepEqual(cancellationFor(reason, { escrow: 900n, workerStake: null }, P), {
         status: `cancelled-${reason}`,
         holds: [{ hold: 'escrow', owner: 'client', amount: 900n, parts: [{ role: 'client', amount: 900n }] }],
       });
@@ -155,7 +155,7 @@ describe('cancellations', () => {
   });
 
   test('withdrawn: 20% of the stake to the Client (rounded down), rest to the Worker, escrow refunded', () => {
-    assert.deepEqual(cancel('withdrawn', { escrow: 900n, workerStake: 99n }, P), {
+    assert.deepEqual(cancellationFor('withdrawn', { escrow: 900n, workerStake: 99n }, P), {
       status: 'cancelled-withdrawn',
       holds: [
         { hold: 'escrow', owner: 'client', amount: 900n, parts: [{ role: 'client', amount: 900n }] },
@@ -173,7 +173,7 @@ describe('cancellations', () => {
   });
 
   test('absent: the whole stake slashed, 80% to the Client (rounded down), rest to the Treasury', () => {
-    assert.deepEqual(cancel('absent', { escrow: 900n, workerStake: 99n }, P).holds[1], {
+    assert.deepEqual(cancellationFor('absent', { escrow: 900n, workerStake: 99n }, P).holds[1], {
       hold: 'workerStake',
       owner: 'worker',
       amount: 99n,
@@ -186,11 +186,11 @@ describe('cancellations', () => {
 
   test('a stake must exist exactly when a Worker was matched', () => {
     assert.throws(
-      () => cancel('withdrawn', { escrow: 1n, workerStake: null }, P),
+      () => cancellationFor('withdrawn', { escrow: 1n, workerStake: null }, P),
       /must hold a Worker Stake/,
     );
     assert.throws(
-      () => cancel('by-client', { escrow: 1n, workerStake: 5n }, P),
+      () => cancellationFor('by-client', { escrow: 1n, workerStake: 5n }, P),
       /cannot hold a Worker Stake/,
     );
   });
@@ -245,7 +245,7 @@ describe('properties', () => {
         criteria,
         params,
         (escrow, workerStake, disputeBond, c, p) => {
-          const s = settle({ escrow, workerStake, disputeBond }, c, p);
+          const s = settlementFor({ escrow, workerStake, disputeBond }, c, p);
           assertConserved(s.holds);
           const total = s.holds.reduce((sum, h) => sum + h.amount, 0n);
           assert.equal(total, escrow + workerStake + (disputeBond ?? 0n));
@@ -283,7 +283,7 @@ describe('properties', () => {
         params,
         fc.constantFrom('withdrawn', 'absent' as const),
         (escrow, stake, p, reason) => {
-          const c = cancel(reason, { escrow, workerStake: stake }, p);
+          const c = cancellationFor(reason, { escrow, workerStake: stake }, p);
           assertConserved(c.holds);
           assert.equal(
             c.holds.reduce((s, h) => s + h.amount, 0n),

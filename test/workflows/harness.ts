@@ -29,11 +29,9 @@ import {
   type ContractInput,
   type ContractView,
 } from '../../workflows/definitions';
-import {
-  termsToWire,
-  validateContractTerms,
-  type CreateContractBody,
-} from '../../workflows/rules/contract-terms';
+import { termsToWire } from '../../workflows/rules/contract-terms-wire';
+import { validateContractTerms } from '../../workflows/rules/contract-terms';
+import type { CreateContractBody } from '../../workflows/rules/contract-body';
 import { DEFAULT_PARAMS, paramsToWire } from '../../workflows/rules/params';
 
 export const CLIENT = '0x' + 'c1'.repeat(20);

@@ -17,7 +17,7 @@ import type { Address } from '../../workflows/rules/address';
 import type { HoldSplit } from '../../workflows/rules/holds';
 import { disputeBondFor, workerStakeFor } from '../../workflows/rules/holds';
 import { DEFAULT_PARAMS } from '../../workflows/rules/params';
-import { paymentFor, settle } from '../../workflows/rules/settlement';
+import { paymentFor, settlementFor } from '../../workflows/rules/settlement';
 import { tally } from '../../workflows/rules/tally';
 import { countVerdicts, VERDICTS, type Verdict } from '../../workflows/rules/verdicts';
 
@@ -110,7 +110,7 @@ test('resolution batches conserve USDC, mint the rows rewards, pay the §7a form
       const before = await snapshot([CLIENT, WORKER, 'treasury', ...panel]);
 
       const t = tally({ panel, votes, criteriaCount: k.criteria, params });
-      const settlement = settle(
+      const settlement = settlementFor(
         {
           escrow: k.price,
           workerStake: stake === null ? null : stakeAmount,

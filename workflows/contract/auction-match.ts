@@ -8,7 +8,8 @@
 import { condition } from '@temporalio/workflow';
 import { FailureType, type AwardInput } from '../definitions';
 import { matchOrder, remainingBidders } from '../rules/auction';
-import { contractMatchedEvent, type Actor, type MatchedVia } from '../rules/events';
+import { contractMatchedEvent } from '../rules/event-constructors';
+import { type Actor, type MatchedVia } from '../rules/events';
 import { auctionMatchRefund, workerStakeFor } from '../rules/holds';
 import { toWire } from '../rules/money';
 import { scheduled } from './activities';

@@ -5,7 +5,9 @@
 import { log, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { ScoringActivities } from '../../activities/scoring-activities';
 import type { AutoVerificationView } from '../definitions';
-import { agentVerdictFor, agentVerifiedEvent, AUTO_VERIFIER_AGENT_ID } from '../rules/events';
+import { agentVerdictFor } from '../rules/agent-verdicts';
+import { agentVerifiedEvent } from '../rules/event-constructors';
+import { AUTO_VERIFIER_AGENT_ID } from '../rules/events';
 import { checksOf, verdictsByCriterion, type ScoredCriterion } from '../rules/scoring/criteria';
 import type { DeliveryEvidence } from '../rules/scoring/evidence';
 import { patchedBefore } from './lean-history';

@@ -11,7 +11,7 @@ import {
   type QuoteRejectionCode,
 } from '../rules/auction';
 import { isAuction } from '../rules/contract-kinds';
-import { quoteReceivedEvent } from '../rules/events';
+import { quoteReceivedEvent } from '../rules/event-constructors';
 import { publish } from './observability';
 import { rejection, type Rejection } from './rejection';
 import type { AuctionQuote, Contract } from './state';

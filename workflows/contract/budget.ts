@@ -6,7 +6,7 @@ import { workflowInfo } from '@temporalio/workflow';
 import { FailureType } from '../definitions';
 import type { Address } from '../rules/address';
 import { BUDGET } from '../rules/budget';
-import type { ContractMessage } from '../rules/events';
+import type { ContractMessage } from '../rules/message-names';
 import { rejection, type Rejection } from './rejection';
 import type { Contract } from './state';
 import { callerOf, firstBroken, type Check } from './validators';

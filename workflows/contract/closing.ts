@@ -7,10 +7,10 @@ import {
   contractCancelledEvent,
   contractResolvedEvent,
   contractSettledEvent,
-} from '../rules/events';
-import type { HoldSplit, Role } from '../rules/holds';
+} from '../rules/event-constructors';
+import type { HoldSplit, HoldParty } from '../rules/holds';
 import { toWire } from '../rules/money';
-import { cancel, settle } from '../rules/settlement';
+import { cancellationFor, settlementFor } from '../rules/settlement';
 import { cancelledStatus } from '../rules/status';
 import type { Tally } from '../rules/tally';
 import { panels, scheduled, settleLast } from './activities';
@@ -18,7 +18,7 @@ import { tallyOf } from './panel';
 import { panelPostings, slashedNonVoters } from './panel-postings';
 import type { Contract, Decision } from './state';
 
-function partyOf(c: Contract, role: Role): string {
+function partyOf(c: Contract, role: HoldParty): string {
   if (role === 'treasury') return 'treasury';
   if (role === 'client') return c.terms.client;
   if (c.worker === null) throw new RangeError('a part to the Worker needs a matched Worker');
@@ -37,7 +37,7 @@ export function postingsFor(c: Contract, splits: readonly HoldSplit[]): Settleme
 }
 
 async function applyCancellation(c: Contract, decision: Extract<Decision, { kind: 'cancel' }>) {
-  const cancellation = cancel(decision.reason, c.holds(), c.params);
+  const cancellation = cancellationFor(decision.reason, c.holds(), c.params);
   await settleLast(c, {
     contractId: c.contractId,
     step: 'cancellation',
@@ -91,7 +91,7 @@ async function applyResolution(c: Contract, decision: Extract<Decision, { kind: 
       criteriaMet: decision.criteriaMet,
     }),
   );
-  const settlement = settle(c.holds(), decision.criteriaMet, c.params);
+  const settlement = settlementFor(c.holds(), decision.criteriaMet, c.params);
   const panelMoney = t === null ? [] : await tallyPostings(c, t);
   await settleLast(c, {
     contractId: c.contractId,

@@ -5,7 +5,8 @@
 import { condition } from '@temporalio/workflow';
 import { FailureType } from '../definitions';
 import type { NextDeadline } from '../rules/deadlines';
-import { clientReviewVerdicts, contractCreatedEvent } from '../rules/events';
+import { clientReviewVerdicts } from '../rules/agent-verdicts';
+import { contractCreatedEvent } from '../rules/event-constructors';
 import { drawCommitment } from '../rules/draw';
 import { toWire } from '../rules/money';
 import { ledger } from './activities';

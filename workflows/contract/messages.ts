@@ -44,10 +44,10 @@ import {
   contractDisputedEvent,
   contractMatchedEvent,
   contractWithdrawnEvent,
-  clientReviewVerdicts,
   messageRejectedEvent,
-  type ContractMessage,
-} from '../rules/events';
+} from '../rules/event-constructors';
+import { clientReviewVerdicts } from '../rules/agent-verdicts';
+import type { ContractMessage } from '../rules/message-names';
 import type { Address } from '../rules/address';
 import { disputeBondFor } from '../rules/holds';
 import { toWire } from '../rules/money';

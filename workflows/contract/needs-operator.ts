@@ -23,8 +23,12 @@ import {
   type ResolveStuckResult,
   type StuckStep,
 } from '../operator-messages';
-import { contractCancelledEvent, needsOperatorEvent, operatorResolvedEvent } from '../rules/events';
-import { cancel } from '../rules/settlement';
+import {
+  contractCancelledEvent,
+  needsOperatorEvent,
+  operatorResolvedEvent,
+} from '../rules/event-constructors';
+import { cancellationFor } from '../rules/settlement';
 import { needsOperatorKey } from '../search-attributes';
 import { panels } from './activities';
 import { publish } from './observability';
@@ -98,7 +102,7 @@ export async function underWatch(c: Contract, step: string, work: () => Promise<
  * to its owner, the panel's seats freed, `cancelled-by-operator`. Itself run under watch by the loop.
  */
 export async function releaseByOperator(c: Contract): Promise<void> {
-  const released = cancel('by-operator', c.holds(), c.params);
+  const released = cancellationFor('by-operator', c.holds(), c.params);
   await operatorActivities.releaseContractHolds({ contractId: c.contractId });
   if (c.panel !== null && c.panel.members.length > 0 && c.voteRows === null) {
     await panels(c).closePanel({ contractId: c.contractId, rows: [] });

@@ -8,9 +8,10 @@ import type { Address } from '../rules/address';
 import { toWire } from '../rules/money';
 import type { Tally } from '../rules/tally';
 
-type Part = { to: string; amount: bigint };
+/** A part of a resolve posting, to an address or the Treasury, before its wire form. */
+type PostingPart = { to: string; amount: bigint };
 
-function resolve(holdId: string, parts: readonly Part[]): SettlementPosting {
+function resolve(holdId: string, parts: readonly PostingPart[]): SettlementPosting {
   return {
     type: 'resolve',
     holdId,

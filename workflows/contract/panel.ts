@@ -3,7 +3,7 @@
 // the window ended. The money of the tally is posted with the settlement (closing.ts).
 import { drawPanel } from '../rules/draw';
 import { votingWindowEnd } from '../rules/deadlines';
-import { panelDrawnEvent } from '../rules/events';
+import { panelDrawnEvent } from '../rules/event-constructors';
 import { toWire } from '../rules/money';
 import { tally, type Tally } from '../rules/tally';
 import { panels, scheduled } from './activities';

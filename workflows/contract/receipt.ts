@@ -1,7 +1,7 @@
 // The small answer of every contract Update (definitions MessageReceipt): its size does not grow with
 // the quotes or the task description, because Temporal keeps every Update's answer in the history.
 import type { MessageReceipt } from '../definitions';
-import type { ContractMessage } from '../rules/events';
+import type { ContractMessage } from '../rules/message-names';
 import { toWire } from '../rules/money';
 import type { Contract } from './state';
 import { callerOf } from './validators';

@@ -16,10 +16,12 @@ import { FailureType } from '../definitions';
 import type { StuckStep } from '../operator-messages';
 import type { Address } from '../rules/address';
 import type { Quote } from '../rules/auction';
-import { deadlinesToIso, type ContractTerms } from '../rules/contract-terms';
+import { deadlinesToIso } from '../rules/contract-terms-wire';
+import type { ContractTerms } from '../rules/contract-terms';
 import { nextDeadline, type NextDeadline } from '../rules/deadlines';
-import type { Actor, ContractEvent, EventContext, OperatorAction, ResolutionSource } from '../rules/events';
-import { workerStakeFor, type HoldKind } from '../rules/holds';
+import type { Actor, ContractEvent, OperatorAction, ResolutionSource } from '../rules/events';
+import type { EventContext } from '../rules/event-constructors';
+import { workerStakeFor, type ContractHold } from '../rules/holds';
 import { fromWire, toWire } from '../rules/money';
 import { paramsFromWire, type ProtocolParams } from '../rules/params';
 import type { ContractHolds } from '../rules/settlement';
@@ -35,8 +37,8 @@ import { BudgetSpent } from './budget-spent';
 import { WorkflowLock } from './lock';
 import { publish } from './observability';
 
-/** Terms as the workflow keeps them: the rules' terms, the materials reduced to a key-less reference. */
-export type Terms = Omit<ContractTerms, 'supplementaryMaterials'> & {
+/** The terms as the workflow keeps them (WorkflowTermsWire decoded): ContractTerms, the materials reduced to a key-less reference. */
+export type WorkflowTerms = Omit<ContractTerms, 'supplementaryMaterials'> & {
   supplementaryMaterials: ContentRef | null;
 };
 
@@ -99,7 +101,7 @@ export type EscrowState =
 
 export class Contract {
   readonly contractId: string;
-  readonly terms: Terms;
+  readonly terms: WorkflowTerms;
   readonly params: ProtocolParams;
   readonly createdAt: number;
 
@@ -203,7 +205,7 @@ export class Contract {
     };
   }
 
-  holdId(kind: HoldKind): string {
+  holdId(kind: ContractHold): string {
     const held = {
       escrow: this.escrow.state === 'held' ? this.escrow : null,
       workerStake: this.stake,

@@ -1,72 +1,12 @@
-// Contract creation (SPEC §3, Appendix A `POST /contracts`): the body schema, every creation rule,
-// the normalized terms, the combination code and the escrow amount.
-import { z } from 'zod';
-import { addressSchema, normalizeAddress, type Address } from './address';
-import type { Deadlines } from './deadlines';
-import { machineCheckSchema, type MachineCheck } from './machine-checks';
-import { fieldErrors, type FieldError } from './field-errors';
-import { positiveAmountSchema, toWire } from './money';
-import { SHA256_RE } from './sha256';
-import { AWARD_METHODS, CONTRACT_CODES, CONTRACT_TYPES, VERIFICATION_MODES } from './contract-kinds';
+// Contract creation (SPEC §3): every creation rule applied to a parsed `POST /contracts` body
+// (./contract-body), the normalized terms, the combination code and the escrow amount.
+import { normalizeAddress, type Address } from './address';
+import { createContractBodySchema, type ContractBody } from './contract-body';
+import { CONTRACT_CODES } from './contract-kinds';
 import type { AwardMethod, ContractCode, ContractType, VerificationMode } from './contract-kinds';
-
-// The kinds are named where the creation rules are, too.
-export * from './contract-kinds';
-
-export const MIN_CRITERIA = 1;
-export const MAX_CRITERIA = 10;
-export const MAX_CRITERION_LENGTH = 2_000;
-export const MAX_TASK_DESCRIPTION_LENGTH = 100_000;
-
-const notBlank = (max: number) =>
-  z
-    .string({ error: 'must be a string' })
-    .max(max, `must be at most ${max} characters`)
-    .refine((s) => s.trim() !== '', 'must not be empty');
-
-export const criterionSchema = z.union([
-  notBlank(MAX_CRITERION_LENGTH),
-  z.object({ text: notBlank(MAX_CRITERION_LENGTH), check: machineCheckSchema.optional() }).strict(),
-]);
-
-const utcInstant = z.iso.datetime({ error: 'must be an ISO-8601 UTC timestamp (e.g. 2030-01-01T00:00:00Z)' });
-
-export const supplementaryMaterialsSchema = z
-  .object({
-    uri: z.string().min(1, 'must not be empty').max(2048),
-    sha256: z
-      .string()
-      .regex(SHA256_RE, 'must be the sha256 of the encrypted content (64 hex)')
-      .transform((s) => s.toLowerCase()),
-    key: z.string().min(1, 'must not be empty').max(4096),
-  })
-  .strict();
-
-export const createContractBodySchema = z
-  .object({
-    contractType: z.enum(CONTRACT_TYPES),
-    awardMethod: z.enum(AWARD_METHODS),
-    verificationMode: z.enum(VERIFICATION_MODES).optional(),
-    worker: addressSchema.optional(),
-    taskDescription: notBlank(MAX_TASK_DESCRIPTION_LENGTH),
-    acceptanceCriteria: z
-      .array(criterionSchema)
-      .min(MIN_CRITERIA, `must hold ${MIN_CRITERIA} to ${MAX_CRITERIA} criteria`)
-      .max(MAX_CRITERIA, `must hold ${MIN_CRITERIA} to ${MAX_CRITERIA} criteria`),
-    supplementaryMaterials: supplementaryMaterialsSchema.optional(),
-    /** The fixed price, or the budget cap of an auction. */
-    amount: positiveAmountSchema,
-    deadlines: z
-      .object({
-        match: utcInstant,
-        withdrawal: utcInstant,
-        delivery: utcInstant,
-        review: utcInstant.optional(),
-      })
-      .strict(),
-  })
-  .strict();
-export type CreateContractBody = z.input<typeof createContractBodySchema>;
+import type { Deadlines } from './deadlines';
+import { fieldErrors, type FieldError } from './field-errors';
+import type { MachineCheck } from './machine-checks';
 
 export interface Criterion {
   text: string;
@@ -96,10 +36,6 @@ export interface ContractTerms {
   deadlines: Deadlines;
 }
 
-export type ContractTermsWire = Omit<ContractTerms, 'amount'> & { amount: string };
-
-export type { FieldError } from './field-errors';
-
 export type TermsResult = { ok: true; terms: ContractTerms } | { ok: false; errors: FieldError[] };
 
 export function defaultVerificationMode(awardMethod: AwardMethod): VerificationMode {
@@ -122,9 +58,7 @@ export function escrowAmount(terms: Pick<ContractTerms, 'amount'>): bigint {
   return terms.amount;
 }
 
-type ParsedBody = z.output<typeof createContractBodySchema>;
-
-function checkAward(body: ParsedBody, client: Address): FieldError[] {
+function checkAward(body: ContractBody, client: Address): FieldError[] {
   const errors: FieldError[] = [];
   if (body.contractType === 'auction' && body.awardMethod === 'direct') {
     errors.push({ field: 'awardMethod', message: 'an auction is always an open tender: use "open"' });
@@ -192,20 +126,5 @@ export function validateContractTerms(body: unknown, now: number, client: string
       amount: b.amount,
       deadlines,
     },
-  };
-}
-
-export function termsToWire(terms: ContractTerms): ContractTermsWire {
-  return { ...terms, amount: toWire(terms.amount) };
-}
-
-/** The deadlines as ISO-8601 UTC strings, for views and responses. */
-export function deadlinesToIso(deadlines: Deadlines): Record<keyof Deadlines, string | null> {
-  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-  return {
-    match: iso(deadlines.match),
-    withdrawal: iso(deadlines.withdrawal),
-    delivery: iso(deadlines.delivery),
-    review: iso(deadlines.review),
   };
 }

@@ -2,9 +2,9 @@
 // closed (`additionalProperties: false`), so an event carrying anything else — content, a key, a
 // price on a quote — fails validation. `agentVerified` and `successCriteria` follow seed 004_….
 import { CANONICAL_ADDRESS_RE } from './address';
-import { CONTRACT_MESSAGES } from './events';
+import { CONTRACT_MESSAGES } from './message-names';
 import { CANONICAL_SHA256_RE } from './sha256';
-import { AWARD_METHODS, CONTRACT_CODES, CONTRACT_TYPES, VERIFICATION_MODES } from './contract-terms';
+import { AWARD_METHODS, CONTRACT_CODES, CONTRACT_TYPES, VERIFICATION_MODES } from './contract-kinds';
 import { CANCELLATION_REASONS, SETTLEMENT_TIERS, cancelledStatus, settledStatus } from './status';
 
 const iso = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$' } as const;

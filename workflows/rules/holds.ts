@@ -3,33 +3,36 @@
 import { assertAmount, bps } from './money';
 import type { ProtocolParams } from './params';
 
-export type Role = 'client' | 'worker' | 'treasury';
-export type HoldKind = 'escrow' | 'workerStake' | 'disputeBond';
+/** Who a hold's money comes from or goes to in a split (events tag each part with it as `role`). */
+export type HoldParty = 'client' | 'worker' | 'treasury';
+/** One of a contract's three holds, as its events name them (the ledger's HoldKind is another set). */
+export type ContractHold = 'escrow' | 'workerStake' | 'disputeBond';
 
 /** Who posted each hold: a part to the owner is the hold (or its rest) going back. */
-export const HOLD_OWNER: { readonly [H in HoldKind]: Role } = {
+export const HOLD_OWNER: { readonly [H in ContractHold]: HoldParty } = {
   escrow: 'client',
   workerStake: 'worker',
   disputeBond: 'client',
 };
 
-export interface Part {
-  role: Role;
+/** One party's share of a hold split. */
+export interface SplitPart {
+  role: HoldParty;
   amount: bigint;
 }
 
 export interface HoldSplit {
-  hold: HoldKind;
-  owner: Role;
+  hold: ContractHold;
+  owner: HoldParty;
   amount: bigint;
   /** Non-zero parts, one per role at most; they sum to `amount` exactly. */
-  parts: Part[];
+  parts: SplitPart[];
 }
 
 /** Builds a hold's split, dropping zero parts, merging parts of one role, and checking the sum. */
-export function splitHold(hold: HoldKind, amount: bigint, parts: readonly Part[]): HoldSplit {
+export function splitHold(hold: ContractHold, amount: bigint, parts: readonly SplitPart[]): HoldSplit {
   assertAmount(amount, hold);
-  const merged: Part[] = [];
+  const merged: SplitPart[] = [];
   for (const part of parts) {
     assertAmount(part.amount, `${hold} part to ${part.role}`);
     if (part.amount === 0n) continue;
@@ -43,17 +46,17 @@ export function splitHold(hold: HoldKind, amount: bigint, parts: readonly Part[]
 }
 
 /** The whole hold back to whoever posted it. */
-export function returnHold(hold: HoldKind, amount: bigint): HoldSplit {
+export function returnHold(hold: ContractHold, amount: bigint): HoldSplit {
   return splitHold(hold, amount, [{ role: HOLD_OWNER[hold], amount }]);
 }
 
 /** A basis-point share to `to` (rounded down), the rest to `rest` (SPEC §2 rounding). */
 export function splitByBps(
-  hold: HoldKind,
+  hold: ContractHold,
   amount: bigint,
   basisPoints: number,
-  to: Role,
-  rest: Role,
+  to: HoldParty,
+  rest: HoldParty,
 ): HoldSplit {
   const share = bps(amount, basisPoints);
   return splitHold(hold, amount, [

@@ -44,7 +44,7 @@ export function tierFor(counts: Pick<CriteriaCounts, 'met' | 'resolved'>): Settl
   return counts.met === 0 ? 'none-met' : 'partially-met';
 }
 
-export function settle(
+export function settlementFor(
   holds: ContractHolds,
   criteriaMet: readonly Verdict[],
   params: ProtocolParams,
@@ -81,7 +81,7 @@ export function settle(
  * by-operator: every hold back to its owner (the operator's release of a stuck contract).
  * The escrow is refunded in every case.
  */
-export function cancel(
+export function cancellationFor(
   reason: CancellationReason,
   holds: Pick<ContractHolds, 'escrow' | 'workerStake'> & { disputeBond?: bigint | null },
   params: ProtocolParams,

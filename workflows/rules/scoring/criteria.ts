@@ -1,6 +1,6 @@
 // Scores every machine-checkable criterion of a contract against a delivery's evidence (SPEC §10).
 import type { MachineCheck } from '../machine-checks';
-import { criterionKey } from '../events';
+import { criterionKey } from '../criterion-keys';
 import type { Verdict } from '../verdicts';
 import type { DeliveryEvidence } from './evidence';
 import { scoreCheck, type CheckBreakdown } from './score-check';

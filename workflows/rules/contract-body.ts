@@ -1,0 +1,65 @@
+// The `POST /contracts` body (SPEC Appendix A): its schema, with the limits every field is held to.
+// The creation rules that look across fields are in ./contract-terms.
+import { z } from 'zod';
+import { addressSchema } from './address';
+import { AWARD_METHODS, CONTRACT_TYPES, VERIFICATION_MODES } from './contract-kinds';
+import { machineCheckSchema } from './machine-checks';
+import { positiveAmountSchema } from './money';
+import { SHA256_RE } from './sha256';
+
+export const MIN_CRITERIA = 1;
+export const MAX_CRITERIA = 10;
+export const MAX_CRITERION_LENGTH = 2_000;
+export const MAX_TASK_DESCRIPTION_LENGTH = 100_000;
+
+const notBlank = (max: number) =>
+  z
+    .string({ error: 'must be a string' })
+    .max(max, `must be at most ${max} characters`)
+    .refine((s) => s.trim() !== '', 'must not be empty');
+
+export const criterionSchema = z.union([
+  notBlank(MAX_CRITERION_LENGTH),
+  z.object({ text: notBlank(MAX_CRITERION_LENGTH), check: machineCheckSchema.optional() }).strict(),
+]);
+
+const utcInstant = z.iso.datetime({ error: 'must be an ISO-8601 UTC timestamp (e.g. 2030-01-01T00:00:00Z)' });
+
+export const supplementaryMaterialsSchema = z
+  .object({
+    uri: z.string().min(1, 'must not be empty').max(2048),
+    sha256: z
+      .string()
+      .regex(SHA256_RE, 'must be the sha256 of the encrypted content (64 hex)')
+      .transform((s) => s.toLowerCase()),
+    key: z.string().min(1, 'must not be empty').max(4096),
+  })
+  .strict();
+
+export const createContractBodySchema = z
+  .object({
+    contractType: z.enum(CONTRACT_TYPES),
+    awardMethod: z.enum(AWARD_METHODS),
+    verificationMode: z.enum(VERIFICATION_MODES).optional(),
+    worker: addressSchema.optional(),
+    taskDescription: notBlank(MAX_TASK_DESCRIPTION_LENGTH),
+    acceptanceCriteria: z
+      .array(criterionSchema)
+      .min(MIN_CRITERIA, `must hold ${MIN_CRITERIA} to ${MAX_CRITERIA} criteria`)
+      .max(MAX_CRITERIA, `must hold ${MIN_CRITERIA} to ${MAX_CRITERIA} criteria`),
+    supplementaryMaterials: supplementaryMaterialsSchema.optional(),
+    /** The fixed price, or the budget cap of an auction. */
+    amount: positiveAmountSchema,
+    deadlines: z
+      .object({
+        match: utcInstant,
+        withdrawal: utcInstant,
+        delivery: utcInstant,
+        review: utcInstant.optional(),
+      })
+      .strict(),
+  })
+  .strict();
+export type CreateContractBody = z.input<typeof createContractBodySchema>;
+/** The body as the schema parses it (criteria as written, deadlines as ISO strings). */
+export type ContractBody = z.output<typeof createContractBodySchema>;

@@ -1,0 +1,14 @@
+// The contract's message names (SPEC §12), as message-rejected events and receipts name them.
+export const CONTRACT_MESSAGES = [
+  'accept',
+  'decline',
+  'quote',
+  'award',
+  'cancel',
+  'withdraw',
+  'deliver',
+  'approve',
+  'dispute',
+  'vote',
+] as const;
+export type ContractMessage = (typeof CONTRACT_MESSAGES)[number];
