@@ -18,12 +18,6 @@ import { activityFailureType, reject, rejection } from './rejection';
 import { stakeIsNoHold, type AuctionQuote, type Contract, type StakeHold } from './state';
 import { callerOf } from './validators';
 
-/**
- * patched() id of the auction's close of bidding at the Match Deadline. Auctions started before it
- * (no marker) end `cancelled-unmatched` at the deadline, as they did.
- */
-export const AUCTION_PATCH = 'auction-bidding';
-
 type Pick = { via: 'best-quote' } | { via: 'owner-pick'; quoteId: string };
 
 /** Locks the bidder's Worker Stake on its quoted price; null when it cannot fund it (nothing locked). */

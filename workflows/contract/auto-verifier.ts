@@ -11,10 +11,8 @@ import { AUTO_VERIFIER_AGENT_ID } from '../rules/events';
 import { checksOf, verdictsByCriterion, type ScoredCriterion } from '../rules/scoring/criteria';
 import type { DeliveryEvidence } from '../rules/scoring/evidence';
 import { patchedBefore } from './lean-history';
+import { PATCHES } from './patches';
 import type { Contract } from './state';
-
-/** The delivered histories recorded before the automatic verifier replay without the activity. */
-export const AUTO_VERIFIER_PATCH = 'auto-verifier';
 
 // Pure computation: a few attempts cover a worker restart; past them the delivery stays unscored
 // rather than holding the deliver Update open.
@@ -45,7 +43,7 @@ function checksOnly(criteria: readonly ScoredCriterion[]): ScoredCriterion[] {
 export async function verifyDelivery(c: Contract, evidence: DeliveryEvidence | undefined): Promise<void> {
   const criteria = c.terms.acceptanceCriteria;
   if (c.delivery === null || checksOf(criteria).every((check) => check === undefined)) return;
-  if (!patchedBefore(c, AUTO_VERIFIER_PATCH)) return;
+  if (!patchedBefore(c, PATCHES.autoVerifier)) return;
   const delivery = c.delivery;
   let scored;
   try {

@@ -10,13 +10,14 @@ import { contractCreatedEvent } from '../rules/event-constructors';
 import { drawCommitment } from '../rules/draw';
 import { toWire } from '../rules/money';
 import { ledger } from './activities';
-import { AUCTION_PATCH, closeBiddingAtDeadline } from './auction-match';
+import { closeBiddingAtDeadline } from './auction-match';
 import { applyDecision } from './closing';
 import { newDrawSecret } from './draw-secret';
 import { releaseByOperator, underWatch } from './needs-operator';
 import { decideTally, drawPanelFor } from './panel';
 import { DeadlineTimer } from './deadline-timer';
 import { patchedBefore } from './lean-history';
+import { PATCHES } from './patches';
 import { publish, publishNow } from './observability';
 import { activityFailureMessage, activityFailureType } from './rejection';
 import type { Contract } from './state';
@@ -80,7 +81,7 @@ async function onDeadline(c: Contract, kind: NextDeadline['kind']): Promise<void
   switch (kind) {
     case 'match':
       // An auction's bidding closes: the best quote wins, or none does (auction-match.ts).
-      if (c.terms.contractType === 'auction' && patchedBefore(c, AUCTION_PATCH))
+      if (c.terms.contractType === 'auction' && patchedBefore(c, PATCHES.auction))
         return closeBiddingAtDeadline(c);
       // Under the match lock: an accept already locking its stake finishes first and wins.
       await c.matchLock.run(() => {

@@ -52,7 +52,8 @@ import type { Address } from '../rules/address';
 import { disputeBondFor } from '../rules/holds';
 import { toWire } from '../rules/money';
 import type { CancellationReason } from '../rules/status';
-import { decideTally, everyoneVoted, PANEL_PATCH } from './panel';
+import { decideTally, everyoneVoted } from './panel';
+import { PATCHES } from './patches';
 import { scheduled } from './activities';
 import {
   activityFailureMessage,
@@ -191,7 +192,7 @@ const deliver: MessageSpec<DeliverInput> = {
     c.delivery = { uri: input.uri, sha256, contentHash, deliveredAt: Date.now() };
     // Standard mode: the panel is drawn at once (by the main loop) and votes while under review.
     // Histories recorded before panels (no marker) keep waiting in `under-review` as they did.
-    if (c.terms.verificationMode === 'standard' && patchedBefore(c, PANEL_PATCH)) c.panelDue = true;
+    if (c.terms.verificationMode === 'standard' && patchedBefore(c, PATCHES.panel)) c.panelDue = true;
     c.transition('under-review');
     c.record(
       contractDeliveredEvent(c.eventContext(worker), {
@@ -359,14 +360,9 @@ function admission<I>(c: Contract, spec: MessageSpec<I>, input: unknown): Reject
   return spec.validate(c, input) ?? admit(c, spec.message, input);
 }
 
-/**
- * patched() id of the budget on the Signal path (Update validators are not replayed): runs from before
- * it took every Signal its rules allowed.
- */
-export const SIGNAL_BUDGET_PATCH = 'signal-budget';
-
+// The budget on the Signal path is patched (Update validators are not replayed).
 function signalAdmission<I>(c: Contract, spec: MessageSpec<I>, input: unknown): Rejection | null {
-  return spec.validate(c, input) ?? (patched(SIGNAL_BUDGET_PATCH) ? admit(c, spec.message, input) : null);
+  return spec.validate(c, input) ?? (patched(PATCHES.signalBudget) ? admit(c, spec.message, input) : null);
 }
 
 /** A refusal after acceptance is counted (budget.ts) and recorded; null when `error` is no refusal. */

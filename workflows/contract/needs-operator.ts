@@ -32,11 +32,9 @@ import { cancellationFor } from '../rules/settlement';
 import { needsOperatorKey } from '../search-attributes';
 import { panels } from './activities';
 import { publish } from './observability';
+import { PATCHES } from './patches';
 import { activityFailureType, reject, rejection } from './rejection';
 import type { Contract } from './state';
-
-/** patched() id of the needs-operator path: before it, such a failure failed the workflow. */
-export const NEEDS_OPERATOR_PATCH = 'needs-operator';
 
 const operatorActivities = proxyActivities<OperatorActivities>({
   startToCloseTimeout: '30 seconds',
@@ -81,7 +79,7 @@ export async function underWatch(c: Contract, step: string, work: () => Promise<
   } catch (error) {
     // A scheduled activity's failure is an ActivityFailure; a local one's (lean history) its own ApplicationFailure.
     const failureType = activityFailureType(error);
-    if (!(error instanceof ActivityFailure || failureType !== null) || !patched(NEEDS_OPERATOR_PATCH))
+    if (!(error instanceof ActivityFailure || failureType !== null) || !patched(PATCHES.needsOperator))
       throw error;
     rollback(c, before);
     c.record(needsOperatorEvent(c.eventContext('system'), { step, failureType: failureType ?? 'unknown' }));

@@ -11,12 +11,6 @@ import { publish } from './observability';
 import type { Contract } from './state';
 
 /**
- * patched() id of the standard-mode panel draw at delivery: contracts delivered before panels existed
- * (no marker in their history) keep waiting in `under-review` as they did.
- */
-export const PANEL_PATCH = 'v2c-standard-panel';
-
-/**
  * Draws the panel from every agent holding the eligibility stake, the Client and the Worker excluded,
  * seeded from the contract ID, its draw secret and the delivery hash; records the draw (contract.panel-drawn) so anyone
  * can recompute it; seats it. An empty panel (nobody eligible) is tallied at once: every criterion unclear.

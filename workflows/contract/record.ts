@@ -4,10 +4,8 @@ import { proxyActivities } from '@temporalio/workflow';
 import type { RecordActivities } from '../../activities/record-activities';
 import type { VotesResult } from '../definitions';
 import { patchedBefore } from './lean-history';
+import { PATCHES } from './patches';
 import type { Contract } from './state';
-
-/** patched() id of the record write: contracts that closed before it have no record. */
-export const RECORD_PATCH = 'contract-record';
 
 const records = proxyActivities<RecordActivities>({
   startToCloseTimeout: '30 seconds',
@@ -21,7 +19,7 @@ export function votesResult(c: Contract): VotesResult {
 }
 
 export async function writeRecord(c: Contract): Promise<void> {
-  if (!patchedBefore(c, RECORD_PATCH)) return;
+  if (!patchedBefore(c, PATCHES.record)) return;
   await records.recordContract({
     contractId: c.contractId,
     view: c.view(),

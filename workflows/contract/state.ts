@@ -36,6 +36,7 @@ import type { Verdict } from '../rules/verdicts';
 import { BudgetSpent } from './budget-spent';
 import { WorkflowLock } from './lock';
 import { publish } from './observability';
+import { PATCHES } from './patches';
 
 /** The terms as the workflow keeps them (WorkflowTermsWire decoded): ContractTerms, the materials reduced to a key-less reference. */
 export type WorkflowTerms = Omit<ContractTerms, 'supplementaryMaterials'> & {
@@ -58,12 +59,9 @@ export interface StakeHold {
   holdId: string | null;
 }
 
-/** patched() id: a Worker Stake that rounds to zero is no hold. Runs from before tried to lock it. */
-export const ZERO_STAKE_PATCH = 'zero-stake-no-hold';
-
 /** True when `amount` needs no lock: it rounds to zero (docs/protocol.md "A stake that rounds to zero"). */
 export function stakeIsNoHold(amount: bigint): boolean {
-  return amount === 0n && patched(ZERO_STAKE_PATCH);
+  return amount === 0n && patched(PATCHES.zeroStake);
 }
 
 /** The drawn Backup Agent panel and its voting window (SPEC §8). */
