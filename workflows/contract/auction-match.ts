@@ -12,7 +12,7 @@ import { contractMatchedEvent } from '../rules/event-constructors';
 import { type Actor, type MatchedVia } from '../rules/events';
 import { auctionMatchRefund, workerStakeFor } from '../rules/holds';
 import { toWire } from '../rules/money';
-import { scheduled } from './activities';
+import { scheduled } from './activity-proxies';
 import { validateAward } from './bidding';
 import { activityFailureType, reject, rejection } from './rejection';
 import { stakeIsNoHold, type AuctionQuote, type Contract, type StakeHold } from './state';

@@ -13,7 +13,7 @@ import { toWire } from '../rules/money';
 import { cancellationFor, settlementFor } from '../rules/settlement';
 import { cancelledStatus } from '../rules/status';
 import type { Tally } from '../rules/tally';
-import { panels, scheduled, settleLast } from './activities';
+import { panels, scheduled, settleLast } from './activity-proxies';
 import { tallyOf } from './panel';
 import { panelPostings, slashedNonVoters } from './panel-postings';
 import type { Contract, Decision } from './state';

@@ -2,7 +2,7 @@
 // published in contract.created, revealed only in contract.panel-drawn. It lives in the workflow's
 // memory and its (codec-sealed) history; no query, view or event carries it before the draw.
 import { patched } from '@temporalio/workflow';
-import { draws } from './activities';
+import { draws } from './activity-proxies';
 import { PATCHES } from './patches';
 
 /** A new contract's secret (null for histories from before secrets). */

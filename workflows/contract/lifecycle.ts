@@ -9,7 +9,7 @@ import { clientReviewVerdicts } from '../rules/agent-verdicts';
 import { contractCreatedEvent } from '../rules/event-constructors';
 import { drawCommitment } from '../rules/draw';
 import { toWire } from '../rules/money';
-import { ledger } from './activities';
+import { ledger } from './activity-proxies';
 import { closeBiddingAtDeadline } from './auction-match';
 import { applyDecision } from './closing';
 import { newDrawSecret } from './draw-secret';

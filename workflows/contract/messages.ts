@@ -54,7 +54,7 @@ import { toWire } from '../rules/money';
 import type { CancellationReason } from '../rules/status';
 import { decideTally, everyoneVoted } from './panel';
 import { PATCHES } from './patches';
-import { scheduled } from './activities';
+import { scheduled } from './activity-proxies';
 import {
   activityFailureMessage,
   activityFailureType,

@@ -9,11 +9,9 @@ import {
   ActivityFailure,
   condition,
   patched,
-  proxyActivities,
   setHandler,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import type { OperatorActivities } from '../../activities/operator-activities';
 import { FailureType } from '../definitions';
 import {
   needsOperatorQuery,
@@ -30,16 +28,11 @@ import {
 } from '../rules/event-constructors';
 import { cancellationFor } from '../rules/settlement';
 import { needsOperatorKey } from '../search-attributes';
-import { panels } from './activities';
+import { operator, panels } from './activity-proxies';
 import { publish } from './observability';
 import { PATCHES } from './patches';
 import { activityFailureType, reject, rejection } from './rejection';
 import type { Contract } from './state';
-
-const operatorActivities = proxyActivities<OperatorActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
 
 /** What a step of the main loop may change before its money moves, restored when it fails. */
 interface Snapshot {
@@ -101,7 +94,7 @@ export async function underWatch(c: Contract, step: string, work: () => Promise<
  */
 export async function releaseByOperator(c: Contract): Promise<void> {
   const released = cancellationFor('by-operator', c.holds(), c.params);
-  await operatorActivities.releaseContractHolds({ contractId: c.contractId });
+  await operator.releaseContractHolds({ contractId: c.contractId });
   if (c.panel !== null && c.panel.members.length > 0 && c.voteRows === null) {
     await panels(c).closePanel({ contractId: c.contractId, rows: [] });
   }

@@ -6,7 +6,7 @@ import { votingWindowEnd } from '../rules/deadlines';
 import { panelDrawnEvent } from '../rules/event-constructors';
 import { toWire } from '../rules/money';
 import { tally, type Tally } from '../rules/tally';
-import { panels, scheduled } from './activities';
+import { panels, scheduled } from './activity-proxies';
 import { publish } from './observability';
 import type { Contract } from './state';
 

@@ -1,16 +1,10 @@
 // The contract's durable record (docs/records.md): at a terminal status the workflow hands its view,
 // event log and vote rows to the database, so reads outlive the workflow's retention or deletion.
-import { proxyActivities } from '@temporalio/workflow';
-import type { RecordActivities } from '../../activities/record-activities';
 import type { VotesResult } from '../definitions';
+import { records } from './activity-proxies';
 import { patchedBefore } from './lean-history';
 import { PATCHES } from './patches';
 import type { Contract } from './state';
-
-const records = proxyActivities<RecordActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
 
 /** The votes query's and the record's answer: sealed while a drawn panel votes; no rows without a panel. */
 export function votesResult(c: Contract): VotesResult {
