@@ -49,17 +49,13 @@ async function refundAboveWinningPrice(c: Contract, price: bigint): Promise<bigi
       { type: 'hold', owner: c.terms.client, kind: 'escrow', amount: toWire(escrow) },
     ],
   });
-  c.escrow = { state: 'held', amount: escrow, holdId: opIds[1]! };
+  c.escrowShrunk({ amount: escrow, holdId: opIds[1]! });
   return refund;
 }
 
 async function matchQuote(c: Contract, q: AuctionQuote, stake: StakeHold, via: MatchedVia, actor: Actor) {
   const refund = await refundAboveWinningPrice(c, q.price);
-  c.winningQuote = q;
-  c.worker = q.bidder;
-  c.stake = stake;
-  c.bidderPool = remainingBidders(c.quotes, q.bidder);
-  c.transition('matched');
+  c.matched(q.bidder, stake, { quote: q, bidderPool: remainingBidders(c.quotes, q.bidder) });
   c.record(
     contractMatchedEvent(c.eventContext(actor), {
       worker: q.bidder,
@@ -78,7 +74,7 @@ async function matchQuote(c: Contract, q: AuctionQuote, stake: StakeHold, via: M
  * and bidding opens again.
  */
 async function closeBidding(c: Contract, pick: Pick, actor: Actor): Promise<void> {
-  c.biddingClosed = true;
+  c.biddingClosing(true);
   try {
     const candidates =
       pick.via === 'owner-pick' ? c.quotes.filter((q) => q.quoteId === pick.quoteId) : matchOrder(c.quotes);
@@ -98,7 +94,7 @@ async function closeBidding(c: Contract, pick: Pick, actor: Actor): Promise<void
     }
     c.decide({ kind: 'cancel', reason: 'unmatched', actor });
   } finally {
-    if (c.status === 'created' && c.decision === null) c.biddingClosed = false;
+    if (c.status === 'created' && c.decision === null) c.biddingClosing(false);
   }
 }
 

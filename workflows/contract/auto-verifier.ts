@@ -51,7 +51,7 @@ export async function verifyDelivery(c: Contract, evidence: DeliveryEvidence | u
     verdict: agentVerdictFor(scored.results.map((r) => r.verdict)),
     results: scored.results,
   };
-  c.autoVerification = view;
+  c.autoVerified(view);
   c.record(
     agentVerifiedEvent(c.eventContext('auto-verifier'), {
       agentId: AUTO_VERIFIER_AGENT_ID,

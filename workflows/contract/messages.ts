@@ -122,9 +122,7 @@ const accept: MessageSpec<{ caller: string }> = {
           : await lockOrRefuse('Worker Stake', amount, () =>
               scheduled.ledger.lockStake({ contractId: c.contractId, worker, amount: toWire(amount) }),
             );
-        c.worker = worker;
-        c.stake = { amount, holdId };
-        c.transition('matched');
+        c.matched(worker, { amount, holdId });
         c.record(
           contractMatchedEvent(c.eventContext(worker), {
             worker,
@@ -189,11 +187,10 @@ const deliver: MessageSpec<DeliverInput> = {
     const worker = callerOf(input)!;
     const sha256 = input.sha256.toLowerCase();
     const contentHash = input.contentHash.toLowerCase();
-    c.delivery = { uri: input.uri, sha256, contentHash, deliveredAt: Date.now() };
     // Standard mode: the panel is drawn at once (by the main loop) and votes while under review.
     // Histories recorded before panels (no marker) keep waiting in `under-review` as they did.
-    if (c.terms.verificationMode === 'standard' && patchedBefore(c, PATCHES.panel)) c.panelDue = true;
-    c.transition('under-review');
+    const panelDue = c.terms.verificationMode === 'standard' && patchedBefore(c, PATCHES.panel);
+    c.delivered({ uri: input.uri, sha256, contentHash, deliveredAt: Date.now() }, panelDue);
     c.record(
       contractDeliveredEvent(c.eventContext(worker), {
         deliverySha256: sha256,
@@ -227,16 +224,6 @@ const approve: MessageSpec<{ caller: string }> = {
     await untilClosed(c);
   },
 };
-
-/** Runs `work` with `who` marked as in flight; the mark goes whatever happens. */
-async function inFlight<T>(list: Address[], who: Address, work: () => Promise<T>): Promise<T> {
-  list.push(who);
-  try {
-    return await work();
-  } finally {
-    list.splice(list.indexOf(who), 1);
-  }
-}
 
 /** Locks a hold for the caller, or refuses with InsufficientFunds (402), nothing locked. */
 async function lockOrRefuse(
@@ -280,15 +267,14 @@ const dispute: MessageSpec<DisputeInput> = {
     recheck(c, input, validateDispute);
     const client = callerOf(input)!;
     const amount = disputeBondFor(c.escrowedFunds, c.params);
-    c.disputing = true;
+    let holdId: string | null;
+    c.disputeBondLocking(true);
     try {
-      const holdId = amount > 0n ? await lockBondOrRefuse(c, 'dispute-bond', client, amount) : null;
-      if (holdId !== null) c.disputeBond = { amount, holdId };
+      holdId = amount > 0n ? await lockBondOrRefuse(c, 'dispute-bond', client, amount) : null;
     } finally {
-      c.disputing = false;
+      c.disputeBondLocking(false);
     }
     const claims = input.claims === undefined ? undefined : [...input.claims];
-    c.disputeClaims = claims ?? null;
     c.record(
       agentVerifiedEvent(c.eventContext(client), {
         agentId: client,
@@ -298,8 +284,7 @@ const dispute: MessageSpec<DisputeInput> = {
       }),
     );
     c.record(contractDisputedEvent(c.eventContext(client), { disputeBond: amount }));
-    c.panelDue = true;
-    c.transition('disputed');
+    c.disputed(holdId === null ? null : { amount, holdId }, claims ?? null);
     await condition(() => c.panel !== null || c.terminal);
   },
 };
@@ -314,11 +299,8 @@ const vote: MessageSpec<VoteInput> = {
     recheck(c, input, validateVote);
     const voter = callerOf(input)!;
     const amount = c.params.baBond;
-    const holdId = await inFlight(c.votesInFlight, voter, () =>
-      lockBondOrRefuse(c, 'ba-bond', voter, amount),
-    );
-    c.ballots.push({ voter, verdicts: [...input.votes], bond: { amount, holdId } });
-    c.revision++;
+    const holdId = await c.lockingBallot(voter, () => lockBondOrRefuse(c, 'ba-bond', voter, amount));
+    c.voted({ voter, verdicts: [...input.votes], bond: { amount, holdId } });
     if (everyoneVoted(c)) decideTally(c);
   },
 };
@@ -442,5 +424,5 @@ export function registerHandlers(c: Contract): void {
   register(c, award);
   setHandler(contractQuery, () => c.view());
   setHandler(votesQuery, () => votesResult(c));
-  setHandler(eventsQuery, () => c.events);
+  setHandler(eventsQuery, () => [...c.events]);
 }

@@ -7,7 +7,6 @@ import { panelDrawnEvent } from '../rules/event-constructors';
 import { toWire } from '../rules/money';
 import { tally, type Tally } from '../rules/tally';
 import { panels, scheduled } from './activity-proxies';
-import { publish } from './observability';
 import type { Contract } from './state';
 
 /**
@@ -33,11 +32,8 @@ export async function drawPanelFor(c: Contract): Promise<void> {
   if (draw.panel.length > 0) await panels(c).openPanel({ contractId: c.contractId, members: draw.panel });
   const drawnAt = Date.now();
   const votingEndsAt = votingWindowEnd(drawnAt, c.params);
-  c.panel = { members: draw.panel, drawnAt, votingEndsAt };
-  c.panelDue = false;
+  c.panelDrawn({ members: draw.panel, drawnAt, votingEndsAt });
   c.record(panelDrawnEvent(c.eventContext('system'), draw, votingEndsAt));
-  c.revision++;
-  publish(c);
   if (draw.panel.length === 0) decideTally(c);
 }
 

@@ -8,7 +8,7 @@ import type { Contract } from './state';
 
 /** The votes query's and the record's answer: sealed while a drawn panel votes; no rows without a panel. */
 export function votesResult(c: Contract): VotesResult {
-  if (c.voteRows !== null) return { sealed: false, rows: c.voteRows };
+  if (c.voteRows !== null) return { sealed: false, rows: [...c.voteRows] };
   return c.panel === null && !c.panelDue ? { sealed: false, rows: [] } : { sealed: true };
 }
 
@@ -17,7 +17,7 @@ export async function writeRecord(c: Contract): Promise<void> {
   await records.recordContract({
     contractId: c.contractId,
     view: c.view(),
-    events: c.events,
+    events: [...c.events],
     votes: votesResult(c),
   });
 }
