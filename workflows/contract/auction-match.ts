@@ -14,9 +14,10 @@ import { auctionMatchRefund, workerStakeFor } from '../rules/holds';
 import { toWire } from '../rules/money';
 import { scheduled } from './activity-proxies';
 import { validateAward } from './bidding';
-import { activityFailureType, reject, rejection } from './rejection';
-import { stakeIsNoHold, type AuctionQuote, type Contract, type StakeHold } from './state';
+import { isInsufficientFunds, reject, rejection } from './rejection';
+import type { AuctionQuote, Contract, StakeHold } from './state';
 import { callerOf } from './validators';
+import { lockWorkerStake, stakeIsNoHold } from './worker-stake';
 
 type Pick = { via: 'best-quote' } | { via: 'owner-pick'; quoteId: string };
 
@@ -25,14 +26,10 @@ async function tryLockStake(c: Contract, q: AuctionQuote): Promise<StakeHold | n
   const amount = workerStakeFor(q.price, c.params);
   if (stakeIsNoHold(amount)) return { amount, holdId: null };
   try {
-    const { holdId } = await scheduled.ledger.lockStake({
-      contractId: c.contractId,
-      worker: q.bidder,
-      amount: toWire(amount),
-    });
+    const { holdId } = await lockWorkerStake(c, q.bidder, amount);
     return { amount, holdId };
   } catch (error) {
-    if (activityFailureType(error) !== 'InsufficientFunds') throw error;
+    if (!isInsufficientFunds(error)) throw error;
     return null;
   }
 }

@@ -57,7 +57,7 @@ import { PATCHES } from './patches';
 import { scheduled } from './activity-proxies';
 import {
   activityFailureMessage,
-  activityFailureType,
+  isInsufficientFunds,
   reject,
   rejection,
   rejectionOf,
@@ -70,7 +70,8 @@ import { admit, mayLogRejection, settleSpending } from './budget';
 import { receipt } from './receipt';
 import { awardContract } from './auction-match';
 import { recordQuote, validateAward, validateQuote } from './bidding';
-import { stakeIsNoHold, type Contract } from './state';
+import type { Contract } from './state';
+import { lockWorkerStake, stakeIsNoHold } from './worker-stake';
 import {
   callerOf,
   validateAccept,
@@ -119,9 +120,7 @@ const accept: MessageSpec<{ caller: string }> = {
         const amount = c.stakeAmount();
         const holdId = stakeIsNoHold(amount)
           ? null
-          : await lockOrRefuse('Worker Stake', amount, () =>
-              scheduled.ledger.lockStake({ contractId: c.contractId, worker, amount: toWire(amount) }),
-            );
+          : await lockOrRefuse('Worker Stake', amount, () => lockWorkerStake(c, worker, amount));
         c.matched(worker, { amount, holdId });
         c.record(
           contractMatchedEvent(c.eventContext(worker), {
@@ -234,7 +233,7 @@ async function lockOrRefuse(
   try {
     return (await lock()).holdId;
   } catch (error) {
-    if (activityFailureType(error) !== 'InsufficientFunds') throw error;
+    if (!isInsufficientFunds(error)) throw error;
     return reject(
       rejection(
         FailureType.InsufficientFunds,

@@ -2,7 +2,7 @@
 // event log. Read-only to every other module (the Contract type); each change is a named mutator here,
 // which wakes the main loop and publishes where the change calls for it (docs/workflow.md "State protocol").
 // Every status change goes through `transition`, which checks it against the rules' transition table.
-import { ApplicationFailure, patched } from '@temporalio/workflow';
+import { ApplicationFailure } from '@temporalio/workflow';
 import type {
   AutoVerificationView,
   ContentRef,
@@ -37,7 +37,6 @@ import type { Verdict } from '../rules/verdicts';
 import { BudgetSpent } from './budget-spent';
 import { WorkflowLock } from './lock';
 import { publish, publishNow, type Publication } from './observability';
-import { PATCHES } from './patches';
 
 /** The terms as the workflow keeps them (WorkflowTermsWire decoded): ContractTerms, the materials reduced to a key-less reference. */
 export type WorkflowTerms = Omit<ContractTerms, 'supplementaryMaterials'> & {
@@ -58,11 +57,6 @@ export interface HeldFunds {
 export interface StakeHold {
   amount: bigint;
   holdId: string | null;
-}
-
-/** True when `amount` needs no lock: it rounds to zero (docs/protocol.md "A stake that rounds to zero"). */
-export function stakeIsNoHold(amount: bigint): boolean {
-  return amount === 0n && patched(PATCHES.zeroStake);
 }
 
 /** The delivery as the workflow keeps it: the key-less reference, the content hash, when. */
