@@ -41,7 +41,7 @@ export interface SettleInput {
   /**
    * The contract's last batch: afterwards every hold of the contract still open is released to its
    * owner (`<holdId>:stray`), so no hold outlives its contract whatever a failed and retried workflow
-   * task did before it (workflows/contract/activities.ts).
+   * task did before it (workflows/contract/activity-proxies.ts).
    */
   final?: boolean;
 }

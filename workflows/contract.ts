@@ -7,13 +7,12 @@ import { registerHandlers } from './contract/messages';
 import { registerOperatorHandlers } from './contract/needs-operator';
 import { writeRecord } from './contract/record';
 import { startsLean } from './contract/lean-history';
-import { Contract } from './contract/state';
+import { newContract } from './contract/state';
 
 export { holdReconcilerWorkflow } from './reconciler';
 
 export async function contractWorkflow(input: ContractInput): Promise<ContractOutcome> {
-  const contract = new Contract(input, Date.now());
-  contract.lean = startsLean();
+  const contract = newContract(input, Date.now(), startsLean);
   registerHandlers(contract);
   registerOperatorHandlers(contract);
   if (await lockEscrow(contract)) await runContract(contract);

@@ -12,17 +12,12 @@ import { contractMatchedEvent } from '../rules/event-constructors';
 import { type Actor, type MatchedVia } from '../rules/events';
 import { auctionMatchRefund, workerStakeFor } from '../rules/holds';
 import { toWire } from '../rules/money';
-import { scheduled } from './activities';
+import { scheduled } from './activity-proxies';
 import { validateAward } from './bidding';
-import { activityFailureType, reject, rejection } from './rejection';
-import { stakeIsNoHold, type AuctionQuote, type Contract, type StakeHold } from './state';
+import { isInsufficientFunds, reject, rejection } from './rejection';
+import type { AuctionQuote, Contract, StakeHold } from './state';
 import { callerOf } from './validators';
-
-/**
- * patched() id of the auction's close of bidding at the Match Deadline. Auctions started before it
- * (no marker) end `cancelled-unmatched` at the deadline, as they did.
- */
-export const AUCTION_PATCH = 'auction-bidding';
+import { lockWorkerStake, stakeIsNoHold } from './worker-stake';
 
 type Pick = { via: 'best-quote' } | { via: 'owner-pick'; quoteId: string };
 
@@ -31,14 +26,10 @@ async function tryLockStake(c: Contract, q: AuctionQuote): Promise<StakeHold | n
   const amount = workerStakeFor(q.price, c.params);
   if (stakeIsNoHold(amount)) return { amount, holdId: null };
   try {
-    const { holdId } = await scheduled.ledger.lockStake({
-      contractId: c.contractId,
-      worker: q.bidder,
-      amount: toWire(amount),
-    });
+    const { holdId } = await lockWorkerStake(c, q.bidder, amount);
     return { amount, holdId };
   } catch (error) {
-    if (activityFailureType(error) !== 'InsufficientFunds') throw error;
+    if (!isInsufficientFunds(error)) throw error;
     return null;
   }
 }
@@ -55,17 +46,13 @@ async function refundAboveWinningPrice(c: Contract, price: bigint): Promise<bigi
       { type: 'hold', owner: c.terms.client, kind: 'escrow', amount: toWire(escrow) },
     ],
   });
-  c.escrow = { state: 'held', amount: escrow, holdId: opIds[1]! };
+  c.escrowShrunk({ amount: escrow, holdId: opIds[1]! });
   return refund;
 }
 
 async function matchQuote(c: Contract, q: AuctionQuote, stake: StakeHold, via: MatchedVia, actor: Actor) {
   const refund = await refundAboveWinningPrice(c, q.price);
-  c.winningQuote = q;
-  c.worker = q.bidder;
-  c.stake = stake;
-  c.bidderPool = remainingBidders(c.quotes, q.bidder);
-  c.transition('matched');
+  c.matched(q.bidder, stake, { quote: q, bidderPool: remainingBidders(c.quotes, q.bidder) });
   c.record(
     contractMatchedEvent(c.eventContext(actor), {
       worker: q.bidder,
@@ -84,7 +71,7 @@ async function matchQuote(c: Contract, q: AuctionQuote, stake: StakeHold, via: M
  * and bidding opens again.
  */
 async function closeBidding(c: Contract, pick: Pick, actor: Actor): Promise<void> {
-  c.biddingClosed = true;
+  c.biddingClosing(true);
   try {
     const candidates =
       pick.via === 'owner-pick' ? c.quotes.filter((q) => q.quoteId === pick.quoteId) : matchOrder(c.quotes);
@@ -104,7 +91,7 @@ async function closeBidding(c: Contract, pick: Pick, actor: Actor): Promise<void
     }
     c.decide({ kind: 'cancel', reason: 'unmatched', actor });
   } finally {
-    if (c.status === 'created' && c.decision === null) c.biddingClosed = false;
+    if (c.status === 'created' && c.decision === null) c.biddingClosing(false);
   }
 }
 

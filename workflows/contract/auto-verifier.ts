@@ -2,36 +2,17 @@
 // scored against the delivery's evidence by the `scoreDelivery` activity, and the result is published
 // as an `agent.verified` event (keys and verdict only) and in the party view (scores and breakdown).
 // It informs the Client and the panel; it never decides: no decision, no status, no money here.
-import { log, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
-import type { ScoringActivities } from '../../activities/scoring-activities';
+import { log } from '@temporalio/workflow';
 import type { AutoVerificationView } from '../definitions';
 import { agentVerdictFor } from '../rules/agent-verdicts';
 import { agentVerifiedEvent } from '../rules/event-constructors';
 import { AUTO_VERIFIER_AGENT_ID } from '../rules/events';
 import { checksOf, verdictsByCriterion, type ScoredCriterion } from '../rules/scoring/criteria';
 import type { DeliveryEvidence } from '../rules/scoring/evidence';
+import { scoring } from './activity-proxies';
 import { patchedBefore } from './lean-history';
+import { PATCHES } from './patches';
 import type { Contract } from './state';
-
-/** The delivered histories recorded before the automatic verifier replay without the activity. */
-export const AUTO_VERIFIER_PATCH = 'auto-verifier';
-
-// Pure computation: a few attempts cover a worker restart; past them the delivery stays unscored
-// rather than holding the deliver Update open.
-// On a lean history a local activity: it has no side effect, so running it again costs nothing.
-const scoringOptions = {
-  startToCloseTimeout: '30 seconds',
-  retry: {
-    initialInterval: '1 second',
-    backoffCoefficient: 2,
-    maximumInterval: '10 seconds',
-    maximumAttempts: 5,
-  },
-} as const;
-const scoring = {
-  scheduled: proxyActivities<ScoringActivities>(scoringOptions),
-  local: proxyLocalActivities<ScoringActivities>(scoringOptions),
-};
 
 /** Only the checks travel to the activity: a criterion's text is not needed to score it. */
 function checksOnly(criteria: readonly ScoredCriterion[]): ScoredCriterion[] {
@@ -45,11 +26,11 @@ function checksOnly(criteria: readonly ScoredCriterion[]): ScoredCriterion[] {
 export async function verifyDelivery(c: Contract, evidence: DeliveryEvidence | undefined): Promise<void> {
   const criteria = c.terms.acceptanceCriteria;
   if (c.delivery === null || checksOf(criteria).every((check) => check === undefined)) return;
-  if (!patchedBefore(c, AUTO_VERIFIER_PATCH)) return;
+  if (!patchedBefore(c, PATCHES.autoVerifier)) return;
   const delivery = c.delivery;
   let scored;
   try {
-    scored = await (c.lean ? scoring.local : scoring.scheduled).scoreDelivery({
+    scored = await scoring(c).scoreDelivery({
       criteria: checksOnly(criteria),
       ...(evidence === undefined ? {} : { evidence }),
       evaluatedAt: new Date(delivery.deliveredAt).toISOString(),
@@ -70,7 +51,7 @@ export async function verifyDelivery(c: Contract, evidence: DeliveryEvidence | u
     verdict: agentVerdictFor(scored.results.map((r) => r.verdict)),
     results: scored.results,
   };
-  c.autoVerification = view;
+  c.autoVerified(view);
   c.record(
     agentVerifiedEvent(c.eventContext('auto-verifier'), {
       agentId: AUTO_VERIFIER_AGENT_ID,

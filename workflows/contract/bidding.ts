@@ -12,7 +12,6 @@ import {
 } from '../rules/auction';
 import { isAuction } from '../rules/contract-kinds';
 import { quoteReceivedEvent } from '../rules/event-constructors';
-import { publish } from './observability';
 import { rejection, type Rejection } from './rejection';
 import type { AuctionQuote, Contract } from './state';
 import {
@@ -110,7 +109,7 @@ export function recordQuote(c: Contract, input: QuoteInput): AuctionQuote {
   const parsed = parseQuoteFields(input);
   if (!parsed.ok) throw new RangeError(`recordQuote after a failed check: ${parsed.r.message}`);
   const { price, confidence, message } = parsed.fields;
-  const sequence = ++c.quoteSequence;
+  const sequence = c.nextQuoteSequence();
   c.spent.quoted(bidder);
   const quote: AuctionQuote = {
     quoteId: `q-${sequence}`,
@@ -121,12 +120,9 @@ export function recordQuote(c: Contract, input: QuoteInput): AuctionQuote {
     submittedAt: Date.now(),
     sequence,
   };
-  const earlier = c.quotes.findIndex((q) => q.bidder === bidder);
-  if (earlier !== -1) c.quotes.splice(earlier, 1);
-  c.quotes.push(quote);
+  c.quoted(quote);
   // Sealed bids: the log says who bid and the quote's ID, never its price or confidence.
   c.record(quoteReceivedEvent(c.eventContext(bidder), { quoteId: quote.quoteId }));
-  publish(c);
   return quote;
 }
 

@@ -2,6 +2,7 @@
 // The rules split every hold; this module maps roles to addresses and posts the whole split as ONE
 // `settle` activity call, i.e. one atomic ledger batch.
 import type { SettlementPosting } from '../../activities/ledger-activities';
+import type { VoteRowView } from '../definitions';
 import {
   agentVerifiedEvent,
   contractCancelledEvent,
@@ -13,7 +14,7 @@ import { toWire } from '../rules/money';
 import { cancellationFor, settlementFor } from '../rules/settlement';
 import { cancelledStatus } from '../rules/status';
 import type { Tally } from '../rules/tally';
-import { panels, scheduled, settleLast } from './activities';
+import { panels, scheduled, settleLast } from './activity-proxies';
 import { tallyOf } from './panel';
 import { panelPostings, slashedNonVoters } from './panel-postings';
 import type { Contract, Decision } from './state';
@@ -65,8 +66,8 @@ async function tallyPostings(c: Contract, t: Tally): Promise<SettlementPosting[]
   return panelPostings({ tally: t, bondHolds, eligibility });
 }
 
-/** Votes are published at the tally: each voter's verdict (agent.verified) and the vote rows. */
-function publishVotes(c: Contract, t: Tally): void {
+/** Votes are published at the tally: each voter's verdict (agent.verified), then the vote rows. */
+function recordBallots(c: Contract): void {
   for (const ballot of c.ballots) {
     c.record(
       agentVerifiedEvent(c.eventContext(ballot.voter), {
@@ -77,14 +78,16 @@ function publishVotes(c: Contract, t: Tally): void {
       }),
     );
   }
-  c.voteRows = t.rows.map((r) => ({ contractId: c.contractId, ...r, reward: toWire(r.reward) }));
+}
+
+function voteRowsOf(c: Contract, t: Tally): VoteRowView[] {
+  return t.rows.map((r) => ({ contractId: c.contractId, ...r, reward: toWire(r.reward) }));
 }
 
 async function applyResolution(c: Contract, decision: Extract<Decision, { kind: 'resolve' }>) {
   const t = decision.source === 'panel-tally' ? tallyOf(c) : null;
-  c.criteriaMet = decision.criteriaMet;
-  if (t !== null) publishVotes(c, t);
-  c.transition('resolved');
+  if (t !== null) recordBallots(c);
+  c.resolving(decision.criteriaMet, t === null ? null : voteRowsOf(c, t));
   c.record(
     contractResolvedEvent(c.eventContext(decision.actor), {
       source: decision.source,
@@ -99,10 +102,9 @@ async function applyResolution(c: Contract, decision: Extract<Decision, { kind: 
     postings: [...postingsFor(c, settlement.holds), ...panelMoney],
   });
   if (t !== null && c.panel!.members.length > 0) {
-    await panels(c).closePanel({ contractId: c.contractId, rows: c.voteRows! });
+    await panels(c).closePanel({ contractId: c.contractId, rows: [...c.voteRows!] });
   }
-  c.payment = settlement.payment;
-  c.transition(settlement.status);
+  c.settled(settlement.payment, settlement.status);
   c.record(
     contractSettledEvent(c.eventContext('system'), {
       status: settlement.status,

@@ -2,13 +2,11 @@
 // published in contract.created, revealed only in contract.panel-drawn. It lives in the workflow's
 // memory and its (codec-sealed) history; no query, view or event carries it before the draw.
 import { patched } from '@temporalio/workflow';
-import { draws } from './activities';
-
-/** patched() id of the secret at creation: contracts created before it draw with the old seed. */
-export const DRAW_SECRET_PATCH = 'draw-secret-commitment';
+import { draws } from './activity-proxies';
+import { PATCHES } from './patches';
 
 /** A new contract's secret (null for histories from before secrets). */
 export function newDrawSecret(): Promise<string | null> {
-  if (!patched(DRAW_SECRET_PATCH)) return Promise.resolve(null);
+  if (!patched(PATCHES.drawSecret)) return Promise.resolve(null);
   return draws.newDrawSecret().then((r) => r.secret);
 }

@@ -4,8 +4,7 @@
 // timer per deadline rather than one per wait, and one search-attribute upsert per workflow task. Decided once, at the start, and kept on the contract:
 // a later patched() call could answer differently once a replayed workflow reaches live execution.
 import { patched } from '@temporalio/workflow';
-
-export const LEAN_HISTORY_PATCH = 'lean-history';
+import { PATCHES, type PatchId } from './patches';
 
 export interface Lean {
   readonly lean: boolean;
@@ -13,13 +12,13 @@ export interface Lean {
 
 /** Called once, before the workflow's first command. */
 export function startsLean(): boolean {
-  return patched(LEAN_HISTORY_PATCH);
+  return patched(PATCHES.leanHistory);
 }
 
 /**
  * An earlier patch's answer: a lean history started after every earlier patch existed, so it skips
  * their markers (each costs a marker and a search-attribute upsert); older histories ask as they did.
  */
-export function patchedBefore(c: Lean, patchId: string): boolean {
+export function patchedBefore(c: Lean, patchId: PatchId): boolean {
   return c.lean || patched(patchId);
 }

@@ -9,15 +9,15 @@ import { clientReviewVerdicts } from '../rules/agent-verdicts';
 import { contractCreatedEvent } from '../rules/event-constructors';
 import { drawCommitment } from '../rules/draw';
 import { toWire } from '../rules/money';
-import { ledger } from './activities';
-import { AUCTION_PATCH, closeBiddingAtDeadline } from './auction-match';
+import { ledger } from './activity-proxies';
+import { closeBiddingAtDeadline } from './auction-match';
 import { applyDecision } from './closing';
 import { newDrawSecret } from './draw-secret';
 import { releaseByOperator, underWatch } from './needs-operator';
 import { decideTally, drawPanelFor } from './panel';
 import { DeadlineTimer } from './deadline-timer';
 import { patchedBefore } from './lean-history';
-import { publish, publishNow } from './observability';
+import { PATCHES } from './patches';
 import { activityFailureMessage, activityFailureType } from './rejection';
 import type { Contract } from './state';
 
@@ -35,18 +35,17 @@ export async function lockEscrow(c: Contract): Promise<boolean> {
     const type = activityFailureType(error);
     if (type === null) throw error;
     const short = type === FailureType.InsufficientFunds;
-    c.escrow = {
+    c.escrowRefused({
       state: 'refused',
       failureType: short ? FailureType.InsufficientFunds : FailureType.BadInput,
       reason: short ? 'insufficient_funds' : 'escrow_refused',
       message: activityFailureMessage(error),
-    };
+    });
     return false;
   }
   // After the lock (a contract never created has no secret and no patch marker), before the escrow
   // counts as held: no message sees the contract without its secret.
-  c.drawSecret = await newDrawSecret();
-  c.escrow = { state: 'held', amount, holdId };
+  c.escrowHeld({ amount, holdId }, await newDrawSecret());
   c.record(
     contractCreatedEvent(c.eventContext(c.terms.client), {
       contractCode: c.terms.code,
@@ -61,7 +60,6 @@ export async function lockEscrow(c: Contract): Promise<boolean> {
       drawCommitment: c.drawSecret === null ? null : drawCommitment(c.drawSecret),
     }),
   );
-  publish(c);
   return true;
 }
 
@@ -80,7 +78,7 @@ async function onDeadline(c: Contract, kind: NextDeadline['kind']): Promise<void
   switch (kind) {
     case 'match':
       // An auction's bidding closes: the best quote wins, or none does (auction-match.ts).
-      if (c.terms.contractType === 'auction' && patchedBefore(c, AUCTION_PATCH))
+      if (c.terms.contractType === 'auction' && patchedBefore(c, PATCHES.auction))
         return closeBiddingAtDeadline(c);
       // Under the match lock: an accept already locking its stake finishes first and wins.
       await c.matchLock.run(() => {
@@ -131,12 +129,12 @@ export async function runContract(c: Contract): Promise<void> {
       await underWatch(c, 'panel-draw', () => drawPanelFor(c));
       continue;
     }
-    publishNow(c); // e.g. NextDeadline moves from the withdrawal to the delivery deadline
+    c.publishNow(); // e.g. NextDeadline moves from the withdrawal to the delivery deadline
     const next = c.nextDeadline(Date.now());
     const seen = c.revision;
     // A lean history also wakes for a change to publish alone (a quote): the timer keeps running.
-    const changed = await wait(() => c.revision !== seen || c.unpublished, next);
+    const changed = await wait(() => c.revision !== seen || c.publication.pending, next);
     if (!changed && next !== null) await onDeadline(c, next.kind);
   }
-  if (c.lean) publishNow(c);
+  if (c.lean) c.publishNow();
 }

@@ -52,11 +52,12 @@ import type { Address } from '../rules/address';
 import { disputeBondFor } from '../rules/holds';
 import { toWire } from '../rules/money';
 import type { CancellationReason } from '../rules/status';
-import { decideTally, everyoneVoted, PANEL_PATCH } from './panel';
-import { scheduled } from './activities';
+import { decideTally, everyoneVoted } from './panel';
+import { PATCHES } from './patches';
+import { scheduled } from './activity-proxies';
 import {
   activityFailureMessage,
-  activityFailureType,
+  isInsufficientFunds,
   reject,
   rejection,
   rejectionOf,
@@ -69,7 +70,8 @@ import { admit, mayLogRejection, settleSpending } from './budget';
 import { receipt } from './receipt';
 import { awardContract } from './auction-match';
 import { recordQuote, validateAward, validateQuote } from './bidding';
-import { stakeIsNoHold, type Contract } from './state';
+import type { Contract } from './state';
+import { lockWorkerStake, stakeIsNoHold } from './worker-stake';
 import {
   callerOf,
   validateAccept,
@@ -118,12 +120,8 @@ const accept: MessageSpec<{ caller: string }> = {
         const amount = c.stakeAmount();
         const holdId = stakeIsNoHold(amount)
           ? null
-          : await lockOrRefuse('Worker Stake', amount, () =>
-              scheduled.ledger.lockStake({ contractId: c.contractId, worker, amount: toWire(amount) }),
-            );
-        c.worker = worker;
-        c.stake = { amount, holdId };
-        c.transition('matched');
+          : await lockOrRefuse('Worker Stake', amount, () => lockWorkerStake(c, worker, amount));
+        c.matched(worker, { amount, holdId });
         c.record(
           contractMatchedEvent(c.eventContext(worker), {
             worker,
@@ -188,11 +186,10 @@ const deliver: MessageSpec<DeliverInput> = {
     const worker = callerOf(input)!;
     const sha256 = input.sha256.toLowerCase();
     const contentHash = input.contentHash.toLowerCase();
-    c.delivery = { uri: input.uri, sha256, contentHash, deliveredAt: Date.now() };
     // Standard mode: the panel is drawn at once (by the main loop) and votes while under review.
     // Histories recorded before panels (no marker) keep waiting in `under-review` as they did.
-    if (c.terms.verificationMode === 'standard' && patchedBefore(c, PANEL_PATCH)) c.panelDue = true;
-    c.transition('under-review');
+    const panelDue = c.terms.verificationMode === 'standard' && patchedBefore(c, PATCHES.panel);
+    c.delivered({ uri: input.uri, sha256, contentHash, deliveredAt: Date.now() }, panelDue);
     c.record(
       contractDeliveredEvent(c.eventContext(worker), {
         deliverySha256: sha256,
@@ -227,16 +224,6 @@ const approve: MessageSpec<{ caller: string }> = {
   },
 };
 
-/** Runs `work` with `who` marked as in flight; the mark goes whatever happens. */
-async function inFlight<T>(list: Address[], who: Address, work: () => Promise<T>): Promise<T> {
-  list.push(who);
-  try {
-    return await work();
-  } finally {
-    list.splice(list.indexOf(who), 1);
-  }
-}
-
 /** Locks a hold for the caller, or refuses with InsufficientFunds (402), nothing locked. */
 async function lockOrRefuse(
   what: string,
@@ -246,7 +233,7 @@ async function lockOrRefuse(
   try {
     return (await lock()).holdId;
   } catch (error) {
-    if (activityFailureType(error) !== 'InsufficientFunds') throw error;
+    if (!isInsufficientFunds(error)) throw error;
     return reject(
       rejection(
         FailureType.InsufficientFunds,
@@ -279,15 +266,14 @@ const dispute: MessageSpec<DisputeInput> = {
     recheck(c, input, validateDispute);
     const client = callerOf(input)!;
     const amount = disputeBondFor(c.escrowedFunds, c.params);
-    c.disputing = true;
+    let holdId: string | null;
+    c.disputeBondLocking(true);
     try {
-      const holdId = amount > 0n ? await lockBondOrRefuse(c, 'dispute-bond', client, amount) : null;
-      if (holdId !== null) c.disputeBond = { amount, holdId };
+      holdId = amount > 0n ? await lockBondOrRefuse(c, 'dispute-bond', client, amount) : null;
     } finally {
-      c.disputing = false;
+      c.disputeBondLocking(false);
     }
     const claims = input.claims === undefined ? undefined : [...input.claims];
-    c.disputeClaims = claims ?? null;
     c.record(
       agentVerifiedEvent(c.eventContext(client), {
         agentId: client,
@@ -297,8 +283,7 @@ const dispute: MessageSpec<DisputeInput> = {
       }),
     );
     c.record(contractDisputedEvent(c.eventContext(client), { disputeBond: amount }));
-    c.panelDue = true;
-    c.transition('disputed');
+    c.disputed(holdId === null ? null : { amount, holdId }, claims ?? null);
     await condition(() => c.panel !== null || c.terminal);
   },
 };
@@ -313,11 +298,8 @@ const vote: MessageSpec<VoteInput> = {
     recheck(c, input, validateVote);
     const voter = callerOf(input)!;
     const amount = c.params.baBond;
-    const holdId = await inFlight(c.votesInFlight, voter, () =>
-      lockBondOrRefuse(c, 'ba-bond', voter, amount),
-    );
-    c.ballots.push({ voter, verdicts: [...input.votes], bond: { amount, holdId } });
-    c.revision++;
+    const holdId = await c.lockingBallot(voter, () => lockBondOrRefuse(c, 'ba-bond', voter, amount));
+    c.voted({ voter, verdicts: [...input.votes], bond: { amount, holdId } });
     if (everyoneVoted(c)) decideTally(c);
   },
 };
@@ -359,14 +341,9 @@ function admission<I>(c: Contract, spec: MessageSpec<I>, input: unknown): Reject
   return spec.validate(c, input) ?? admit(c, spec.message, input);
 }
 
-/**
- * patched() id of the budget on the Signal path (Update validators are not replayed): runs from before
- * it took every Signal its rules allowed.
- */
-export const SIGNAL_BUDGET_PATCH = 'signal-budget';
-
+// The budget on the Signal path is patched (Update validators are not replayed).
 function signalAdmission<I>(c: Contract, spec: MessageSpec<I>, input: unknown): Rejection | null {
-  return spec.validate(c, input) ?? (patched(SIGNAL_BUDGET_PATCH) ? admit(c, spec.message, input) : null);
+  return spec.validate(c, input) ?? (patched(PATCHES.signalBudget) ? admit(c, spec.message, input) : null);
 }
 
 /** A refusal after acceptance is counted (budget.ts) and recorded; null when `error` is no refusal. */
@@ -446,5 +423,5 @@ export function registerHandlers(c: Contract): void {
   register(c, award);
   setHandler(contractQuery, () => c.view());
   setHandler(votesQuery, () => votesResult(c));
-  setHandler(eventsQuery, () => c.events);
+  setHandler(eventsQuery, () => [...c.events]);
 }

@@ -9,11 +9,9 @@ import {
   ActivityFailure,
   condition,
   patched,
-  proxyActivities,
   setHandler,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import type { OperatorActivities } from '../../activities/operator-activities';
 import { FailureType } from '../definitions';
 import {
   needsOperatorQuery,
@@ -30,71 +28,36 @@ import {
 } from '../rules/event-constructors';
 import { cancellationFor } from '../rules/settlement';
 import { needsOperatorKey } from '../search-attributes';
-import { panels } from './activities';
-import { publish } from './observability';
+import { operator, panels } from './activity-proxies';
+import { PATCHES } from './patches';
 import { activityFailureType, reject, rejection } from './rejection';
 import type { Contract } from './state';
 
-/** patched() id of the needs-operator path: before it, such a failure failed the workflow. */
-export const NEEDS_OPERATOR_PATCH = 'needs-operator';
-
-const operatorActivities = proxyActivities<OperatorActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
-
-/** What a step of the main loop may change before its money moves, restored when it fails. */
-interface Snapshot {
-  status: Contract['status'];
-  events: number;
-  criteriaMet: Contract['criteriaMet'];
-  voteRows: Contract['voteRows'];
-  payment: Contract['payment'];
-}
-
-function snapshot(c: Contract): Snapshot {
-  const { status, criteriaMet, voteRows, payment } = c;
-  return { status, events: c.events.length, criteriaMet, voteRows, payment };
-}
-
-function rollback(c: Contract, s: Snapshot): void {
-  c.status = s.status;
-  c.events.length = s.events;
-  c.criteriaMet = s.criteriaMet;
-  c.voteRows = s.voteRows;
-  c.payment = s.payment;
-  c.revision++;
-  publish(c);
-}
-
 function flag(c: Contract, stuck: StuckStep | null): void {
-  c.operator.stuck = stuck;
-  c.revision++;
+  c.flagStuck(stuck);
   upsertSearchAttributes([{ key: needsOperatorKey, value: stuck !== null }]);
 }
 
 /** Runs one step of the main loop; a failure of one of its activities waits for the operator. */
 export async function underWatch(c: Contract, step: string, work: () => Promise<void>): Promise<void> {
-  const before = snapshot(c);
+  const before = c.snapshot();
   try {
     await work();
   } catch (error) {
     // A scheduled activity's failure is an ActivityFailure; a local one's (lean history) its own ApplicationFailure.
     const failureType = activityFailureType(error);
-    if (!(error instanceof ActivityFailure || failureType !== null) || !patched(NEEDS_OPERATOR_PATCH))
+    if (!(error instanceof ActivityFailure || failureType !== null) || !patched(PATCHES.needsOperator))
       throw error;
-    rollback(c, before);
+    c.restore(before);
     c.record(needsOperatorEvent(c.eventContext('system'), { step, failureType: failureType ?? 'unknown' }));
     flag(c, { step, failureType: failureType ?? 'unknown', since: new Date(Date.now()).toISOString() });
     await condition(() => c.operator.action !== null);
-    const action = c.operator.action!;
-    c.operator.action = null;
+    const action = c.takeOperatorAction()!;
     c.record(operatorResolvedEvent(c.eventContext('operator'), action));
-    if (action === 'release') c.operator.releasing = true;
     flag(c, null);
     return;
   }
-  c.operator.completed++;
+  c.stepCompleted();
 }
 
 /**
@@ -103,11 +66,11 @@ export async function underWatch(c: Contract, step: string, work: () => Promise<
  */
 export async function releaseByOperator(c: Contract): Promise<void> {
   const released = cancellationFor('by-operator', c.holds(), c.params);
-  await operatorActivities.releaseContractHolds({ contractId: c.contractId });
+  await operator.releaseContractHolds({ contractId: c.contractId });
   if (c.panel !== null && c.panel.members.length > 0 && c.voteRows === null) {
     await panels(c).closePanel({ contractId: c.contractId, rows: [] });
   }
-  c.operator.releasing = false;
+  c.released();
   c.transition(released.status);
   c.record(
     contractCancelledEvent(c.eventContext('operator'), {
@@ -134,8 +97,7 @@ export function registerOperatorHandlers(c: Contract): void {
     resolveStuckUpdate,
     async (input: ResolveStuckInput): Promise<ResolveStuckResult> => {
       const { completed, stuck } = c.operator;
-      c.operator.action = input.action;
-      c.revision++;
+      c.operatorChose(input.action);
       // The answer comes once the step ran again: done, or stuck once more.
       await condition(
         () =>

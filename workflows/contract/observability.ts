@@ -27,12 +27,17 @@ export interface Published {
   readonly criteriaMet: readonly string[] | null;
   readonly payment: bigint | null;
   nextDeadline(now: number): NextDeadline | null;
-  /** What publish last sent, so an unchanged view is not upserted again. */
-  publishedKey: string;
   /** Lean history (lean-history.ts): changes are published once per workflow task, at the main loop's wait. */
   readonly lean: boolean;
-  /** Lean: a change is waiting for the main loop to publish it. */
-  unpublished: boolean;
+  readonly publication: Publication;
+}
+
+/** Publishing's own bookkeeping, kept on the contract and changed only here. */
+export interface Publication {
+  /** What publish last sent, so an unchanged view is not upserted again. */
+  key: string;
+  /** Lean: a change is waiting for the main loop to publish it (it wakes the loop). */
+  pending: boolean;
 }
 
 function iso(ms: number): string {
@@ -67,7 +72,7 @@ function details(c: Published, next: { kind: string; at: number } | null): strin
  * main loop publishes once, when it waits (publishNow), so a workflow task makes at most one upsert.
  */
 export function publish(c: Published): void {
-  if (c.lean) c.unpublished = true;
+  if (c.lean) c.publication.pending = true;
   else publishNow(c);
 }
 
@@ -76,15 +81,15 @@ export function publish(c: Published): void {
  * changed (each upsert is a history event, so unchanged values are not sent again).
  */
 export function publishNow(c: Published): void {
-  c.unpublished = false;
+  c.publication.pending = false;
   if (!c.created) return;
   const next = c.nextDeadline(Date.now());
   const visible: unknown[] = [c.status, c.worker, next, c.criteriaMet, c.payment?.toString()];
   // Auctions also show how many bidders quoted; fixed-price contracts upsert exactly what they always did.
   if (isAuction(c.terms)) visible.push(c.quotes.length);
   const key = JSON.stringify(visible);
-  if (key === c.publishedKey) return;
-  c.publishedKey = key;
+  if (key === c.publication.key) return;
+  c.publication.key = key;
   upsertSearchAttributes([
     { key: contractStatusKey, value: c.status },
     { key: contractCodeKey, value: c.terms.code },

@@ -6,15 +6,8 @@ import { votingWindowEnd } from '../rules/deadlines';
 import { panelDrawnEvent } from '../rules/event-constructors';
 import { toWire } from '../rules/money';
 import { tally, type Tally } from '../rules/tally';
-import { panels, scheduled } from './activities';
-import { publish } from './observability';
+import { panels, scheduled } from './activity-proxies';
 import type { Contract } from './state';
-
-/**
- * patched() id of the standard-mode panel draw at delivery: contracts delivered before panels existed
- * (no marker in their history) keep waiting in `under-review` as they did.
- */
-export const PANEL_PATCH = 'v2c-standard-panel';
 
 /**
  * Draws the panel from every agent holding the eligibility stake, the Client and the Worker excluded,
@@ -39,11 +32,8 @@ export async function drawPanelFor(c: Contract): Promise<void> {
   if (draw.panel.length > 0) await panels(c).openPanel({ contractId: c.contractId, members: draw.panel });
   const drawnAt = Date.now();
   const votingEndsAt = votingWindowEnd(drawnAt, c.params);
-  c.panel = { members: draw.panel, drawnAt, votingEndsAt };
-  c.panelDue = false;
+  c.panelDrawn({ members: draw.panel, drawnAt, votingEndsAt });
   c.record(panelDrawnEvent(c.eventContext('system'), draw, votingEndsAt));
-  c.revision++;
-  publish(c);
   if (draw.panel.length === 0) decideTally(c);
 }
 

@@ -1,31 +1,23 @@
 // The contract's durable record (docs/records.md): at a terminal status the workflow hands its view,
 // event log and vote rows to the database, so reads outlive the workflow's retention or deletion.
-import { proxyActivities } from '@temporalio/workflow';
-import type { RecordActivities } from '../../activities/record-activities';
 import type { VotesResult } from '../definitions';
+import { records } from './activity-proxies';
 import { patchedBefore } from './lean-history';
+import { PATCHES } from './patches';
 import type { Contract } from './state';
-
-/** patched() id of the record write: contracts that closed before it have no record. */
-export const RECORD_PATCH = 'contract-record';
-
-const records = proxyActivities<RecordActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
 
 /** The votes query's and the record's answer: sealed while a drawn panel votes; no rows without a panel. */
 export function votesResult(c: Contract): VotesResult {
-  if (c.voteRows !== null) return { sealed: false, rows: c.voteRows };
+  if (c.voteRows !== null) return { sealed: false, rows: [...c.voteRows] };
   return c.panel === null && !c.panelDue ? { sealed: false, rows: [] } : { sealed: true };
 }
 
 export async function writeRecord(c: Contract): Promise<void> {
-  if (!patchedBefore(c, RECORD_PATCH)) return;
+  if (!patchedBefore(c, PATCHES.record)) return;
   await records.recordContract({
     contractId: c.contractId,
     view: c.view(),
-    events: c.events,
+    events: [...c.events],
     votes: votesResult(c),
   });
 }

@@ -42,6 +42,11 @@ function activityError(error: unknown): ApplicationFailure | null {
 }
 
 /** The ApplicationFailure type of an activity's non-retryable domain error (e.g. `InsufficientFunds`). */
+/** The ledger refused for lack of funds (InsufficientFunds): nothing was locked. */
+export function isInsufficientFunds(error: unknown): boolean {
+  return activityFailureType(error) === 'InsufficientFunds';
+}
+
 export function activityFailureType(error: unknown): string | null {
   return activityError(error)?.type ?? null;
 }

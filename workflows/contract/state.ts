@@ -1,7 +1,8 @@
 // The state of one contract inside its workflow: terms, holds, status, the pending decision and the
-// event log. Every status change goes through `transition`, which checks it against the rules and
-// publishes the search attributes and current details.
-import { ApplicationFailure, patched } from '@temporalio/workflow';
+// event log. Read-only to every other module (the Contract type); each change is a named mutator here,
+// which wakes the main loop and publishes where the change calls for it (docs/workflow.md "State protocol").
+// Every status change goes through `transition`, which checks it against the rules' transition table.
+import { ApplicationFailure } from '@temporalio/workflow';
 import type {
   AutoVerificationView,
   ContentRef,
@@ -35,7 +36,7 @@ import {
 import type { Verdict } from '../rules/verdicts';
 import { BudgetSpent } from './budget-spent';
 import { WorkflowLock } from './lock';
-import { publish } from './observability';
+import { publish, publishNow, type Publication } from './observability';
 
 /** The terms as the workflow keeps them (WorkflowTermsWire decoded): ContractTerms, the materials reduced to a key-less reference. */
 export type WorkflowTerms = Omit<ContractTerms, 'supplementaryMaterials'> & {
@@ -58,13 +59,8 @@ export interface StakeHold {
   holdId: string | null;
 }
 
-/** patched() id: a Worker Stake that rounds to zero is no hold. Runs from before tried to lock it. */
-export const ZERO_STAKE_PATCH = 'zero-stake-no-hold';
-
-/** True when `amount` needs no lock: it rounds to zero (docs/protocol.md "A stake that rounds to zero"). */
-export function stakeIsNoHold(amount: bigint): boolean {
-  return amount === 0n && patched(ZERO_STAKE_PATCH);
-}
+/** The delivery as the workflow keeps it: the key-less reference, the content hash, when. */
+export type Delivery = ContentRef & { contentHash: string; deliveredAt: number };
 
 /** The drawn Backup Agent panel and its voting window (SPEC §8). */
 export interface Panel {
@@ -99,48 +95,72 @@ export type EscrowState =
   | ({ state: 'held' } & HeldFunds)
   | { state: 'refused'; failureType: FailureType; reason: EscrowRefusal; message: string };
 
-export class Contract {
+/** What a failed step of the main loop may have changed before its money moved (needs-operator.ts). */
+export interface Snapshot {
+  status: ContractStatus;
+  events: number;
+  criteriaMet: Verdict[] | null;
+  voteRows: VoteRowView[] | null;
+  payment: bigint | null;
+}
+
+/** Arrays read-only too: the outside reads a list, it never pushes to it. */
+type ReadOnlyField<V> = V extends readonly (infer E)[] ? readonly E[] : V;
+
+/**
+ * The contract as every other module sees it: each field read-only, each change through a named
+ * mutator of ContractState, which wakes the main loop and publishes where the change calls for it.
+ */
+export type Contract = { readonly [K in keyof ContractState]: ReadOnlyField<ContractState[K]> };
+
+/** A new contract's state; `startsLean` is asked once its input is valid (lean-history.ts). */
+export function newContract(input: ContractInput, now: number, startsLean: () => boolean): Contract {
+  return new ContractState(input, now, startsLean);
+}
+
+// The fields are public for the Contract view above; only this class assigns them. `wake` (the main
+// loop waits on `revision`) and `publish` (observability.ts) are called exactly where the commands of
+// the saved histories have them: a wake or an upsert more would change a replayed history.
+class ContractState {
   readonly contractId: string;
   readonly terms: WorkflowTerms;
   readonly params: ProtocolParams;
   readonly createdAt: number;
+  /** Decided once, at the start (lean-history.ts): the history-saving commands are used. */
+  readonly lean: boolean;
 
   escrow: EscrowState = { state: 'pending' };
   status: ContractStatus = 'created';
   worker: Address | null;
   stake: StakeHold | null = null;
-  /** Issue 6: the Dispute Bond once the Client disputes. */
+  /** The Dispute Bond once the Client disputes. */
   disputeBond: HeldFunds | null = null;
   /** Set when a panel must be drawn (a standard delivery, a dispute); the main loop draws it. */
   panelDue = false;
   panel: Panel | null = null;
-  readonly ballots: Ballot[] = [];
+  ballots: Ballot[] = [];
   /** BAs whose accepted vote is still locking its bond: they called in time, the tally waits for them. */
-  readonly votesInFlight: Address[] = [];
+  votesInFlight: Address[] = [];
   /** True while a dispute is locking its bond: approve, a second dispute and the review timeout wait. */
   disputing = false;
   disputeClaims: Verdict[] | null = null;
   /** The vote rows, once tallied (sealed until then). */
   voteRows: VoteRowView[] | null = null;
-  delivery: (ContentRef & { contentHash: string; deliveredAt: number }) | null = null;
+  delivery: Delivery | null = null;
   criteriaMet: Verdict[] | null = null;
   /** The automatic verifier's result (auto-verifier.ts), once the delivery is scored. */
   autoVerification: AutoVerificationView | null = null;
   payment: bigint | null = null;
   decision: Decision | null = null;
-  /** Bumped on every change the main loop must react to. */
+  /** Bumped (wake) on every change the main loop must react to; the Update receipts show it. */
   revision = 0;
-  readonly events: ContractEvent[] = [];
-  /** What observability.publish last sent, so an unchanged view is not upserted again. */
-  publishedKey = '';
-  /** Set once at the start (lean-history.ts): the history-saving commands are used. */
-  lean = false;
-  /** Lean: a change not yet published (observability.ts); wakes the main loop. */
-  unpublished = false;
+  events: ContractEvent[] = [];
+  /** What observability.publish last sent and whether a change waits to be published (lean). */
+  readonly publication: Publication = { key: '', pending: false };
   /** Serializes the messages that race for the match (accept, decline, cancel, award) and the Match Deadline. */
   readonly matchLock = new WorkflowLock();
   /** Auctions (bidding.ts): the live quotes, one per bidder, in arrival order. */
-  readonly quotes: AuctionQuote[] = [];
+  quotes: AuctionQuote[] = [];
   /** Auctions: quotes received so far (replacements included); numbers the quote IDs. */
   quoteSequence = 0;
   /** Auctions: true while a close of bidding is matching (quotes and a second award are refused). */
@@ -154,9 +174,9 @@ export class Contract {
   /** The draw secret (draw-secret.ts): never in the view, a query or an event until the draw reveals it. */
   drawSecret: string | null = null;
   /** A step waiting for the operator, the operator's pending action, and steps done (needs-operator.ts). */
-  readonly operator: OperatorState = { stuck: null, action: null, releasing: false, completed: 0 };
+  operator: Readonly<OperatorState> = { stuck: null, action: null, releasing: false, completed: 0 };
 
-  constructor(input: ContractInput, now: number) {
+  constructor(input: ContractInput, now: number, startsLean: () => boolean) {
     try {
       this.params = paramsFromWire(input.params);
       this.terms = { ...input.terms, amount: fromWire(input.terms.amount) };
@@ -169,6 +189,199 @@ export class Contract {
     this.contractId = input.contractId;
     this.worker = this.terms.worker;
     this.createdAt = now;
+    this.lean = startsLean();
+  }
+
+  /** The main loop must react to this change: it waits until the revision moves. */
+  private wake(): void {
+    this.revision++;
+  }
+
+  /** An operator-visible value changed: publish it (at once, or at the loop's wait on a lean history). */
+  private publish(): void {
+    publish(this);
+  }
+
+  /** The main loop's publication before it waits, and at the end (observability.ts). */
+  publishNow(): void {
+    publishNow(this);
+  }
+
+  record(event: ContractEvent): void {
+    this.events.push(event);
+  }
+
+  /** Every status change: checked against the rules' transition table; wakes and publishes. */
+  transition(to: ContractStatus): void {
+    assertTransition(this.status, to);
+    this.status = to;
+    this.wake();
+    this.publish();
+  }
+
+  /** A cancellation or a resolution for the main loop to carry out; wakes it. */
+  decide(decision: Decision): void {
+    if (this.decision !== null) throw new RangeError('a decision is already pending');
+    this.decision = decision;
+    this.wake();
+  }
+
+  /** The ledger refused the escrow: the contract is never created. */
+  escrowRefused(refusal: Extract<EscrowState, { state: 'refused' }>): void {
+    this.escrow = refusal;
+  }
+
+  /** The escrow is held (the draw secret first: no message sees the contract without it); publishes. */
+  escrowHeld(escrow: HeldFunds, drawSecret: string | null): void {
+    this.drawSecret = drawSecret;
+    this.escrow = { state: 'held', ...escrow };
+    this.publish();
+  }
+
+  /** An auction's escrow held again at the winning price (auction-match.ts). */
+  escrowShrunk(escrow: HeldFunds): void {
+    this.escrow = { state: 'held', ...escrow };
+  }
+
+  /** The Worker is matched on its locked stake (an auction's also on its winning quote): `matched`. */
+  matched(worker: Address, stake: StakeHold, auction?: { quote: AuctionQuote; bidderPool: Address[] }): void {
+    if (auction !== undefined) {
+      this.winningQuote = auction.quote;
+      this.bidderPool = auction.bidderPool;
+    }
+    this.worker = worker;
+    this.stake = stake;
+    this.transition('matched');
+  }
+
+  /** Auctions: a close of bidding is matching (closed) or failed with the contract still open. */
+  biddingClosing(closed: boolean): void {
+    this.biddingClosed = closed;
+  }
+
+  /** Auctions: the next quote's sequence number. */
+  nextQuoteSequence(): number {
+    return ++this.quoteSequence;
+  }
+
+  /** Auctions: a checked quote replaces the bidder's earlier one; publishes (the quote count). */
+  quoted(quote: AuctionQuote): void {
+    const earlier = this.quotes.findIndex((q) => q.bidder === quote.bidder);
+    if (earlier !== -1) this.quotes.splice(earlier, 1);
+    this.quotes.push(quote);
+    this.publish();
+  }
+
+  /** The Worker delivered: `under-review`, with a panel to draw when `panelDue`. */
+  delivered(delivery: Delivery, panelDue: boolean): void {
+    this.delivery = delivery;
+    if (panelDue) this.panelDue = true;
+    this.transition('under-review');
+  }
+
+  /** The automatic verifier's result (auto-verifier.ts). */
+  autoVerified(view: AutoVerificationView): void {
+    this.autoVerification = view;
+  }
+
+  /** A dispute starts (true) or stops (false) locking its bond: approve and the review timeout wait meanwhile. */
+  disputeBondLocking(locking: boolean): void {
+    this.disputing = locking;
+  }
+
+  /** The Client disputed (its bond locked, or none): `disputed`, a panel to draw. */
+  disputed(bond: HeldFunds | null, claims: Verdict[] | null): void {
+    if (bond !== null) this.disputeBond = bond;
+    this.disputeClaims = claims;
+    this.panelDue = true;
+    this.transition('disputed');
+  }
+
+  /** Runs `lock` with `voter` marked as still locking its bond; the mark goes whatever happens. */
+  async lockingBallot<T>(voter: Address, lock: () => Promise<T>): Promise<T> {
+    this.votesInFlight.push(voter);
+    try {
+      return await lock();
+    } finally {
+      this.votesInFlight.splice(this.votesInFlight.indexOf(voter), 1);
+    }
+  }
+
+  /** A BA's accepted ballot (bond locked); wakes the loop. */
+  voted(ballot: Ballot): void {
+    this.ballots.push(ballot);
+    this.wake();
+  }
+
+  /** The panel is drawn and seated; wakes and publishes. */
+  panelDrawn(panel: Panel): void {
+    this.panel = panel;
+    this.panelDue = false;
+    this.wake();
+    this.publish();
+  }
+
+  /** A resolution starts: Criteria Met (and the tallied vote rows, if a panel voted); `resolved`. */
+  resolving(criteriaMet: Verdict[], voteRows: VoteRowView[] | null): void {
+    this.criteriaMet = criteriaMet;
+    if (voteRows !== null) this.voteRows = voteRows;
+    this.transition('resolved');
+  }
+
+  /** The settlement is posted: the Payment, and the settled status. */
+  settled(payment: bigint, status: ContractStatus): void {
+    this.payment = payment;
+    this.transition(status);
+  }
+
+  /** What a main-loop step may change before its money moves (needs-operator.ts). */
+  snapshot(): Snapshot {
+    const { status, criteriaMet, voteRows, payment } = this;
+    return { status, events: this.events.length, criteriaMet, voteRows, payment };
+  }
+
+  /** Undoes a failed step's changes (its ledger batch moved nothing); wakes and publishes. */
+  restore(s: Snapshot): void {
+    this.status = s.status;
+    this.events.length = s.events;
+    this.criteriaMet = s.criteriaMet;
+    this.voteRows = s.voteRows;
+    this.payment = s.payment;
+    this.wake();
+    this.publish();
+  }
+
+  /** A step waits for the operator (or no longer: null); wakes the loop. */
+  flagStuck(stuck: StuckStep | null): void {
+    this.operator = { ...this.operator, stuck };
+    this.wake();
+  }
+
+  /** The operator's answer to a stuck step; wakes the loop. */
+  operatorChose(action: OperatorAction): void {
+    this.operator = { ...this.operator, action };
+    this.wake();
+  }
+
+  /** The main loop takes the operator's answer (a `release` is carried out next). */
+  takeOperatorAction(): OperatorAction | null {
+    const { action } = this.operator;
+    this.operator = {
+      ...this.operator,
+      action: null,
+      releasing: this.operator.releasing || action === 'release',
+    };
+    return action;
+  }
+
+  /** The operator's release is posted. */
+  released(): void {
+    this.operator = { ...this.operator, releasing: false };
+  }
+
+  /** A main-loop step finished (the operator's Update answers after the next one). */
+  stepCompleted(): void {
+    this.operator = { ...this.operator, completed: this.operator.completed + 1 };
   }
 
   get created(): boolean {
@@ -230,23 +443,6 @@ export class Contract {
   /** Workflow code: Date.now() is the deterministic workflow time. */
   eventContext(actor: Actor): EventContext {
     return { contractId: this.contractId, at: Date.now(), actor };
-  }
-
-  record(event: ContractEvent): void {
-    this.events.push(event);
-  }
-
-  transition(to: ContractStatus): void {
-    assertTransition(this.status, to);
-    this.status = to;
-    this.revision++;
-    publish(this);
-  }
-
-  decide(decision: Decision): void {
-    if (this.decision !== null) throw new RangeError('a decision is already pending');
-    this.decision = decision;
-    this.revision++;
   }
 
   view(): ContractView {

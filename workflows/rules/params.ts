@@ -1,5 +1,6 @@
 // The protocol parameter set of SPEC §2: defaults, validation, deployment overrides and wire form.
 import { z } from 'zod';
+import { fieldErrorsFromZod } from './field-errors';
 import { amountSchema, toWire } from './money';
 
 export const PARAMS_VERSION = 1 as const;
@@ -95,12 +96,12 @@ export class InvalidParamsError extends Error {
   }
 }
 
+/** The shared flattener's field errors (an unknown key under its own name), named as parameters. */
 function issuesOf(error: z.ZodError): { param: string; message: string }[] {
-  return error.issues.map((issue) =>
-    issue.code === 'unrecognized_keys'
-      ? { param: issue.keys.join(', '), message: 'unknown parameter' }
-      : { param: issue.path.map(String).join('.') || '(parameter set)', message: issue.message },
-  );
+  return fieldErrorsFromZod(error).map(({ field, message }) => ({
+    param: field || '(parameter set)',
+    message,
+  }));
 }
 
 export function paramsToWire(params: ProtocolParams): ProtocolParamsWire {

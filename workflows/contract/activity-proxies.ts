@@ -1,4 +1,5 @@
-// The activities the contract workflow calls. Money moves only through the ledger; every call is
+// Every activity proxy of the contract workflow (proxyActivities / proxyLocalActivities live only here).
+// Money moves only through the ledger; every call is
 // idempotent by its ledger operation id (`<contractId>:<step>`), so unlimited retries of
 // infrastructure errors are safe. Domain errors (InsufficientFunds, ...) are non-retryable failures
 // raised by the activities. The panel activities seat and close the Backup Agent panel (also idempotent).
@@ -14,7 +15,10 @@
 import { proxyActivities, proxyLocalActivities, type ActivityInterfaceFor } from '@temporalio/workflow';
 import type { DrawActivities } from '../../activities/draw-activities';
 import type { LedgerActivities, SettleInput } from '../../activities/ledger-activities';
+import type { OperatorActivities } from '../../activities/operator-activities';
 import type { PanelActivities } from '../../activities/panel-activities';
+import type { RecordActivities } from '../../activities/record-activities';
+import type { ScoringActivities } from '../../activities/scoring-activities';
 import type { Lean } from './lean-history';
 
 const options = {
@@ -48,3 +52,30 @@ export function settleLast(c: Lean, input: SettleInput) {
 
 /** The draw secret (draw-secret.ts): a scheduled activity, so its result is sealed in the history. */
 export const draws = proxyActivities<DrawActivities>(options);
+
+/** The durable record's write (record.ts). */
+export const records = proxyActivities<RecordActivities>(options);
+
+/** The operator's release of every hold (needs-operator.ts). */
+export const operator = proxyActivities<OperatorActivities>(options);
+
+// Pure computation: a few attempts cover a worker restart; past them the delivery stays unscored
+// rather than holding the deliver Update open.
+const scoringOptions = {
+  startToCloseTimeout: '30 seconds',
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '10 seconds',
+    maximumAttempts: 5,
+  },
+} as const;
+const scoringProxies = {
+  scheduled: proxyActivities<ScoringActivities>(scoringOptions),
+  local: proxyLocalActivities<ScoringActivities>(scoringOptions),
+};
+
+/** The automatic verifier's scoring (auto-verifier.ts): a local activity on a lean history (no side effect). */
+export function scoring(c: Lean): ActivityInterfaceFor<ScoringActivities> {
+  return c.lean ? scoringProxies.local : scoringProxies.scheduled;
+}
