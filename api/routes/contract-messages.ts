@@ -111,7 +111,6 @@ const messageResponses = {
 
 export function contractMessagesApp(ctx: ApiContext, auth: AuthMiddleware) {
   const app = new OpenAPIHono<SignedEnv>({ defaultHook: validationHook });
-  app.openAPIRegistry.register('Delivery', deliveryRequestSchema);
   for (const message of SIMPLE_MESSAGES) {
     app.openapi(
       createRoute({
@@ -180,6 +179,8 @@ export function contractMessagesApp(ctx: ApiContext, auth: AuthMiddleware) {
     },
   );
 
+  // The body the deliveries route declares by reference (and api/ingest checks).
+  app.openAPIRegistry.register('Delivery', deliveryRequestSchema);
   app.openapi(
     createRoute({
       method: 'post',
