@@ -26,6 +26,19 @@ export default tseslint.config(
     },
   },
   {
+    // scripts/ holds entry points (installers, the test runner, the bundle build): what the service
+    // shares with them lives in service/ or api/, never the other way round.
+    files: ['service/**/*.ts', 'api/**/*.ts', 'activities/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ group: ['**/scripts/*'], message: 'Import shared code from service/, not scripts/.' }],
+        },
+      ],
+    },
+  },
+  {
     // Workflow code runs in Temporal's deterministic sandbox: no Node builtins, drivers or non-workflow SDK parts.
     files: ['workflows/**/*.ts'],
     rules: {

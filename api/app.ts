@@ -11,7 +11,12 @@ import { notOnOpenPanel } from './panel-check';
 import { addressLimit, DEFAULT_RATE_LIMITS, MemoryRateLimitStore } from './rate-limit';
 import { MemoryStreamSlots } from './stream-caps';
 import { agentsApp } from './routes/agents';
-import { contractsApp } from './routes/contracts';
+import { contractMessagesApp } from './routes/contract-messages';
+import { contractCreationApp, contractsApp } from './routes/contracts';
+import { deliveryContentApp } from './routes/delivery-content';
+import { eventStreamApp } from './routes/event-stream';
+import { keysApp } from './routes/keys';
+import { quotesApp } from './routes/quotes';
 import { eligibilityApp } from './routes/eligibility';
 import { operatorApp } from './routes/operator';
 import { stuckOperatorApp } from './routes/operator-stuck';
@@ -77,7 +82,13 @@ export function createApp(deps: AppDeps) {
     }),
   );
 
+  app.route('/contracts', contractCreationApp(ctx, auth));
   app.route('/contracts', contractsApp(ctx, auth));
+  app.route('/contracts', contractMessagesApp(ctx, auth));
+  app.route('/contracts', quotesApp(ctx, auth));
+  app.route('/contracts', keysApp(ctx, auth));
+  app.route('/contracts', deliveryContentApp(ctx, auth));
+  app.route('/contracts', eventStreamApp(ctx, auth));
   app.route('/agents', agentsApp(ctx, auth));
   app.route('/agents', withdrawalsApp(ctx, auth));
   app.route('/params', paramsApp(ctx));

@@ -1,5 +1,5 @@
-// What the /contracts/{id} routes share: the 404 for an id that names no contract, and the Update ID
-// an Idempotency-Key derives.
+// What the /contracts/{id} routes share: the 404 for an id that names no contract (written here
+// once), and the Update ID an Idempotency-Key derives.
 import type { Context } from 'hono';
 import type { ContractView } from '../workflows/definitions';
 import { isContractId, keyToken } from './contract-ids';
@@ -7,11 +7,29 @@ import type { ApiContext } from './deps';
 import { notFound } from './errors';
 import { IDEMPOTENCY_HEADER } from './idempotency';
 
-/** 404 for any id that is not a contract's, whatever its form; the view otherwise. */
-export async function existingContract(ctx: ApiContext, id: string): Promise<ContractView> {
-  const view = isContractId(id) ? await ctx.contracts.view(id) : undefined;
-  if (view === undefined) throw notFound(`no contract ${id}`, undefined, 'contract_not_found');
-  return view;
+function noSuchContract(id: string) {
+  return notFound(`no contract ${id}`, undefined, 'contract_not_found');
+}
+
+/** What `read` finds under a contract id: 404 for an id that is not a contract's, whatever its form. */
+export async function fromContract<T>(id: string, read: (id: string) => Promise<T | undefined>): Promise<T> {
+  const found = isContractId(id) ? await read(id) : undefined;
+  if (found === undefined) throw noSuchContract(id);
+  return found;
+}
+
+/**
+ * The id, when it has a contract id's form; 404 otherwise. For the routes that send an Update: one
+ * sent to a contract that does not exist is answered 404 by the error mapping.
+ */
+export function contractIdOf(id: string): string {
+  if (!isContractId(id)) throw noSuchContract(id);
+  return id;
+}
+
+/** The contract's view; 404 for an id that names no contract. */
+export function existingContract(ctx: ApiContext, id: string): Promise<ContractView> {
+  return fromContract(id, (contractId) => ctx.contracts.view(contractId));
 }
 
 /**

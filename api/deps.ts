@@ -5,7 +5,7 @@ import type { ContractRecordStore } from '../activities/records';
 import type { ProtocolParams } from '../workflows/rules/params';
 import type { NonceStore } from './auth';
 import type { ContractGateway } from './contract-gateway';
-import type { IdempotencyStore } from './idempotency';
+import type { IdempotencyStore } from './idempotency-store';
 import type { PayoutStore } from './payouts';
 import type { RateLimitSettings, RateLimitStore } from './rate-limit';
 import type { StreamSlots } from './stream-caps';

@@ -12,7 +12,7 @@ import {
   WorkflowNotFoundError,
 } from '@temporalio/common';
 import { LedgerError } from '../activities/ledger';
-import { FAILURE_HTTP_STATUS, type FailureType, type RejectionDetails } from '../workflows/definitions';
+import type { FailureType, RejectionDetails } from '../workflows/definitions';
 import { errorBody, GENERIC_CODES, toErrorResponse, type ErrorBody } from './errors';
 import { VaultConflictError } from './vault';
 
@@ -21,7 +21,16 @@ export interface MappedError {
   body: ErrorBody;
 }
 
-/** Ledger codes (when the API calls ledger activities inline) and the workflow's failure types. */
+/** HTTP status for each failure type of a refused Update (SPEC §12). */
+const FAILURE_HTTP_STATUS: { readonly [T in FailureType]: number } = {
+  BadInput: 400,
+  Forbidden: 403,
+  Conflict: 409,
+  InsufficientFunds: 402,
+  NotFound: 404,
+};
+
+/** Ledger codes, when the API calls ledger activities inline. */
 const ledgerStatus: Record<string, number> = {
   InvalidOperation: 400,
   InsufficientFunds: 402,

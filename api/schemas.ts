@@ -321,3 +321,5 @@ const anyJsonNumber = z
 export const deliveryRequestSchema = deliveryBodySchema
   .extend({ confidence: anyJsonNumber.optional() })
   .openapi('Delivery');
+/** The Delivery body by reference, for a route that parses it itself (api/ingest): no validator. */
+export const deliveryRequestRef = { $ref: '#/components/schemas/Delivery' };

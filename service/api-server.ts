@@ -11,7 +11,7 @@ import { openRecords } from '../activities/records';
 import { createApp, type App } from '../api/app';
 import type { PostgresPool, PostgresPoolOptions } from '../api/auth';
 import { PostgresNonceStore, SqliteNonceStore, openPostgresPool } from '../api/auth';
-import { SqliteIdempotencyStore } from '../api/idempotency';
+import { SqliteIdempotencyStore } from '../api/idempotency-sqlite';
 import { PostgresIdempotencyStore } from '../api/idempotency-postgres';
 import { SqlitePayoutStore } from '../api/payouts';
 import { PostgresPayoutStore } from '../api/payouts-postgres';

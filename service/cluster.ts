@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openLedger } from '../activities/ledger';
-import { registerSearchAttributes } from '../scripts/search-attributes';
+import { registerSearchAttributes } from './search-attributes';
 import { freePortRange, ManagedProcess } from './cluster-process';
 import { startPostgres, type PostgresServer } from './postgres-server';
 

@@ -5,7 +5,7 @@
 import { Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
 import { temporalConnectConfig } from '../temporal.config';
-import { registerSearchAttributes } from '../scripts/search-attributes';
+import { registerSearchAttributes } from './search-attributes';
 import { startApiServer } from './api-server';
 import { startDevServer, type DevServer } from './dev-server';
 import { loadSettings, SettingsError } from './settings';

@@ -32,31 +32,23 @@ export function contractWorkflowId(contractId: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Failure types of a refused Update (ApplicationFailure.type); the API maps them to HTTP statuses.
+// Failure types of a refused Update (ApplicationFailure.type); the API maps each to an HTTP status
+// (api/error-mapping.ts).
 
 export const FailureType = {
-  /** 400: a field of the message is malformed. */
+  /** A field of the message is malformed. */
   BadInput: 'BadInput',
-  /** 403: the caller is not in the role the message needs. */
+  /** The caller is not in the role the message needs. */
   Forbidden: 'Forbidden',
-  /** 409: wrong state, lost race, or deadline passed. */
+  /** Wrong state, lost race, or deadline passed. */
   Conflict: 'Conflict',
-  /** 402: the caller cannot fund the hold the message needs. */
+  /** The caller cannot fund the hold the message needs. */
   InsufficientFunds: 'InsufficientFunds',
-  /** 404: the contract does not exist (e.g. its escrow lock failed at creation). */
+  /** The contract does not exist (e.g. its escrow lock failed at creation). */
   NotFound: 'NotFound',
 } as const;
 export type FailureType = (typeof FailureType)[keyof typeof FailureType];
 export const FAILURE_TYPES: readonly FailureType[] = Object.values(FailureType);
-
-/** HTTP status for each failure type (SPEC §12). */
-export const FAILURE_HTTP_STATUS: { readonly [T in FailureType]: number } = {
-  BadInput: 400,
-  Forbidden: 403,
-  Conflict: 409,
-  InsufficientFunds: 402,
-  NotFound: 404,
-};
 
 /** `details` of a refused message: a machine code (also the rejected event's code) and the field. */
 export interface RejectionDetails {

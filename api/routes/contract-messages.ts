@@ -3,7 +3,7 @@
 // answer is the caller's view after the change. Roles and states are the workflow's to check, except
 // for a delivery, whose role and state are checked here first; its key and content reach the vault
 // only once the workflow has accepted it (api/delivery-seal.ts).
-import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type { UpdateDefinition } from '@temporalio/common';
 import {
   acceptUpdate,
@@ -17,10 +17,9 @@ import {
   type CallerInput,
   type MessageReceipt,
 } from '../../workflows/definitions';
-import { isContractId } from '../contract-ids';
 import { viewFor } from '../contract-views';
 import type { ApiContext } from '../deps';
-import { badRequest, conflict, forbidden, invalidFields, notFound } from '../errors';
+import { badRequest, conflict, forbidden, invalidFields, validationHook } from '../errors';
 import { deliverInput, isAcceptedDelivery, sealDelivery } from '../delivery-seal';
 import {
   evidenceCriteriaErrors,
@@ -29,19 +28,22 @@ import {
   type NormalizedDelivery,
 } from '../ingest';
 import { checksOf } from '../../workflows/rules/scoring/criteria';
-import type { AuthMiddleware, MaybeSignedEnv } from '../middleware';
+import type { SignedEnv } from '../auth';
+import type { AuthMiddleware } from '../middleware';
 import {
   contractIdParams,
   contractViewSchema,
+  deliveryRequestRef,
   deliveryRequestSchema,
   disputeBody,
   emptyBody,
   voteBody,
   errorResponses,
 } from '../schemas';
-import { existingContract, updateId } from '../contract-requests';
+import { contractIdOf, existingContract, updateId } from '../contract-requests';
 import { requireStakeFunds } from '../stake-precheck';
 import { createMiddleware } from 'hono/factory';
+import { HTTPException } from 'hono/http-exception';
 
 interface MessageRoute {
   path: string;
@@ -81,18 +83,23 @@ function ingestError(result: Extract<DeliveryIngestResult, { ok: false }>) {
   );
 }
 
+/** The JSON media types the body may be sent as (what @hono/zod-openapi's own gate accepts). */
+const JSON_BODY = /^application\/([a-z-.]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
+
 /**
- * Runs before the route's JSON validator, so a malformed body is answered by api/ingest (SPEC §10);
- * the handler takes the normalized delivery from here instead of parsing the body again.
+ * The delivery body's one parse: api/ingest reads and validates it (SPEC §10: a malformed body is
+ * answered as such), then a body that is not sent as JSON is refused 415. The route declares the
+ * body for /openapi.json only, so no JSON validator parses it a second time.
  */
-const ingestBeforeValidation = createMiddleware<{ Variables: { ingested: NormalizedDelivery } }>(
-  async (c, next) => {
-    const parsed = parseDeliveryBody(await c.req.text());
-    if (!parsed.ok) throw ingestError(parsed);
-    c.set('ingested', parsed.delivery);
-    await next();
-  },
-);
+const ingestDelivery = createMiddleware<{ Variables: { ingested: NormalizedDelivery } }>(async (c, next) => {
+  const parsed = parseDeliveryBody(await c.req.text());
+  if (!parsed.ok) throw ingestError(parsed);
+  if (!JSON_BODY.test(c.req.header('Content-Type') ?? '')) {
+    throw new HTTPException(415, { message: 'Unsupported Media Type' });
+  }
+  c.set('ingested', parsed.delivery);
+  await next();
+});
 
 const messageResponses = {
   200: {
@@ -102,11 +109,8 @@ const messageResponses = {
   ...errorResponses(400, 401, 402, 403, 404, 409, 413, 422),
 };
 
-export function registerMessageRoutes(
-  app: OpenAPIHono<MaybeSignedEnv>,
-  ctx: ApiContext,
-  auth: AuthMiddleware,
-): void {
+export function contractMessagesApp(ctx: ApiContext, auth: AuthMiddleware) {
+  const app = new OpenAPIHono<SignedEnv>({ defaultHook: validationHook });
   for (const message of SIMPLE_MESSAGES) {
     app.openapi(
       createRoute({
@@ -121,9 +125,8 @@ export function registerMessageRoutes(
         responses: messageResponses,
       }),
       async (c) => {
-        const caller = c.var.caller!;
-        const id = c.req.valid('param').id;
-        if (!isContractId(id)) throw notFound(`no contract ${id}`, undefined, 'contract_not_found');
+        const caller = c.var.caller;
+        const id = contractIdOf(c.req.valid('param').id);
         await message.precheck?.(ctx, id, caller);
         const view = await ctx.contracts.send(id, message.update, { caller }, updateId(c, caller));
         return c.json(viewFor(view, caller), 200);
@@ -145,9 +148,8 @@ export function registerMessageRoutes(
       responses: messageResponses,
     }),
     async (c) => {
-      const caller = c.var.caller!;
-      const id = c.req.valid('param').id;
-      if (!isContractId(id)) throw notFound(`no contract ${id}`, undefined, 'contract_not_found');
+      const caller = c.var.caller;
+      const id = contractIdOf(c.req.valid('param').id);
       const { claims } = c.req.valid('json');
       const input = { caller, ...(claims === undefined ? {} : { claims }) };
       const view = await ctx.contracts.send(id, disputeUpdate, input, updateId(c, caller));
@@ -169,30 +171,31 @@ export function registerMessageRoutes(
       responses: messageResponses,
     }),
     async (c) => {
-      const caller = c.var.caller!;
-      const id = c.req.valid('param').id;
-      if (!isContractId(id)) throw notFound(`no contract ${id}`, undefined, 'contract_not_found');
+      const caller = c.var.caller;
+      const id = contractIdOf(c.req.valid('param').id);
       const { votes } = c.req.valid('json');
       const view = await ctx.contracts.send(id, voteUpdate, { caller, votes }, updateId(c, caller));
       return c.json(viewFor(view, caller), 200);
     },
   );
 
+  // The body the deliveries route declares by reference (and api/ingest checks).
+  app.openAPIRegistry.register('Delivery', deliveryRequestSchema);
   app.openapi(
     createRoute({
       method: 'post',
       path: '/{id}/deliveries',
       summary:
         'Deliver as the matched Worker: the reference, its key (kept in the vault) and the ingest fields',
-      middleware: [...auth.signedMutation, ingestBeforeValidation] as const,
+      middleware: [...auth.signedMutation, ingestDelivery] as const,
       request: {
         params: contractIdParams,
-        body: { required: true, content: { 'application/json': { schema: deliveryRequestSchema } } },
+        body: { required: true, content: { 'application/json': { schema: deliveryRequestRef } } },
       },
       responses: messageResponses,
     }),
     async (c) => {
-      const caller = c.var.caller!;
+      const caller = c.var.caller;
       const id = c.req.valid('param').id;
       const delivery = c.var.ingested;
       const view = await existingContract(ctx, id);
@@ -224,4 +227,5 @@ export function registerMessageRoutes(
       return c.json(viewFor(after, caller), 200);
     },
   );
+  return app;
 }

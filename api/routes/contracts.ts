@@ -1,20 +1,22 @@
-// /contracts: create, list (Temporal visibility), read (public or party view), events; the message
-// routes and the key routes are registered on the same sub-app by contract-messages.ts and keys.ts.
+// /contracts: create, list (Temporal visibility), read (public or party view), events, votes. The
+// other /contracts routes are sub-apps of their own (messages, quotes, keys, delivery, event stream),
+// routed beside this one by api/app.ts.
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { agentOwner } from '../../activities/ledger';
 import type { ContractInput, ContractView } from '../../workflows/definitions';
 import { CONTRACT_CODES } from '../../workflows/rules/contract-kinds';
-import { createContractBodySchema } from '../../workflows/rules/contract-body';
+import { contractBodyErrors, createContractBodySchema } from '../../workflows/rules/contract-body';
 import { termsToWire } from '../../workflows/rules/contract-terms-wire';
-import { validateContractTerms, type ContractTerms } from '../../workflows/rules/contract-terms';
+import { checkContractBody, type ContractTerms } from '../../workflows/rules/contract-terms';
 import { paramsToWire } from '../../workflows/rules/params';
-import { contractIdForKey, isContractId, randomContractId } from '../contract-ids';
+import { contractIdForKey, randomContractId } from '../contract-ids';
 import { partyView, viewFor } from '../contract-views';
-import { existingContract } from '../contract-requests';
+import { existingContract, fromContract } from '../contract-requests';
 import type { ApiContext } from '../deps';
-import { conflict, insufficientFunds, invalidFields, notFound, validationHook } from '../errors';
+import { conflict, insufficientFunds, invalidFields, validationHook } from '../errors';
 import { IDEMPOTENCY_HEADER } from '../idempotency';
+import type { SignedEnv } from '../auth';
 import type { AuthMiddleware, MaybeSignedEnv } from '../middleware';
 import { OPTIONALLY_SIGNED } from '../middleware';
 import {
@@ -29,14 +31,7 @@ import {
   partyViewSchema,
 } from '../schemas';
 import { formatUsdc } from '../../workflows/rules/money';
-import { registerDeliveryContentRoute } from './delivery-content';
 import { eventsVisibleTo } from '../event-privacy';
-import { registerEventStreamRoute } from './event-stream';
-import { registerKeyRoutes } from './keys';
-import { registerMessageRoutes } from './contract-messages';
-import { registerQuoteRoutes } from './quotes';
-
-// An empty requirement makes the signature optional (OpenAPI 3).
 
 function staticSummary(contractId: string, terms: ContractTerms): string {
   const n = terms.acceptanceCriteria.length;
@@ -52,15 +47,15 @@ function codesFor(filter: { awardMethod?: string; contractType?: string }): stri
   );
 }
 
-/** The contract a keyed creation made, when it exists and is the caller's. */
 /** The caller's contract under this id, once its escrow is decided (the `created` Update only reads). */
 async function callersContract(ctx: ApiContext, contractId: string, caller: string) {
   const existing = await ctx.contracts.created(contractId);
   return existing?.client === caller ? existing : undefined;
 }
 
-export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
-  const app = new OpenAPIHono<MaybeSignedEnv>({ defaultHook: validationHook });
+/** POST /contracts: signed, so its own sub-app (the caller is always there). */
+export function contractCreationApp(ctx: ApiContext, auth: AuthMiddleware) {
+  const app = new OpenAPIHono<SignedEnv>({ defaultHook: validationHook });
 
   app.openapi(
     createRoute({
@@ -77,8 +72,8 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
       },
     }),
     async (c) => {
-      const caller = c.var.caller!;
-      const result = validateContractTerms(await c.req.json(), ctx.now(), caller);
+      const caller = c.var.caller;
+      const result = checkContractBody(c.req.valid('json'), ctx.now(), caller);
       if (!result.ok) throw invalidFields(result.errors);
       const terms = result.terms;
 
@@ -120,17 +115,17 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
       }
       return c.json(partyView(view, 'client'), 201);
     },
-    // The schema documents the body; the rules' own messages (one per broken rule) answer a failure.
-    (result, c) =>
-      result.success
-        ? undefined
-        : (async (): Promise<never> => {
-            const checked = validateContractTerms(await c.req.json(), ctx.now(), c.var.caller!);
-            if (!checked.ok) throw invalidFields(checked.errors);
-            validationHook(result);
-            throw new Error('unreachable: the schema refused a body the rules accept');
-          })(),
+    // The schema's failures name their fields as the creation rules do ('(body)' for the whole body).
+    (result) => {
+      if (!result.success) throw invalidFields(contractBodyErrors(result.error));
+    },
   );
+  return app;
+}
+
+/** The reads of /contracts: public, or party views when signed. */
+export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
+  const app = new OpenAPIHono<MaybeSignedEnv>({ defaultHook: validationHook });
 
   app.openapi(
     createRoute({
@@ -213,17 +208,10 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
     }),
     async (c) => {
       const id = c.req.valid('param').id;
-      const votes = isContractId(id) ? await ctx.contracts.votes(id) : undefined;
-      if (votes === undefined) throw notFound(`no contract ${id}`, undefined, 'contract_not_found');
+      const votes = await fromContract(id, (contractId) => ctx.contracts.votes(contractId));
       if (votes.sealed) throw conflict('votes are sealed until the tally', undefined, 'votes_sealed');
       return c.json({ contractId: id, rows: votes.rows }, 200);
     },
   );
-
-  registerMessageRoutes(app, ctx, auth);
-  registerQuoteRoutes(app, ctx, auth);
-  registerKeyRoutes(app, ctx, auth);
-  registerDeliveryContentRoute(app, ctx, auth);
-  registerEventStreamRoute(app, ctx, auth);
   return app;
 }

@@ -1,20 +1,18 @@
 // GET /contracts/:id/delivery: the delivery's normalized content (SPEC §10), kept sealed in the vault
 // beside the delivery key and released to whoever may read that key (api/key-release.ts): the Client
 // and the drawn Backup Agents. The workflow only ever held its hash.
-import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type { ApiContext } from '../deps';
-import { forbidden, notFound } from '../errors';
+import { forbidden, notFound, validationHook } from '../errors';
 import { extractConfidence } from '../ingest';
 import { mayReadKey } from '../key-release';
-import type { AuthMiddleware, MaybeSignedEnv } from '../middleware';
+import type { SignedEnv } from '../auth';
+import type { AuthMiddleware } from '../middleware';
 import { contractIdParams, deliveryContentSchema, errorResponses } from '../schemas';
 import { existingContract } from '../contract-requests';
 
-export function registerDeliveryContentRoute(
-  app: OpenAPIHono<MaybeSignedEnv>,
-  ctx: ApiContext,
-  auth: AuthMiddleware,
-): void {
+export function deliveryContentApp(ctx: ApiContext, auth: AuthMiddleware) {
+  const app = new OpenAPIHono<SignedEnv>({ defaultHook: validationHook });
   app.openapi(
     createRoute({
       method: 'get',
@@ -31,7 +29,7 @@ export function registerDeliveryContentRoute(
       },
     }),
     async (c) => {
-      const caller = c.var.caller!;
+      const caller = c.var.caller;
       const id = c.req.valid('param').id;
       const view = await existingContract(ctx, id);
       // Whether anything was delivered is public (the status says it); the content is not.
@@ -62,4 +60,5 @@ export function registerDeliveryContentRoute(
       );
     },
   );
+  return app;
 }

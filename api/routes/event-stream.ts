@@ -4,12 +4,12 @@
 // reconnects with `Last-Event-ID` gets only what it missed. The stream ends with an `end` message once
 // the contract is terminal (a reconnect after that is answered 204: EventSource stops retrying), when
 // the client disconnects, or after `maxDurationMs` (the client reconnects and resumes).
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import type { ContractEvent } from '../../workflows/rules/events';
-import { isContractId } from '../contract-ids';
+import { existingContract } from '../contract-requests';
 import type { ApiContext } from '../deps';
-import { badRequest, notFound } from '../errors';
+import { badRequest, validationHook } from '../errors';
 import { eventsVisibleTo } from '../event-privacy';
 import type { AuthMiddleware, MaybeSignedEnv } from '../middleware';
 import { OPTIONALLY_SIGNED } from '../middleware';
@@ -50,11 +50,8 @@ function pauser(stream: SSEStreamingApi): (ms: number) => Promise<void> {
     });
 }
 
-export function registerEventStreamRoute(
-  app: OpenAPIHono<MaybeSignedEnv>,
-  ctx: ApiContext,
-  auth: AuthMiddleware,
-): void {
+export function eventStreamApp(ctx: ApiContext, auth: AuthMiddleware) {
+  const app = new OpenAPIHono<MaybeSignedEnv>({ defaultHook: validationHook });
   const settings = ctx.eventStream;
   app.openapi(
     createRoute({
@@ -81,9 +78,7 @@ export function registerEventStreamRoute(
     async (c) => {
       const id = c.req.valid('param').id;
       const seen = alreadySeen(c.req.header('Last-Event-ID'));
-      const view = isContractId(id) ? await ctx.contracts.view(id) : undefined;
-      if (view === undefined) throw notFound(`no contract ${id}`, undefined, 'contract_not_found');
-      const visible = eventsVisibleTo(view, c.var.caller);
+      const visible = eventsVisibleTo(await existingContract(ctx, id), c.var.caller);
       const first = await ctx.contracts.eventLog(id);
       if (isClosed(first) && seen >= first.length) return c.body(null, 204);
       const slot = await openStreamSlot(ctx.limits, c);
@@ -134,4 +129,5 @@ export function registerEventStreamRoute(
       });
     },
   );
+  return app;
 }

@@ -1,10 +1,11 @@
 // GET /contracts/:id/keys/materials · /keys/delivery (SPEC §9): the decryption keys, signed callers
 // only, released by the rule of api/key-release.ts to the role the workflow's view gives the caller.
-import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type { ApiContext } from '../deps';
-import { forbidden, notFound } from '../errors';
+import { forbidden, notFound, validationHook } from '../errors';
 import { mayReadKey } from '../key-release';
-import type { AuthMiddleware, MaybeSignedEnv } from '../middleware';
+import type { SignedEnv } from '../auth';
+import type { AuthMiddleware } from '../middleware';
 import { contractIdParams, errorResponses, keySchema } from '../schemas';
 import type { KeyKind } from '../vault';
 import { existingContract } from '../contract-requests';
@@ -14,11 +15,8 @@ const WHO: Record<KeyKind, string> = {
   delivery: 'the Client (and drawn Backup Agents)',
 };
 
-export function registerKeyRoutes(
-  app: OpenAPIHono<MaybeSignedEnv>,
-  ctx: ApiContext,
-  auth: AuthMiddleware,
-): void {
+export function keysApp(ctx: ApiContext, auth: AuthMiddleware) {
+  const app = new OpenAPIHono<SignedEnv>({ defaultHook: validationHook });
   for (const kind of ['materials', 'delivery'] as const) {
     app.openapi(
       createRoute({
@@ -36,7 +34,7 @@ export function registerKeyRoutes(
         },
       }),
       async (c) => {
-        const caller = c.var.caller!;
+        const caller = c.var.caller;
         const id = c.req.valid('param').id;
         const view = await existingContract(ctx, id);
         if (!mayReadKey(view, caller, kind))
@@ -54,4 +52,5 @@ export function registerKeyRoutes(
       },
     );
   }
+  return app;
 }

@@ -1,28 +1,24 @@
 // Auction routes (SPEC §5, Appendix A): a bidder's quote and the Client's award, each sent to the
 // contract's workflow as an Update whose validator answers at once (over the cap, the Client's own
 // bid, bidding closed, an unknown quote). Roles and states are the workflow's to check.
-import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { awardUpdate, quoteUpdate, type QuoteInput } from '../../workflows/definitions';
 import { toWire } from '../../workflows/rules/money';
-import { isContractId } from '../contract-ids';
 import { viewFor } from '../contract-views';
 import type { ApiContext } from '../deps';
-import { notFound } from '../errors';
-import type { AuthMiddleware, MaybeSignedEnv } from '../middleware';
+import { validationHook } from '../errors';
+import type { SignedEnv } from '../auth';
+import type { AuthMiddleware } from '../middleware';
 import { awardBody, contractIdParams, contractViewSchema, errorResponses, quoteBody } from '../schemas';
-import { updateId } from '../contract-requests';
+import { contractIdOf, updateId } from '../contract-requests';
 
 const viewResponse = (description: string) => ({
   description,
   content: { 'application/json': { schema: contractViewSchema } },
 });
 
-function contractIdOf(id: string): string {
-  if (!isContractId(id)) throw notFound(`no contract ${id}`, undefined, 'contract_not_found');
-  return id;
-}
-
-export function registerQuoteRoutes(app: OpenAPIHono<MaybeSignedEnv>, ctx: ApiContext, auth: AuthMiddleware) {
+export function quotesApp(ctx: ApiContext, auth: AuthMiddleware) {
+  const app = new OpenAPIHono<SignedEnv>({ defaultHook: validationHook });
   app.openapi(
     createRoute({
       method: 'post',
@@ -40,7 +36,7 @@ export function registerQuoteRoutes(app: OpenAPIHono<MaybeSignedEnv>, ctx: ApiCo
       },
     }),
     async (c) => {
-      const caller = c.var.caller!;
+      const caller = c.var.caller;
       const id = contractIdOf(c.req.valid('param').id);
       const { price, confidence, message } = c.req.valid('json');
       const input: QuoteInput = {
@@ -71,7 +67,7 @@ export function registerQuoteRoutes(app: OpenAPIHono<MaybeSignedEnv>, ctx: ApiCo
       },
     }),
     async (c) => {
-      const caller = c.var.caller!;
+      const caller = c.var.caller;
       const id = contractIdOf(c.req.valid('param').id);
       const { quoteId } = c.req.valid('json');
       const input = { caller, ...(quoteId === undefined ? {} : { quoteId }) };
@@ -79,4 +75,5 @@ export function registerQuoteRoutes(app: OpenAPIHono<MaybeSignedEnv>, ctx: ApiCo
       return c.json(viewFor(view, caller), 200);
     },
   );
+  return app;
 }

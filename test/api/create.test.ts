@@ -130,6 +130,17 @@ describe('every creation rule broken once → 400 naming the field, nothing crea
     assert.equal(res.status, 400);
     await assertNothingHeld(client.address);
   });
+
+  test('no body at all → 400 naming the missing fields', async () => {
+    const res = await call(h().app, client, 'POST', '/contracts');
+    assert.equal(res.status, 400, res.text);
+    assert.equal(res.json.error.code, 'invalid_input', res.text);
+    assert.ok(
+      res.json.error.details.fields.some((f: { field: string }) => f.field === 'contractType'),
+      res.text,
+    );
+    await assertNothingHeld(client.address);
+  });
 });
 
 test('402 when the Client cannot fund the escrow: no workflow, no hold', async () => {

@@ -91,6 +91,16 @@ describe('ingest (seed 002_…) through the API', () => {
     await assertUnchanged(m);
   });
 
+  test('a well-formed body not sent as JSON → 415, nothing stored', async () => {
+    const res = await call(h().app, m.worker, 'POST', `/contracts/${m.id}/deliveries`, {
+      body: REF,
+      headers: { 'Content-Type': 'text/plain' },
+    });
+    assert.equal(res.status, 415, res.text);
+    assert.equal(res.json.error.code, 'unsupported_media_type');
+    await assertUnchanged(m);
+  });
+
   test('a field of the wrong type → 400 naming it, nothing stored', async () => {
     const wrong: Record<string, unknown> = {
       uri: 5,

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { createApp, type App } from '../../api/app';
 import { SqliteNonceStore } from '../../api/auth';
-import { SqliteIdempotencyStore } from '../../api/idempotency';
+import { SqliteIdempotencyStore } from '../../api/idempotency-sqlite';
 import { readSse, type SseMessage } from '../../api/sdk';
 import { createTemporalClient } from '../../service/temporal-client';
 import { startAppHarness, TASK_QUEUE, type AppHarness } from '../support/service';

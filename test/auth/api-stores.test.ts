@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { PostgresNonceStore, SqliteNonceStore } from '../../api/auth';
 import { PostgresIdempotencyStore } from '../../api/idempotency-postgres';
-import { SqliteIdempotencyStore } from '../../api/idempotency';
+import { SqliteIdempotencyStore } from '../../api/idempotency-sqlite';
 import { SqliteKeyVault } from '../../api/vault';
 import { PostgresKeyVault } from '../../api/vault-postgres';
 import { closeApiStores, openApiStoresFor } from '../../service/api-server';

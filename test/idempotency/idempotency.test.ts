@@ -6,7 +6,7 @@ import { SqliteNonceStore } from '../../api/auth/nonce-store';
 import type { SignedEnv } from '../../api/auth/require-signature';
 import { requireSignature } from '../../api/auth/require-signature';
 import { errorBody, toErrorResponse } from '../../api/errors';
-import type { IdempotencyScope } from '../../api/idempotency';
+import type { IdempotencyScope } from '../../api/idempotency-store';
 import { idempotency, requestHash } from '../../api/idempotency';
 import type { ApiStoreHarness, StorePlace } from '../auth/api-stores';
 import { describeEachApiStore } from '../auth/api-stores';

@@ -3,7 +3,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { existsSync } from 'node:fs';
 import { contractSearchAttributes, serverPaths } from '../../temporal.config';
-import { registerSearchAttributes } from '../../scripts/search-attributes';
+import { registerSearchAttributes } from '../../service/search-attributes';
 
 // Workers log every state change at INFO; tests only want warnings.
 Runtime.install({ logger: new DefaultLogger('WARN') });

@@ -2,6 +2,7 @@
 // The creation rules that look across fields are in ./contract-terms.
 import { z } from 'zod';
 import { addressSchema } from './address';
+import { fieldErrors, type FieldError } from './field-errors';
 import { AWARD_METHODS, CONTRACT_TYPES, VERIFICATION_MODES } from './contract-kinds';
 import { machineCheckSchema } from './machine-checks';
 import { positiveAmountSchema } from './money';
@@ -63,3 +64,8 @@ export const createContractBodySchema = z
 export type CreateContractBody = z.input<typeof createContractBodySchema>;
 /** The body as the schema parses it (criteria as written, deadlines as ISO strings). */
 export type ContractBody = z.output<typeof createContractBodySchema>;
+
+/** The schema's failures on a body, each naming its field ('(body)' for the body as a whole). */
+export function contractBodyErrors(error: { issues: readonly z.core.$ZodIssue[] }): FieldError[] {
+  return fieldErrors(error.issues).map((e) => ({ ...e, field: e.field || '(body)' }));
+}

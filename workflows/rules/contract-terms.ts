@@ -1,11 +1,11 @@
 // Contract creation (SPEC §3): every creation rule applied to a parsed `POST /contracts` body
 // (./contract-body), the normalized terms, the combination code and the escrow amount.
 import { normalizeAddress, type Address } from './address';
-import { createContractBodySchema, type ContractBody } from './contract-body';
+import { contractBodyErrors, createContractBodySchema, type ContractBody } from './contract-body';
 import { CONTRACT_CODES } from './contract-kinds';
 import type { AwardMethod, ContractCode, ContractType, VerificationMode } from './contract-kinds';
 import type { Deadlines } from './deadlines';
-import { fieldErrors, type FieldError } from './field-errors';
+import type { FieldError } from './field-errors';
 import type { MachineCheck } from './machine-checks';
 
 export interface Criterion {
@@ -96,11 +96,12 @@ function checkDeadlines(deadlines: Deadlines, mode: VerificationMode, now: numbe
  */
 export function validateContractTerms(body: unknown, now: number, client: string): TermsResult {
   const parsed = createContractBodySchema.safeParse(body);
-  if (!parsed.success) {
-    const errors = fieldErrors(parsed.error.issues).map((e) => ({ ...e, field: e.field || '(body)' }));
-    return { ok: false, errors };
-  }
-  const b = parsed.data;
+  if (!parsed.success) return { ok: false, errors: contractBodyErrors(parsed.error) };
+  return checkContractBody(parsed.data, now, client);
+}
+
+/** The rules of SPEC §3 beyond the schema, on a body the schema accepted (validateContractTerms). */
+export function checkContractBody(b: ContractBody, now: number, client: string): TermsResult {
   const clientAddress = normalizeAddress(client);
   const verificationMode = b.verificationMode ?? defaultVerificationMode(b.awardMethod);
   const deadlines: Deadlines = {

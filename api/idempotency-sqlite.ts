@@ -1,0 +1,133 @@
+// The idempotency store in a SQLite file (one API process); the rules are idempotency-store.ts's.
+import type { SqliteDatabase } from './auth/sqlite-file';
+import { openSqliteFile } from './auth/sqlite-file';
+import type {
+  IdempotencyScope,
+  IdempotencyStore,
+  IdempotencyStoreOptions,
+  Reservation,
+  SavedAnswer,
+} from './idempotency-store';
+import {
+  IDEMPOTENCY_PRUNE_INTERVAL_MS,
+  idempotencyStoreSettings,
+  judgeRecord,
+  pruneCutoffs,
+} from './idempotency-store';
+
+export type SqliteIdempotencyStoreOptions = IdempotencyStoreOptions;
+
+interface Row {
+  request_hash: string;
+  state: 'pending' | 'done';
+  reserved_at: number;
+  status: number | null;
+  content_type: string | null;
+  body: Buffer | null;
+}
+
+export class SqliteIdempotencyStore implements IdempotencyStore {
+  private readonly db: SqliteDatabase;
+  private readonly now: () => number;
+  private readonly leaseMs: number;
+  private readonly retentionMs: number;
+  private lastPrune = -Infinity;
+
+  constructor(path: string, options: IdempotencyStoreOptions = {}) {
+    ({
+      now: this.now,
+      leaseMs: this.leaseMs,
+      retentionMs: this.retentionMs,
+    } = idempotencyStoreSettings(options));
+    this.db = openSqliteFile(path);
+    this.db.exec(`CREATE TABLE IF NOT EXISTS idempotency_keys (
+      caller TEXT NOT NULL,
+      method TEXT NOT NULL,
+      path TEXT NOT NULL,
+      key TEXT NOT NULL,
+      request_hash TEXT NOT NULL,
+      state TEXT NOT NULL CHECK (state IN ('pending', 'done')),
+      reserved_at INTEGER NOT NULL,
+      status INTEGER,
+      content_type TEXT,
+      body BLOB,
+      PRIMARY KEY (caller, method, path, key)
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS idempotency_keys_reserved_at ON idempotency_keys (reserved_at);`);
+  }
+
+  private readonly where = 'caller = @caller AND method = @method AND path = @path AND key = @key';
+
+  // IMMEDIATE takes the write lock before reading, so two processes cannot both see "no record".
+  private readonly reserveTx = (scope: IdempotencyScope, requestHash: string, now: number): Reservation => {
+    const row = this.db.prepare(`SELECT * FROM idempotency_keys WHERE ${this.where}`).get(scope) as
+      Row | undefined;
+    if (!row) {
+      this.db
+        .prepare(
+          `INSERT INTO idempotency_keys (caller, method, path, key, request_hash, state, reserved_at)
+           VALUES (@caller, @method, @path, @key, @requestHash, 'pending', @now)`,
+        )
+        .run({ ...scope, requestHash, now });
+      return { kind: 'reserved' };
+    }
+    const judged = judgeRecord(
+      {
+        requestHash: row.request_hash,
+        state: row.state,
+        reservedAt: row.reserved_at,
+        status: row.status,
+        contentType: row.content_type,
+        body: row.body,
+      },
+      requestHash,
+      now,
+      this.leaseMs,
+    );
+    if (judged.kind !== 'take_over') return judged;
+    this.db
+      .prepare(`UPDATE idempotency_keys SET reserved_at = @now WHERE ${this.where}`)
+      .run({ ...scope, now });
+    return { kind: 'reserved' };
+  };
+
+  async reserve(scope: IdempotencyScope, requestHash: string): Promise<Reservation> {
+    const now = this.now();
+    if (now - this.lastPrune >= IDEMPOTENCY_PRUNE_INTERVAL_MS) this.prune();
+    return this.db.transaction(this.reserveTx).immediate(scope, requestHash, now);
+  }
+
+  async complete(scope: IdempotencyScope, answer: SavedAnswer): Promise<void> {
+    this.db
+      .prepare(
+        `UPDATE idempotency_keys SET state = 'done', status = @status, content_type = @contentType, body = @body
+         WHERE ${this.where} AND state = 'pending'`,
+      )
+      .run({
+        ...scope,
+        status: answer.status,
+        contentType: answer.contentType,
+        body: Buffer.from(answer.body),
+      });
+  }
+
+  async release(scope: IdempotencyScope): Promise<void> {
+    this.db.prepare(`DELETE FROM idempotency_keys WHERE ${this.where} AND state = 'pending'`).run(scope);
+  }
+
+  /** Deletes answers older than the retention period and reservations past their lease; returns how many. */
+  prune(): number {
+    const now = this.now();
+    this.lastPrune = now;
+    return this.db
+      .prepare(
+        `DELETE FROM idempotency_keys
+         WHERE (state = 'done' AND reserved_at < @doneBefore) OR (state = 'pending' AND reserved_at < @pendingBefore)`,
+      )
+      .run(pruneCutoffs(now, this.leaseMs, this.retentionMs)).changes;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
