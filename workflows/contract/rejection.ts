@@ -1,4 +1,4 @@
-// A message the rules refuse: its failure type (the API's HTTP status), a machine code for the
+// A message the rules refuse: its failure type (the kind of refusal; the API maps it to a status), a machine code for the
 // event log, the offending field, and a message for the caller.
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
 import type { FailureType } from '../definitions';
