@@ -1,5 +1,5 @@
-// A message the rules refuse: its failure type (the kind of refusal; the API maps it to a status), a machine code for the
-// event log, the offending field, and a message for the caller.
+// A message the rules refuse: its failure type (the kind of refusal; the API maps it to a status),
+// a machine code for the event log, the offending field, and a message for the caller.
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
 import type { FailureType } from '../definitions';
 import { FAILURE_TYPES, type RejectionDetails } from '../definitions';
