@@ -29,10 +29,14 @@ const options = {
 export const scheduled = {
   ledger: proxyActivities<LedgerActivities>(options),
   panels: proxyActivities<PanelActivities>(options),
+  draws: proxyActivities<DrawActivities>(options),
+  records: proxyActivities<RecordActivities>(options),
 };
 const local = {
   ledger: proxyLocalActivities<LedgerActivities>(options),
   panels: proxyLocalActivities<PanelActivities>(options),
+  draws: proxyLocalActivities<DrawActivities>(options),
+  records: proxyLocalActivities<RecordActivities>(options),
 };
 
 /** The escrow lock and the last batch: local activities on a lean history. */
@@ -50,11 +54,19 @@ export function settleLast(c: Lean, input: SettleInput) {
   return ledger(c).settle(c.lean ? { ...input, final: true } : input);
 }
 
-/** The draw secret (draw-secret.ts): a scheduled activity, so its result is sealed in the history. */
-export const draws = proxyActivities<DrawActivities>(options);
+/**
+ * The draw secret (draw-secret.ts), sealed in the history either way: a scheduled activity, or a local
+ * one on a leaner history. A retried task draws a new secret, which is safe: the one drawn before is
+ * in no history and its commitment reached nobody (both are written by the task that completes).
+ */
+export function draws(c: Lean): ActivityInterfaceFor<DrawActivities> {
+  return c.leaner ? local.draws : scheduled.draws;
+}
 
-/** The durable record's write (record.ts). */
-export const records = proxyActivities<RecordActivities>(options);
+/** The durable record's write (record.ts): a local activity on a leaner history. */
+export function records(c: Lean): ActivityInterfaceFor<RecordActivities> {
+  return c.leaner ? local.records : scheduled.records;
+}
 
 /** The operator's release of every hold (needs-operator.ts). */
 export const operator = proxyActivities<OperatorActivities>(options);
