@@ -6,7 +6,8 @@
 //
 // On a lean history (lean-history.ts) a few calls run as local activities, on the worker that runs
 // the workflow task, recorded as one marker: the escrow lock (its body is the contract's input), the
-// contract's last batch, the panel's seats and the scoring. A local activity is run again only when
+// contract's last batch, the panel's seats and the scoring; on a leaner history also the draw secret
+// and the durable record (record.ts: the store takes a retried task's rewrite). A local activity is run again only when
 // its workflow task fails before completing; the retried task replays the same history and makes the
 // same call, which the ledger answers as a replay (or refuses as a conflict: never a second move).
 // Scheduled, always: a hold a message locks (stake, bonds, an auction's match), since a retried task
