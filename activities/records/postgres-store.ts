@@ -3,7 +3,7 @@ import type { PostgresPool } from '../../api/auth';
 import { createTables } from '../../api/auth/postgres-db';
 import { closedFromRow, closedListingSql, postgresDialect, type ClosedRow } from './listing';
 import type { ContractRecord, ContractRecordStore } from './types';
-import { RECORD_TABLE, encodeRecord, judgeExisting } from './types';
+import { RECORD_TABLE, saveRecord } from './types';
 
 export async function openPostgresRecords(pool: PostgresPool): Promise<ContractRecordStore> {
   await createTables(pool, `${RECORD_TABLE};\n${postgresDialect.closedIndex}`);
@@ -15,14 +15,26 @@ export async function openPostgresRecords(pool: PostgresPool): Promise<ContractR
     return rows[0]?.body;
   };
   return {
-    async save(record: ContractRecord) {
-      const { rowCount } = await pool.query(
-        `INSERT INTO contract_records (contract_id, status, body, recorded_at) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (contract_id) DO NOTHING`,
-        [record.contractId, record.view.status, encodeRecord(record), new Date().toISOString()],
-      );
-      if (rowCount === 1) return 'saved';
-      return judgeExisting(record, (await select(record.contractId))!);
+    save(record: ContractRecord) {
+      const id = record.contractId;
+      return saveRecord(record, {
+        insert: async (status, body) => {
+          const { rowCount } = await pool.query(
+            `INSERT INTO contract_records (contract_id, status, body, recorded_at) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (contract_id) DO NOTHING`,
+            [id, status, body, new Date().toISOString()],
+          );
+          return rowCount === 1;
+        },
+        body: async () => (await select(id))!,
+        replace: async (stored, status, body) => {
+          const { rowCount } = await pool.query(
+            'UPDATE contract_records SET status = $1, body = $2 WHERE contract_id = $3 AND body = $4',
+            [status, body, id, stored],
+          );
+          return rowCount === 1;
+        },
+      });
     },
     async get(contractId) {
       const body = await select(contractId);

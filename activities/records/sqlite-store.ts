@@ -2,7 +2,7 @@
 import Database from 'better-sqlite3';
 import { closedFromRow, closedListingSql, sqliteDialect, type ClosedRow } from './listing';
 import type { ContractRecord, ContractRecordStore, SaveOutcome } from './types';
-import { RECORD_TABLE, encodeRecord, judgeExisting } from './types';
+import { RECORD_TABLE, saveRecord } from './types';
 
 export function openSqliteRecords(path: string): ContractRecordStore {
   const db = new Database(path);
@@ -18,13 +18,18 @@ export function openSqliteRecords(path: string): ContractRecordStore {
   const select = db.prepare<[string], { body: string }>(
     'SELECT body FROM contract_records WHERE contract_id = ?',
   );
+  const replace = db.prepare(
+    'UPDATE contract_records SET status = ?, body = ? WHERE contract_id = ? AND body = ?',
+  );
   return {
     // async: a conflict is a rejected promise, as on PostgreSQL, never a synchronous throw.
-    async save(record: ContractRecord): Promise<SaveOutcome> {
-      const body = encodeRecord(record);
-      const { changes } = insert.run(record.contractId, record.view.status, body, new Date().toISOString());
-      if (changes === 1) return 'saved';
-      return judgeExisting(record, select.get(record.contractId)!.body);
+    save(record: ContractRecord): Promise<SaveOutcome> {
+      const id = record.contractId;
+      return saveRecord(record, {
+        insert: async (status, body) => insert.run(id, status, body, new Date().toISOString()).changes === 1,
+        body: async () => select.get(id)!.body,
+        replace: async (stored, status, body) => replace.run(status, body, id, stored).changes === 1,
+      });
     },
     async get(contractId) {
       const row = select.get(contractId);

@@ -10,10 +10,27 @@ export interface ContractRecord {
   /** The content-free event log, successCriteria included. */
   events: ContractEvent[];
   votes: VotesResult;
+  /** Who wrote it, when a local activity did (workflows/contract/record.ts); absent on older records. */
+  writer?: RecordWriter;
 }
 
-/** `saved` the first time, `unchanged` for a repeat of the same record (an activity retry). */
-export type SaveOutcome = 'saved' | 'unchanged';
+/**
+ * A workflow run and its clock when it wrote the record. A local activity's record is durable before
+ * the workflow task that wrote it is: when that task fails, the run's next task (later, by the
+ * workflow's clock) decides again and writes its own record, which replaces the first; an earlier
+ * task's late write never replaces a later one. Another run (a reset, a reused id) is refused.
+ */
+export interface RecordWriter {
+  runId: string;
+  /** The workflow's clock (ms since the epoch) at the write: later for each retried task. */
+  at: number;
+}
+
+/**
+ * `saved` the first time, `unchanged` for a repeat of the same record (an activity retry) or an
+ * earlier task's late write, `rewritten` for a later task of the same run (`RecordWriter`).
+ */
+export type SaveOutcome = 'saved' | 'unchanged' | 'rewritten';
 
 /** A closed contract as the listing shows it (docs/records.md). */
 export interface ClosedContract {
@@ -70,8 +87,40 @@ export function encodeRecord(record: ContractRecord): string {
   return JSON.stringify(record);
 }
 
-/** Judges an insert that found a row already there: same body is a retry, another is a conflict. */
-export function judgeExisting(record: ContractRecord, storedBody: string): SaveOutcome {
-  if (storedBody !== encodeRecord(record)) throw new RecordConflict(record.contractId);
-  return 'unchanged';
+/** What a store does with one contract's row (each dialect's statements). */
+export interface RecordRow {
+  /** Inserts the row unless one exists; true when it inserted. */
+  insert(status: string, body: string): Promise<boolean>;
+  /** The stored body (the row exists). */
+  body(): Promise<string>;
+  /** Replaces the body if it is still `stored`; true when it did. */
+  replace(stored: string, status: string, body: string): Promise<boolean>;
+}
+
+/** Judges a row already there: same body is a retry, a later task of the same run replaces it. */
+function judgeExisting(record: ContractRecord, storedBody: string): 'unchanged' | 'rewrite' {
+  if (storedBody === encodeRecord(record)) return 'unchanged';
+  const stored = (JSON.parse(storedBody) as ContractRecord).writer;
+  const writer = record.writer;
+  if (
+    writer === undefined ||
+    stored === undefined ||
+    writer.runId !== stored.runId ||
+    writer.at === stored.at
+  )
+    throw new RecordConflict(record.contractId);
+  return writer.at > stored.at ? 'rewrite' : 'unchanged';
+}
+
+/** Saves a record through a dialect's row statements (RecordConflict for a different record). */
+export async function saveRecord(record: ContractRecord, row: RecordRow): Promise<SaveOutcome> {
+  const body = encodeRecord(record);
+  const status = record.view.status;
+  if (await row.insert(status, body)) return 'saved';
+  // Compare-and-set: a concurrent rewrite in between is judged again.
+  for (;;) {
+    const stored = await row.body();
+    if (judgeExisting(record, stored) === 'unchanged') return 'unchanged';
+    if (await row.replace(stored, status, body)) return 'rewritten';
+  }
 }

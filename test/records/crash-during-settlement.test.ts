@@ -2,6 +2,8 @@
 // heard back. A worker in a child process (crashing-worker.ts) runs the real settle and SIGKILLs
 // itself; Temporal retries the activity on a fresh worker once its start-to-close timeout passes.
 // The retry posts nothing (same operation ids), the contract settles once, the balances are exact.
+// The same with the worker killed after writing the durable record: the retried task writes it again
+// (a later task of the same run: the store takes the rewrite) and the workflow completes.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -50,20 +52,36 @@ async function waitClosed(client: Client, contractId: string): Promise<void> {
 }
 
 /** Starts the crashing worker (it bundles, then polls); the returned promise settles when it dies. */
-function startCrashingWorker(settingsEnv: NodeJS.ProcessEnv) {
+function startCrashingWorker(settingsEnv: NodeJS.ProcessEnv, activity: 'settle' | 'recordContract') {
   const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'crashing-worker.ts')], {
-    env: { ...process.env, ...settingsEnv, CRASH_TASK_QUEUE: TASK_QUEUE, LOG_LEVEL: 'WARN' },
+    env: {
+      ...process.env,
+      ...settingsEnv,
+      CRASH_TASK_QUEUE: TASK_QUEUE,
+      CRASH_ACTIVITY: activity,
+      LOG_LEVEL: 'WARN',
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   return once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
 }
 
-test('a worker killed after the settle commit: the retry posts nothing twice, the contract ends once', async () => {
+const settledBalances = {
+  client: { available: FUNDS - PRICE, held: 0n },
+  worker: { available: FUNDS + PRICE, held: 0n },
+};
+const usdc = async (address: string) => (await ledger.balances(agentOwner(address))).USDC;
+
+/**
+ * A contract approved while the crashing worker runs, after that worker died by its own SIGKILL once
+ * `activity` committed: the money has moved already. `approving` settles once a fresh worker finishes.
+ */
+async function approvedIntoCrash(activity: 'settle' | 'recordContract') {
   const settingsEnv = testSettingsEnv(env, dir);
   const settings = loadSettings(settingsEnv);
-  ledger = await openLedger(settings.ledger);
-  api = await startApiServer(settings, { env: settingsEnv, taskQueue: TASK_QUEUE });
-  const crashed = startCrashingWorker(settingsEnv);
+  ledger ??= await openLedger(settings.ledger);
+  api ??= await startApiServer(settings, { env: settingsEnv, taskQueue: TASK_QUEUE });
+  const crashed = startCrashingWorker(settingsEnv, activity);
 
   const operator = createOperatorClient({ baseUrl: api.url, token: settings.operatorToken });
   const client = createAgentClient({ baseUrl: api.url, privateKey: randomPrivateKey() });
@@ -75,7 +93,6 @@ test('a worker killed after the settle commit: the retry posts nothing twice, th
   await worker.deliver(id, DELIVERY);
   const approving = client.approve(id).catch((err: unknown) => err);
 
-  // The worker dies by its own SIGKILL after the batch committed: the money has moved already.
   const [, signal] = await Promise.race([
     crashed,
     new Promise<never>((_, reject) =>
@@ -86,17 +103,16 @@ test('a worker killed after the settle commit: the retry posts nothing twice, th
     ),
   ]);
   assert.equal(signal, 'SIGKILL');
-  const settledBalances = {
-    client: { available: FUNDS - PRICE, held: 0n },
-    worker: { available: FUNDS + PRICE, held: 0n },
-  };
-  const usdc = async (address: string) => (await ledger.balances(agentOwner(address))).USDC;
   assert.deepEqual(await usdc(client.address), settledBalances.client);
   assert.deepEqual(await usdc(worker.address), settledBalances.worker);
   const afterCrash = await ledger.audit();
   assert.equal(afterCrash.openHolds, 0);
+  return { settings, client, worker, id, approving, afterCrash };
+}
 
-  // A fresh worker picks up the retried settle once the dead attempt's start-to-close timeout passes.
+/** Runs a fresh worker until the contract settled once and its workflow completed. */
+async function settlesOnceOnFreshWorker(run: Awaited<ReturnType<typeof approvedIntoCrash>>) {
+  const { settings, client, id, approving } = run;
   const fresh = await runContractWorker(env, ledger, settings);
   try {
     await approving;
@@ -114,15 +130,38 @@ test('a worker killed after the settle commit: the retry posts nothing twice, th
   } finally {
     await fresh.stop();
   }
-
   const afterRetry = await ledger.audit();
-  assert.equal(afterRetry.transfers, afterCrash.transfers, 'the retried settle posted no transfer');
-  assert.deepEqual(await usdc(client.address), settledBalances.client);
-  assert.deepEqual(await usdc(worker.address), settledBalances.worker);
+  assert.equal(afterRetry.transfers, run.afterCrash.transfers, 'the retried settle posted no transfer');
+  assert.deepEqual(await usdc(run.client.address), settledBalances.client);
+  assert.deepEqual(await usdc(run.worker.address), settledBalances.worker);
+}
+
+async function recordOf(settings: ReturnType<typeof loadSettings>, id: string) {
   const records = await openRecords(settings.ledger);
   try {
-    assert.equal((await records.get(id))?.view.status, 'settled-fully-met');
+    return await records.get(id);
   } finally {
     await records.close();
   }
+}
+
+test('a worker killed after the settle commit: the retry posts nothing twice, the contract ends once', async () => {
+  // A fresh worker picks up the retried settle once the dead attempt's task timeout passes.
+  const run = await approvedIntoCrash('settle');
+  await settlesOnceOnFreshWorker(run);
+  assert.equal((await recordOf(run.settings, run.id))?.view.status, 'settled-fully-met');
+});
+
+test('a worker killed after writing the record (a local activity): the retried task rewrites it, money moves once', async () => {
+  const run = await approvedIntoCrash('recordContract');
+  const first = await recordOf(run.settings, run.id);
+  assert.equal(first?.view.status, 'settled-fully-met');
+  assert.ok(first?.writer, "a leaner history names the record's writer");
+  await settlesOnceOnFreshWorker(run);
+  const last = await recordOf(run.settings, run.id);
+  assert.equal(last?.view.status, 'settled-fully-met');
+  assert.equal(last?.writer?.runId, first.writer.runId, 'the same run rewrote it');
+  assert.ok(last.writer.at > first.writer.at, 'the retried task, later by the workflow clock, wrote it');
+  const settled = last.events.filter((e) => e.type === 'contract.settled');
+  assert.equal(settled.length, 1, "the record is one task's, never a mix");
 });

@@ -1,7 +1,7 @@
-// A contract worker in its own process whose `settle` activity dies the hard way: it runs the real
-// settle (the ledger batch commits) and then SIGKILLs its own process before the reply reaches
-// Temporal. The worker-crash test (crash-during-settlement.test.ts) runs it as a child process.
-// Environment: the service's settings (service/settings.ts) and CRASH_TASK_QUEUE.
+// A contract worker in its own process whose `settle` activity (or CRASH_ACTIVITY) dies the hard way:
+// it runs the real activity (the ledger batch or the record commits) and then SIGKILLs its own process
+// before the reply reaches Temporal. The worker-crash tests (crash-during-settlement.test.ts) run it
+// as a child process. Environment: the service's settings (service/settings.ts) and CRASH_TASK_QUEUE.
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
 import { openLedger } from '../../activities/ledger';
@@ -15,6 +15,8 @@ async function main(): Promise<void> {
   const ledger = await openLedger(settings.ledger);
   const records = await openRecords(settings.ledger);
   const activities = createActivities({ ledger, records });
+  const crashing = (process.env.CRASH_ACTIVITY ?? 'settle') as 'settle' | 'recordContract';
+  const real = activities[crashing] as (input: unknown) => Promise<unknown>;
   const connection = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS! });
   const worker = await Worker.create({
     connection,
@@ -24,8 +26,8 @@ async function main(): Promise<void> {
     dataConverter: workerDataConverter(settings.payloadCodecKey),
     activities: {
       ...activities,
-      async settle(input: Parameters<typeof activities.settle>[0]) {
-        await activities.settle(input);
+      async [crashing](input: unknown) {
+        await real(input);
         process.kill(process.pid, 'SIGKILL');
         return new Promise<never>(() => {});
       },

@@ -78,6 +78,39 @@ for (const [name, config] of dialects) {
       }
     });
 
+    test('a later task of the run that wrote it rewrites it; an earlier task or another run never does', async () => {
+      const store = await openRecords(await config('rewrite'));
+      const by = (status: string, runId: string, at: number, id = 'c-1'): ContractRecord => ({
+        ...record(id, status),
+        writer: { runId, at },
+      });
+      try {
+        assert.equal(await store.save(by('settled-fully-met', 'run-1', 1000)), 'saved');
+        assert.equal(await store.save(by('settled-fully-met', 'run-1', 1000)), 'unchanged');
+        // The task failed after its local activity wrote; the retried task decided otherwise.
+        assert.equal(await store.save(by('cancelled', 'run-1', 2000)), 'rewritten');
+        assert.deepEqual(await store.get('c-1'), by('cancelled', 'run-1', 2000));
+        assert.deepEqual(
+          (await store.listClosed({ limit: 10 })).map((c) => [c.contractId, c.status]),
+          [['c-1', 'cancelled']],
+        );
+        // The failed task's write arriving late leaves the later one standing.
+        assert.equal(await store.save(by('settled-fully-met', 'run-1', 1000)), 'unchanged');
+        assert.deepEqual(await store.get('c-1'), by('cancelled', 'run-1', 2000));
+        // Another run, the same time in the run, or a writer-less record: a conflict, nothing changes.
+        await assert.rejects(store.save(by('settled-fully-met', 'run-2', 3000)), RecordConflict);
+        await assert.rejects(store.save(by('settled-fully-met', 'run-1', 2000)), RecordConflict);
+        await assert.rejects(store.save(record('c-1', 'settled-fully-met')), RecordConflict);
+        assert.deepEqual(await store.get('c-1'), by('cancelled', 'run-1', 2000));
+        // A record written without a writer (a scheduled activity) is never rewritten.
+        assert.equal(await store.save(record('c-2', 'cancelled')), 'saved');
+        await assert.rejects(store.save(by('settled-fully-met', 'run-1', 9000, 'c-2')), RecordConflict);
+        assert.deepEqual(await store.get('c-2'), record('c-2', 'cancelled'));
+      } finally {
+        await store.close();
+      }
+    });
+
     test('closed listing: filters, newest first, and pages that an insert in between neither repeats nor skips', async () => {
       const store = await openRecords(await config('listing'));
       try {

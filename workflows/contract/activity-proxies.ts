@@ -6,7 +6,8 @@
 //
 // On a lean history (lean-history.ts) a few calls run as local activities, on the worker that runs
 // the workflow task, recorded as one marker: the escrow lock (its body is the contract's input), the
-// contract's last batch, the panel's seats and the scoring. A local activity is run again only when
+// contract's last batch, the panel's seats and the scoring; on a leaner history also the draw secret
+// and the durable record (record.ts: the store takes a retried task's rewrite). A local activity is run again only when
 // its workflow task fails before completing; the retried task replays the same history and makes the
 // same call, which the ledger answers as a replay (or refuses as a conflict: never a second move).
 // Scheduled, always: a hold a message locks (stake, bonds, an auction's match), since a retried task
@@ -29,10 +30,14 @@ const options = {
 export const scheduled = {
   ledger: proxyActivities<LedgerActivities>(options),
   panels: proxyActivities<PanelActivities>(options),
+  draws: proxyActivities<DrawActivities>(options),
+  records: proxyActivities<RecordActivities>(options),
 };
 const local = {
   ledger: proxyLocalActivities<LedgerActivities>(options),
   panels: proxyLocalActivities<PanelActivities>(options),
+  draws: proxyLocalActivities<DrawActivities>(options),
+  records: proxyLocalActivities<RecordActivities>(options),
 };
 
 /** The escrow lock and the last batch: local activities on a lean history. */
@@ -50,11 +55,19 @@ export function settleLast(c: Lean, input: SettleInput) {
   return ledger(c).settle(c.lean ? { ...input, final: true } : input);
 }
 
-/** The draw secret (draw-secret.ts): a scheduled activity, so its result is sealed in the history. */
-export const draws = proxyActivities<DrawActivities>(options);
+/**
+ * The draw secret (draw-secret.ts), sealed in the history either way: a scheduled activity, or a local
+ * one on a leaner history. A retried task draws a new secret, which is safe: the one drawn before is
+ * in no history and its commitment reached nobody (both are written by the task that completes).
+ */
+export function draws(c: Lean): ActivityInterfaceFor<DrawActivities> {
+  return c.leaner ? local.draws : scheduled.draws;
+}
 
-/** The durable record's write (record.ts). */
-export const records = proxyActivities<RecordActivities>(options);
+/** The durable record's write (record.ts): a local activity on a leaner history. */
+export function records(c: Lean): ActivityInterfaceFor<RecordActivities> {
+  return c.leaner ? local.records : scheduled.records;
+}
 
 /** The operator's release of every hold (needs-operator.ts). */
 export const operator = proxyActivities<OperatorActivities>(options);

@@ -3,16 +3,21 @@
 // activities (one marker event instead of three events plus a workflow task, activities.ts), one
 // timer per deadline rather than one per wait, and one search-attribute upsert per workflow task. Decided once, at the start, and kept on the contract:
 // a later patched() call could answer differently once a replayed workflow reaches live execution.
+// The leaner history (a second patch, asked first so a new contract records one marker, not two)
+// adds: the draw secret and the durable record as local activities, without the draw secret's marker.
 import { patched } from '@temporalio/workflow';
 import { PATCHES, type PatchId } from './patches';
 
 export interface Lean {
   readonly lean: boolean;
+  /** Implies `lean`. */
+  readonly leaner: boolean;
 }
 
 /** Called once, before the workflow's first command. */
-export function startsLean(): boolean {
-  return patched(PATCHES.leanHistory);
+export function startsLean(): Lean {
+  if (patched(PATCHES.leanerHistory)) return { lean: true, leaner: true };
+  return { lean: patched(PATCHES.leanHistory), leaner: false };
 }
 
 /**

@@ -45,7 +45,7 @@ export async function lockEscrow(c: Contract): Promise<boolean> {
   }
   // After the lock (a contract never created has no secret and no patch marker), before the escrow
   // counts as held: no message sees the contract without its secret.
-  c.escrowHeld({ amount, holdId }, await newDrawSecret());
+  c.escrowHeld({ amount, holdId }, await newDrawSecret(c));
   c.record(
     contractCreatedEvent(c.eventContext(c.terms.client), {
       contractCode: c.terms.code,

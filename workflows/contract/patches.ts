@@ -20,6 +20,8 @@ export const PATCHES = {
   signalBudget: 'signal-budget',
   /** A Worker Stake that rounds to zero is no hold; before it, the workflow tried to lock it. */
   zeroStake: 'zero-stake-no-hold',
+  /** The leaner history (lean-history.ts): the draw secret and the record as local activities. */
+  leanerHistory: 'leaner-history',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];

@@ -37,6 +37,7 @@ import type { Verdict } from '../rules/verdicts';
 import { BudgetSpent } from './budget-spent';
 import { WorkflowLock } from './lock';
 import { publish, publishNow, type Publication } from './observability';
+import type { Lean } from './lean-history';
 
 /** The terms as the workflow keeps them (WorkflowTermsWire decoded): ContractTerms, the materials reduced to a key-less reference. */
 export type WorkflowTerms = Omit<ContractTerms, 'supplementaryMaterials'> & {
@@ -114,7 +115,7 @@ type ReadOnlyField<V> = V extends readonly (infer E)[] ? readonly E[] : V;
 export type Contract = { readonly [K in keyof ContractState]: ReadOnlyField<ContractState[K]> };
 
 /** A new contract's state; `startsLean` is asked once its input is valid (lean-history.ts). */
-export function newContract(input: ContractInput, now: number, startsLean: () => boolean): Contract {
+export function newContract(input: ContractInput, now: number, startsLean: () => Lean): Contract {
   return new ContractState(input, now, startsLean);
 }
 
@@ -128,6 +129,8 @@ class ContractState {
   readonly createdAt: number;
   /** Decided once, at the start (lean-history.ts): the history-saving commands are used. */
   readonly lean: boolean;
+  /** Decided once, at the start (lean-history.ts): the draw secret and the record as local activities. */
+  readonly leaner: boolean;
 
   escrow: EscrowState = { state: 'pending' };
   status: ContractStatus = 'created';
@@ -176,7 +179,7 @@ class ContractState {
   /** A step waiting for the operator, the operator's pending action, and steps done (needs-operator.ts). */
   operator: Readonly<OperatorState> = { stuck: null, action: null, releasing: false, completed: 0 };
 
-  constructor(input: ContractInput, now: number, startsLean: () => boolean) {
+  constructor(input: ContractInput, now: number, startsLean: () => Lean) {
     try {
       this.params = paramsFromWire(input.params);
       this.terms = { ...input.terms, amount: fromWire(input.terms.amount) };
@@ -189,7 +192,9 @@ class ContractState {
     this.contractId = input.contractId;
     this.worker = this.terms.worker;
     this.createdAt = now;
-    this.lean = startsLean();
+    const lean = startsLean();
+    this.lean = lean.lean;
+    this.leaner = lean.leaner;
   }
 
   /** The main loop must react to this change: it waits until the revision moves. */
