@@ -3,12 +3,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { useAppHarness } from '../support/service';
-import { call, contractBody, newAgent, type Json } from './support';
+import { call, type Json } from './support';
+import { BUDGET, contractBody, FUNDS, newAgent } from '../support/fixtures';
 
 const h = useAppHarness();
-
-const FUNDS = 10_000_000n;
-const BUDGET = 5_000_000n;
 
 async function usdc(address: string): Promise<[bigint, bigint]> {
   const { USDC } = await h().balances(address);

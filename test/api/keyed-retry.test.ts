@@ -14,7 +14,8 @@ import { contractWorkflowId } from '../../workflows/definitions';
 import { eventually } from '../e2e/support';
 import { appOn, runContractWorker, TASK_QUEUE, useAppHarness } from '../support/service';
 import { DELIVERY } from '../e2e/support';
-import { call, contractBody, newAgent } from './support';
+import { call } from './support';
+import { contractBody, newAgent } from '../support/fixtures';
 
 const h = useAppHarness();
 

@@ -1,42 +1,7 @@
-// Helpers of the API tests: agents with keys, signed `app.request()` calls, a valid contract body.
-import {
-  randomPrivateKey,
-  addressFromPrivateKey,
-  signRequest,
-  type SignRequestInput,
-} from '../../api/sdk/signer';
+// Signed `app.request()` calls of the API tests (agents and bodies: test/support/fixtures.ts).
+import { signRequest, type SignRequestInput } from '../../api/sdk/signer';
 import type { App } from '../../api/app';
-
-export interface TestAgent {
-  key: string;
-  address: string;
-}
-
-export function newAgent(): TestAgent {
-  const key = randomPrivateKey();
-  return { key, address: addressFromPrivateKey(key) };
-}
-
-export const HOUR = 3_600_000;
-
-/** A valid FDP (direct, fixed price) body; `overrides` replace top-level fields. */
-export function contractBody(
-  worker: string | undefined,
-  overrides: Record<string, unknown> = {},
-  now = Date.now(),
-) {
-  const at = (h: number) => new Date(now + h * HOUR).toISOString();
-  return {
-    contractType: 'fixed',
-    awardMethod: worker === undefined ? 'open' : 'direct',
-    ...(worker === undefined ? { verificationMode: 'privacy-preserving' } : { worker }),
-    taskDescription: 'Summarize the attached report in 200 words.',
-    acceptanceCriteria: ['at most 200 words', 'mentions every section'],
-    amount: '2500000',
-    deadlines: { match: at(1), withdrawal: at(2), delivery: at(3), review: at(4) },
-    ...overrides,
-  };
-}
+import type { TestAgent } from '../support/fixtures';
 
 /** Answers are read loosely: the tests assert exact fields, which the types would only restate. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -5,10 +5,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { OPERATOR_TOKEN, useAppHarness } from '../support/service';
-import { call, contractBody, newAgent, type TestAgent } from './support';
+import { call } from './support';
+import { contractBody, FUNDS, newAgent, type TestAgent } from '../support/fixtures';
 
 const h = useAppHarness();
-const FUNDS = 10_000_000n;
 const ADDRESS = /0x[0-9a-f]{40}/;
 
 const operator = (method: string, path: string, body?: unknown) =>

@@ -3,17 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { useServiceHarness } from '../support/service';
-import {
-  agent,
-  DELIVERY,
-  eventually,
-  expectApiError,
-  fixedTerms,
-  fund,
-  FUNDS,
-  PRICE,
-  reconnect,
-} from './support';
+import { agent, DELIVERY, eventually, expectApiError, fixedTerms, fund, reconnect } from './support';
+import { FUNDS, PRICE } from '../support/fixtures';
 
 const h = useServiceHarness();
 

@@ -8,13 +8,11 @@ import type { Client } from '@temporalio/client';
 import { createTemporalClient } from '../../service/temporal-client';
 import { deliverUpdate } from '../../workflows/definitions';
 import { useAppHarness, type AppHarness } from '../support/service';
-import { call, contractBody, newAgent, type TestAgent } from '../api/support';
+import { call } from '../api/support';
 import { appBeside, assertNothingHeld, type SideApp } from './side-app';
+import { contractBody, DELIVERY_REF, FUNDS, newAgent, PRICE, type TestAgent } from '../support/fixtures';
 
 const h = useAppHarness();
-const FUNDS = 10_000_000n;
-const PRICE = 2_500_000n;
-const REF = { uri: 'https://files.example/out.enc', sha256: 'ef'.repeat(32), key: 'delivery-key-1' };
 
 interface Matched {
   id: string;
@@ -48,7 +46,7 @@ async function assertNothingDelivered(m: Matched): Promise<void> {
 /** The corrected delivery is taken, the Client approves: settled, the price moved once, nothing held. */
 async function settlesAfterCorrection(app: SideApp['app'], m: Matched): Promise<void> {
   const corrected = await call(app, m.worker, 'POST', `/contracts/${m.id}/deliveries`, {
-    body: { ...REF, key: 'corrected-key', content: { text: 'done', confidence: 0.9 } },
+    body: { ...DELIVERY_REF, key: 'corrected-key', content: { text: 'done', confidence: 0.9 } },
   });
   assert.equal(corrected.status, 200, corrected.text);
   assert.equal(corrected.json.status, 'under-review');
@@ -77,7 +75,7 @@ test('a confidence outside [0, 1] is refused by ingest with 400 naming it; the c
   ];
   for (const [fields, field] of cases) {
     const res = await call(h().app, m.worker, 'POST', `/contracts/${m.id}/deliveries`, {
-      body: { ...REF, ...fields },
+      body: { ...DELIVERY_REF, ...fields },
     });
     assert.equal(res.status, 400, res.text);
     assert.equal(res.json.error.code, 'invalid_input');
@@ -130,7 +128,7 @@ test('a delivery the workflow refuses leaves no key behind: the corrected one is
   });
   side = appBeside(h(), { temporal: alteringClient(real), vault: h().vault });
   const refused = await call(side.app, m.worker, 'POST', `/contracts/${m.id}/deliveries`, {
-    body: { ...REF, key: 'first-key', content: { text: 'draft' } },
+    body: { ...DELIVERY_REF, key: 'first-key', content: { text: 'draft' } },
   });
   assert.equal(refused.status, 400, refused.text);
   assert.equal(refused.json.error.details.field, 'confidence');

@@ -14,13 +14,18 @@ import { contractWorkflowId } from '../../workflows/definitions';
 import { drawFromCandidates, drawSeed } from '../../workflows/rules/draw';
 import type { ContractCreatedEvent, PanelDrawnEvent } from '../../workflows/rules/events';
 import { useAppHarness } from '../support/service';
-import { call, contractBody, newAgent, type TestAgent } from '../api/support';
+import { call } from '../api/support';
+import {
+  BA_FUNDS,
+  contractBody,
+  ELIGIBILITY_STAKE,
+  FUNDS,
+  newAgent,
+  type TestAgent,
+} from '../support/fixtures';
 
 const h = useAppHarness();
 
-const FUNDS = 10_000_000n;
-const BA_FUNDS = 200_000_000n;
-const ELIGIBILITY = 100_000_000n; // baEligibilityStake
 /** One delivery hash, used on both contracts: what a grinding Worker would pick. */
 const GROUND = { uri: 'https://files.example/out.enc', sha256: '5e'.repeat(32), key: 'delivery-key-g' };
 
@@ -48,7 +53,7 @@ test('the same delivery hash on two contracts: unpredictable seeds, revealed and
   for (const ba of bas) {
     await h().fund(ba.address, BA_FUNDS);
     const locked = await call(h().app, ba, 'POST', '/eligibility/lock', {
-      body: { amount: ELIGIBILITY.toString() },
+      body: { amount: ELIGIBILITY_STAKE.toString() },
     });
     assert.equal(locked.status, 200, locked.text);
   }

@@ -10,11 +10,10 @@ import { acceptUpdate, contractWorkflowId } from '../../workflows/definitions';
 import { BUDGET } from '../../workflows/rules/budget';
 import { createTemporalClient } from '../../service/temporal-client';
 import { useAppHarness } from '../support/service';
-import { call, newAgent, type Json } from '../api/support';
+import { call, type Json } from '../api/support';
 import {
   created,
   deliverAndApprove,
-  FUNDS,
   fundedAgents,
   historyLength,
   openHolds,
@@ -22,6 +21,7 @@ import {
   tally,
   usdc,
 } from './support';
+import { FUNDS, newAgent } from '../support/fixtures';
 
 const h = useAppHarness();
 

@@ -10,12 +10,11 @@ import { join } from 'node:path';
 import { contractIdForKey } from '../../api/contract-ids';
 import { SqliteIdempotencyStore } from '../../api/idempotency-sqlite';
 import { useAppHarness } from '../support/service';
-import { call, contractBody, newAgent } from '../api/support';
+import { call } from '../api/support';
 import { appBeside, type SideApp } from './side-app';
+import { contractBody, DAY, newAgent, PRICE } from '../support/fixtures';
 
 const h = useAppHarness();
-const PRICE = 2_500_000n;
-const DAY = 24 * 3600_000;
 
 let clockOffset = 0;
 const dir = mkdtempSync(join(tmpdir(), 'oc-keyed-'));

@@ -11,12 +11,10 @@ import { createTemporalClient } from '../../service/temporal-client';
 import { startReconciler } from '../../service/worker';
 import { contractWorkflowId } from '../../workflows/definitions';
 import { OPERATOR_TOKEN, TASK_QUEUE, useAppHarness } from '../support/service';
-import { call, contractBody, newAgent, type TestAgent } from '../api/support';
+import { call } from '../api/support';
+import { contractBody, FUNDS, newAgent, PRICE, type TestAgent, WORKER_STAKE } from '../support/fixtures';
 
 const h = useAppHarness();
-const FUNDS = 10_000_000n;
-const PRICE = 2_500_000n;
-const STAKE = 250_000n;
 
 function operatorCall(method: string, path: string, body?: unknown, token = OPERATOR_TOKEN) {
   return call(h().app, undefined, method, path, {
@@ -80,11 +78,11 @@ test('holds of a terminated contract are reported, then released by the route; a
     .map((x) => [x.holdId, x.owner, x.amount]);
   assert.deepEqual(ids.sort(), [
     [`${dead}:escrow`, client.address, PRICE.toString()],
-    [`${dead}:stake:${worker.address}`, worker.address, STAKE.toString()],
+    [`${dead}:stake:${worker.address}`, worker.address, WORKER_STAKE.toString()],
   ]);
   // Only the live contract's holds remain: exactly its escrow and stake.
   assert.deepEqual(await usdc(client.address), [FUNDS - PRICE, PRICE]);
-  assert.deepEqual(await usdc(worker.address), [FUNDS - STAKE, STAKE]);
+  assert.deepEqual(await usdc(worker.address), [FUNDS - WORKER_STAKE, WORKER_STAKE]);
   assert.deepEqual(await strandedOf(dead), []);
   const again = await operatorCall('POST', '/operator/stuck-holds/release');
   assert.equal(
@@ -135,5 +133,5 @@ test('the resolve route: operator token, the action named, unknown contract, not
   assert.equal(notStuck.json.error.code, 'not_stuck');
   // Nothing changed: the contract still holds exactly its escrow and stake.
   assert.deepEqual(await usdc(client.address), [FUNDS - PRICE, PRICE]);
-  assert.deepEqual(await usdc(worker.address), [FUNDS - STAKE, STAKE]);
+  assert.deepEqual(await usdc(worker.address), [FUNDS - WORKER_STAKE, WORKER_STAKE]);
 });

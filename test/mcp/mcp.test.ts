@@ -7,17 +7,20 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { after, describe, test } from 'node:test';
 import { useServiceHarness } from '../support/service';
-import { DELIVERY, fixedTerms, fund, FUNDS, PRICE } from '../e2e/support';
+import { DELIVERY, fixedTerms, fund } from '../e2e/support';
 import { connectMcpAgent, transcriptMarkdown, type McpAgent, type TranscriptEntry } from './support';
+import {
+  BA_BOND,
+  DISPUTE_BOND,
+  ELIGIBILITY_STAKE,
+  FUNDS,
+  PRICE,
+  REWARD,
+  WORKER_STAKE,
+} from '../support/fixtures';
 
 // One Backup Agent per panel keeps the dispute to three MCP sessions.
 const h = useServiceHarness({ params: { baPanelSize: 1 } });
-
-const STAKE = 250_000n; // floor(2_500_000 × workerStakeBps 1000 / 10_000)
-const DISPUTE_BOND = 125_000n; // floor(2_500_000 × disputeBondBps 500 / 10_000)
-const ELIGIBILITY_STAKE = 100_000_000n;
-const BA_BOND = 10_000_000n;
-const REWARD = 1_000_000n;
 
 const sessions: McpAgent[] = [];
 after(async () => {
@@ -77,11 +80,11 @@ describe('the MCP server over stdio, against the dev server', () => {
     assert.deepEqual(await balances(client), [FUNDS - PRICE, PRICE, 0n]);
 
     await worker.call('accept_contract', { contractId: id });
-    assert.deepEqual(await balances(worker), [FUNDS - STAKE, STAKE, 0n]);
+    assert.deepEqual(await balances(worker), [FUNDS - WORKER_STAKE, WORKER_STAKE, 0n]);
     // Accepting twice is refused, with the reason, and moves nothing.
     const again = await worker.refused('accept_contract', { contractId: id });
     assert.match(again, /^409 /);
-    assert.deepEqual(await balances(worker), [FUNDS - STAKE, STAKE, 0n]);
+    assert.deepEqual(await balances(worker), [FUNDS - WORKER_STAKE, WORKER_STAKE, 0n]);
 
     const materials = await worker.call<{ key: string }>('get_materials_key', { contractId: id });
     assert.equal(materials.key, 'materials-secret-key');

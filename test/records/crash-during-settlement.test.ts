@@ -14,12 +14,13 @@ import { openRecords } from '../../activities/records';
 import { createAgentClient, createOperatorClient, randomPrivateKey } from '../../api/sdk';
 import { startApiServer, type ApiServer } from '../../service/api-server';
 import { loadSettings } from '../../service/settings';
-import { DELIVERY, eventually, fixedTerms, FUNDS, PRICE } from '../e2e/support';
+import { DELIVERY, eventually, fixedTerms } from '../e2e/support';
 import { runContractWorker, TASK_QUEUE, testSettingsEnv } from '../support/service';
 import { createDevServerEnv } from '../support/temporal';
 import type { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { contractWorkflowId } from '../../workflows/definitions';
+import { FUNDS, PRICE } from '../support/fixtures';
 
 let env: TestWorkflowEnvironment;
 let dir: string;
