@@ -190,7 +190,9 @@ test('delivery, keys, content, approval', async () => {
   await answer(403, worker, 'POST', `/contracts/${id}/deliveries`, { body: DELIVERY_REF });
   await answer(200, worker, 'POST', `/contracts/${id}/accept`);
   await answer(404, worker, 'GET', `/contracts/${id}/keys/materials`);
-  await answer(400, worker, 'POST', `/contracts/${id}/deliveries`, { body: { ...DELIVERY_REF, sha256: 'zz' } });
+  await answer(400, worker, 'POST', `/contracts/${id}/deliveries`, {
+    body: { ...DELIVERY_REF, sha256: 'zz' },
+  });
   await answer(400, worker, 'POST', `/contracts/${id}/deliveries`, { rawBody: '{"uri":' });
   await answer(403, client, 'POST', `/contracts/${id}/deliveries`, { body: DELIVERY_REF });
   await answer(200, worker, 'POST', `/contracts/${id}/deliveries`, {
