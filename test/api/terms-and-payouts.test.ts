@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { OPERATOR_TOKEN, useAppHarness } from '../support/service';
 import { call } from './support';
-import { contractBody, FUNDS, newAgent, type TestAgent } from '../support/fixtures';
+import { contractBody, FUNDS, HOUR, newAgent, type TestAgent } from '../support/fixtures';
 
 const h = useAppHarness();
 const ADDRESS = /0x[0-9a-f]{40}/;
@@ -37,7 +37,7 @@ test('GET /params answers the parameters in force, in wire form, with their vers
     unclearSlashBps: 5000,
     rewardPerCriterion: '1000000',
     unclearRewardBps: 5000,
-    baVotingWindow: 72 * 3_600_000,
+    baVotingWindow: 72 * HOUR,
   });
   const requirements = await call(h().app, undefined, 'GET', '/eligibility/requirements');
   assert.deepEqual(requirements.json, { eligibilityStake: '100000000', baBond: '10000000', baPanelSize: 3 });

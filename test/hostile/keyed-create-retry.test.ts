@@ -12,7 +12,7 @@ import { SqliteIdempotencyStore } from '../../api/idempotency-sqlite';
 import { useAppHarness } from '../support/service';
 import { call } from '../api/support';
 import { appBeside, type SideApp } from './side-app';
-import { contractBody, DAY, newAgent, PRICE } from '../support/fixtures';
+import { contractBody, DAY, HOUR, newAgent, PRICE } from '../support/fixtures';
 
 const h = useAppHarness();
 
@@ -44,7 +44,7 @@ test('a keyed create retried after its saved answer is gone answers its contract
   const held = await h().balances(client.address);
   assert.deepEqual([held.USDC.available, held.USDC.held], [0n, PRICE]);
 
-  clockOffset = DAY + 3600_000;
+  clockOffset = DAY + HOUR;
   const retry = await call(app(), client, 'POST', '/contracts', { body, headers });
   assert.equal(retry.status, 201, retry.text);
   assert.equal(retry.headers.get('Idempotent-Replayed'), null, 'the retry reached the handler');

@@ -20,11 +20,10 @@ import { serverPaths } from '../../temporal.config';
 import { DELIVERY, eventually, fixedTerms } from '../e2e/support';
 import { freePort } from '../support/postgres';
 import { processGroupMembers, startServiceTree, type ServiceTree } from '../support/service-tree';
-import { PRICE } from '../support/fixtures';
+import { HOUR, PRICE, SECOND } from '../support/fixtures';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const OPERATOR_TOKEN = 'restart-operator-token-0123456789';
-const SECOND = 1000;
 // Far enough for the setup on a loaded machine, near enough to keep the test short.
 const DELIVERY_IN = 60 * SECOND;
 
@@ -33,7 +32,7 @@ const PARAMS = {
   baEligibilityStake: '5000000',
   baBond: '1000000',
   rewardPerCriterion: '1000000',
-  baVotingWindow: 3_600_000,
+  baVotingWindow: HOUR,
 };
 const BA_STAKE = 5_000_000n;
 const BA_FUNDS = 8_000_000n;
@@ -135,7 +134,7 @@ test(
           match: at(40 * SECOND),
           withdrawal: at(41 * SECOND),
           delivery: at(DELIVERY_IN),
-          review: at(3_600 * SECOND),
+          review: at(HOUR),
         },
       });
       assert.equal((await w2.accept(absent)).status, 'matched');

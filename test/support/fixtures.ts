@@ -28,16 +28,19 @@ export const BA_BOND = 10_000_000n;
 /** rewardPerCriterion: OCT minor units per vote that matches a decisive majority. */
 export const REWARD = 1_000_000n;
 
+/** A fixed address made of one byte repeated (typed as the rules' Address). */
+const address = (byte: string) => `0x${byte.repeat(20)}` as const;
+
 /** Fixed agents, for tests that sign nothing (rules, ledger, workflows). */
-export const CLIENT = '0x' + 'c1'.repeat(20);
-export const WORKER = '0x' + 'a7'.repeat(20);
-export const OTHER = '0x' + 'b0'.repeat(20);
-export const POOR = '0x' + 'd3'.repeat(20);
-export const STRANGER = '0x' + 'e5'.repeat(20);
+export const CLIENT = address('c1');
+export const WORKER = address('a7');
+export const OTHER = address('b0');
+export const POOR = address('d3');
+export const STRANGER = address('e5');
 /** Backup Agents. */
-export const BA1 = '0x' + '1b'.repeat(20);
-export const BA2 = '0x' + '2b'.repeat(20);
-export const BA3 = '0x' + '3b'.repeat(20);
+export const BA1 = address('1b');
+export const BA2 = address('2b');
+export const BA3 = address('3b');
 export const BAS = [BA1, BA2, BA3] as const;
 
 /** An agent with a key, for tests that sign requests. */
