@@ -10,6 +10,7 @@ import { OPERATOR_TOKEN, useAppHarness } from '../support/service';
 import { call, type CallOptions, type Json } from './support';
 import { responseValidators, templateOf, type OpenApiDocument } from './openapi-validator';
 import { BA_FUNDS, contractBody, DELIVERY_REF, FUNDS, newAgent, type TestAgent } from '../support/fixtures';
+import { eventually } from '../support/eventually';
 
 const h = useAppHarness();
 
@@ -64,15 +65,6 @@ async function funded(amount = FUNDS): Promise<TestAgent> {
   const agent = newAgent();
   await h().fund(agent.address, amount);
   return agent;
-}
-
-async function eventually(read: () => Promise<Json>, done: (v: Json) => boolean): Promise<Json> {
-  for (let i = 0; i < 100; i++) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  assert.fail('not reached in time');
 }
 
 test('system, parameters, balances, deposits and eligibility', async () => {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Verdict, VoteRow } from '../../api/sdk/types';
 import { useServiceHarness } from '../support/service';
-import { agent, DELIVERY, eventually, expectApiError, fixedTerms, fund } from './support';
+import { agent, balancesOf, DELIVERY, expectApiError, fixedTerms, fund } from './support';
 import {
   BA_BOND,
   DISPUTE_BOND,
@@ -17,6 +17,7 @@ import {
   REWARD,
   WORKER_STAKE,
 } from '../support/fixtures';
+import { eventually } from '../support/eventually';
 
 const h = useServiceHarness();
 
@@ -37,13 +38,6 @@ const MAJORITY: Verdict[] = ['met', 'not met', 'met'];
 const DISSENT: Verdict[] = ['met', 'met', 'met'];
 
 /** An agent's balances over HTTP (signed by that agent), as [USDC available, USDC held, OCT available, OCT held]. */
-async function balancesOf(a: Agent): Promise<[bigint, bigint, bigint, bigint]> {
-  const { balances } = await a.getBalances();
-  return [balances.USDC.available, balances.USDC.held, balances.OCT.available, balances.OCT.held].map(
-    BigInt,
-  ) as [bigint, bigint, bigint, bigint];
-}
-
 function expectedRows(id: string, ba: string, votes: Verdict[]): VoteRow[] {
   return votes.map((vote, criterionIndex) => {
     const agrees = vote === MAJORITY[criterionIndex];

@@ -6,9 +6,18 @@ import { contractBody, FUNDS, MATERIALS } from '../support/fixtures';
 
 // test/cluster (another branch's area) still imports these from here.
 export { FUNDS, PRICE } from '../support/fixtures';
+export { eventually } from '../support/eventually';
 
 export function agent(h: ServiceHarness, key: string = randomPrivateKey()): AgentClient & { key: string } {
   return Object.assign(createAgentClient({ baseUrl: h.url(), privateKey: key }), { key });
+}
+
+/** An agent's `[USDC available, USDC held, OCT available, OCT held]`, as the API answers them. */
+export async function balancesOf(a: AgentClient): Promise<[bigint, bigint, bigint, bigint]> {
+  const { balances } = await a.getBalances();
+  return [balances.USDC.available, balances.USDC.held, balances.OCT.available, balances.OCT.held].map(
+    BigInt,
+  ) as [bigint, bigint, bigint, bigint];
 }
 
 /** The same agent on the API's current URL (after a restart the port changes). */
@@ -46,19 +55,4 @@ export async function expectApiError(
   assert.equal(err.status, status, `${err.code}: ${err.message}`);
   if (code !== undefined) assert.equal(err.code, code);
   return err;
-}
-
-/** Polls until `check` passes (visibility and settlement are asynchronous). */
-export async function eventually<T>(
-  read: () => Promise<T>,
-  check: (value: T) => boolean,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > deadline) assert.fail(`condition not met in ${timeoutMs} ms: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }

@@ -11,17 +11,9 @@ import { BUDGET } from '../../workflows/rules/budget';
 import { createTemporalClient } from '../../service/temporal-client';
 import { useAppHarness } from '../support/service';
 import { call, type Json } from '../api/support';
-import {
-  created,
-  deliverAndApprove,
-  fundedAgents,
-  historyLength,
-  openHolds,
-  pool,
-  tally,
-  usdc,
-} from './support';
+import { created, deliverAndApprove, fundedAgents, historyLength, openHolds, pool, tally } from './support';
 import { FUNDS, newAgent } from '../support/fixtures';
+import { usdc } from '../support/balances';
 
 const h = useAppHarness();
 

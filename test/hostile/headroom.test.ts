@@ -17,9 +17,10 @@ import {
 } from '../../workflows/definitions';
 import { BUDGET } from '../../workflows/rules/budget';
 import { auctionTerms } from '../workflows/auction-scenarios';
-import { assertRefused, b, delivery, useWorkflowSuite } from '../workflows/harness';
+import { assertRefused, delivery, useWorkflowSuite } from '../workflows/harness';
 import { CLIENT, FUNDS, OTHER, STRANGER, WORKER, WORKER_FUNDS } from '../support/fixtures';
 import { finish, send, started } from '../workflows/scenarios';
+import { b } from '../support/balances';
 
 const withHarness = useWorkflowSuite();
 

@@ -19,7 +19,7 @@ import {
 } from '../../workflows/definitions';
 import { resolveStuckUpdate } from '../../workflows/operator-messages';
 import { contractStatusKey, needsOperatorKey } from '../../workflows/search-attributes';
-import { assertRefused, b, delivery, useWorkflowSuite } from '../workflows/harness';
+import { assertRefused, delivery, useWorkflowSuite } from '../workflows/harness';
 import {
   BAS,
   BA_FUNDS,
@@ -33,6 +33,7 @@ import {
 } from '../support/fixtures';
 import { send, started } from '../workflows/scenarios';
 import { HOSTILE_PATHS, waitingForOperator } from './paths';
+import { b } from '../support/balances';
 
 const withHarness = useWorkflowSuite();
 

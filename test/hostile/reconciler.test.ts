@@ -13,6 +13,7 @@ import { contractWorkflowId } from '../../workflows/definitions';
 import { OPERATOR_TOKEN, TASK_QUEUE, useAppHarness } from '../support/service';
 import { call } from '../api/support';
 import { contractBody, FUNDS, newAgent, PRICE, type TestAgent, WORKER_STAKE } from '../support/fixtures';
+import { usdc } from '../support/balances';
 
 const h = useAppHarness();
 
@@ -39,11 +40,6 @@ async function matched(client: TestAgent, worker: TestAgent): Promise<string> {
   const accepted = await call(h().app, worker, 'POST', `/contracts/${id}/accept`);
   assert.equal(accepted.status, 200, accepted.text);
   return id;
-}
-
-async function usdc(address: string): Promise<[bigint, bigint]> {
-  const { USDC } = await h().balances(address);
-  return [USDC.available, USDC.held];
 }
 
 async function strandedOf(contractId: string): Promise<string[]> {
@@ -81,8 +77,8 @@ test('holds of a terminated contract are reported, then released by the route; a
     [`${dead}:stake:${worker.address}`, worker.address, WORKER_STAKE.toString()],
   ]);
   // Only the live contract's holds remain: exactly its escrow and stake.
-  assert.deepEqual(await usdc(client.address), [FUNDS - PRICE, PRICE]);
-  assert.deepEqual(await usdc(worker.address), [FUNDS - WORKER_STAKE, WORKER_STAKE]);
+  assert.deepEqual(await usdc(h(), client.address), [FUNDS - PRICE, PRICE]);
+  assert.deepEqual(await usdc(h(), worker.address), [FUNDS - WORKER_STAKE, WORKER_STAKE]);
   assert.deepEqual(await strandedOf(dead), []);
   const again = await operatorCall('POST', '/operator/stuck-holds/release');
   assert.equal(
@@ -108,8 +104,8 @@ test('the scheduled reconciler releases the holds of a terminated contract; a se
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   assert.deepEqual(await strandedOf(dead), []);
-  assert.deepEqual(await usdc(client.address), [FUNDS, 0n]);
-  assert.deepEqual(await usdc(worker.address), [FUNDS, 0n]);
+  assert.deepEqual(await usdc(h(), client.address), [FUNDS, 0n]);
+  assert.deepEqual(await usdc(h(), worker.address), [FUNDS, 0n]);
   await h().ledger.audit();
 });
 
@@ -132,6 +128,6 @@ test('the resolve route: operator token, the action named, unknown contract, not
   assert.equal(notStuck.status, 409, notStuck.text);
   assert.equal(notStuck.json.error.code, 'not_stuck');
   // Nothing changed: the contract still holds exactly its escrow and stake.
-  assert.deepEqual(await usdc(client.address), [FUNDS - PRICE, PRICE]);
-  assert.deepEqual(await usdc(worker.address), [FUNDS - WORKER_STAKE, WORKER_STAKE]);
+  assert.deepEqual(await usdc(h(), client.address), [FUNDS - PRICE, PRICE]);
+  assert.deepEqual(await usdc(h(), worker.address), [FUNDS - WORKER_STAKE, WORKER_STAKE]);
 });

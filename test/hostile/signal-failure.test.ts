@@ -12,9 +12,10 @@ import {
   deliverUpdate,
   eventsQuery,
 } from '../../workflows/definitions';
-import { b, delivery, useWorkflowSuite } from '../workflows/harness';
+import { delivery, useWorkflowSuite } from '../workflows/harness';
 import { CLIENT, FUNDS, PRICE, WORKER, WORKER_FUNDS } from '../support/fixtures';
 import { send, started } from '../workflows/scenarios';
+import { b } from '../support/balances';
 
 const withHarness = useWorkflowSuite();
 

@@ -6,11 +6,6 @@ import type { AppHarness } from '../support/service';
 import { call } from '../api/support';
 import { contractBody, FUNDS, newAgent, type TestAgent } from '../support/fixtures';
 
-export async function usdc(h: AppHarness, agent: TestAgent): Promise<[bigint, bigint]> {
-  const { USDC } = await h.balances(agent.address);
-  return [USDC.available, USDC.held];
-}
-
 /** Agents funded with FUNDS each. */
 export async function fundedAgents(h: AppHarness, count: number): Promise<TestAgent[]> {
   const agents = Array.from({ length: count }, newAgent);

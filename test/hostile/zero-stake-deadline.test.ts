@@ -5,8 +5,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { AUCTION_PATHS } from '../workflows/auction-scenarios';
-import { b, useWorkflowSuite } from '../workflows/harness';
+import { useWorkflowSuite } from '../workflows/harness';
 import { BUDGET, CLIENT, FUNDS, OTHER, WORKER_FUNDS } from '../support/fixtures';
+import { b } from '../support/balances';
 
 const withHarness = useWorkflowSuite();
 

@@ -18,6 +18,7 @@ import {
   REWARD,
   WORKER_STAKE,
 } from '../support/fixtures';
+import { eventually } from '../support/eventually';
 
 // One Backup Agent per panel keeps the dispute to three MCP sessions.
 const h = useServiceHarness({ params: { baPanelSize: 1 } });
@@ -42,14 +43,12 @@ async function balances(a: McpAgent): Promise<[bigint, bigint, bigint]> {
   return [BigInt(b.USDC.available), BigInt(b.USDC.held), BigInt(b.OCT.available)];
 }
 
-async function untilStatus(a: McpAgent, id: string, prefix: string): Promise<{ status: string }> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const view = await a.call<{ status: string }>('get_contract', { contractId: id });
-    if (view.status.startsWith(prefix)) return view;
-    assert.ok(Date.now() < deadline, `still ${view.status}, waiting for ${prefix}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+function untilStatus(a: McpAgent, id: string, prefix: string): Promise<{ status: string }> {
+  return eventually(
+    () => a.call<{ status: string }>('get_contract', { contractId: id }),
+    (view) => view.status.startsWith(prefix),
+    30_000,
+  );
 }
 
 describe('the MCP server over stdio, against the dev server', () => {

@@ -17,10 +17,11 @@ import { agentOwner, openLedger, type Balances } from '../../activities/ledger';
 import { createAgentClient, createOperatorClient, randomPrivateKey } from '../../api/sdk';
 import type { Verdict } from '../../api/sdk/types';
 import { serverPaths } from '../../temporal.config';
-import { DELIVERY, eventually, fixedTerms } from '../e2e/support';
+import { DELIVERY, fixedTerms } from '../e2e/support';
 import { freePort } from '../support/postgres';
 import { processGroupMembers, startServiceTree, type ServiceTree } from '../support/service-tree';
 import { HOUR, PRICE, SECOND } from '../support/fixtures';
+import { eventually } from '../support/eventually';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const OPERATOR_TOKEN = 'restart-operator-token-0123456789';

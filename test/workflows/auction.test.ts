@@ -15,7 +15,7 @@ import type { ContractEvent } from '../../workflows/rules/events';
 import { drawFromCandidates } from '../../workflows/rules/draw';
 import { quoteCountKey } from '../../workflows/search-attributes';
 import { AUCTION_PATHS, BA4, BIDDER, auctionTerms } from './auction-scenarios';
-import { assertRefused, b, useWorkflowSuite, type Harness } from './harness';
+import { assertRefused, useWorkflowSuite, type Harness } from './harness';
 import {
   BA1,
   BA2,
@@ -33,6 +33,7 @@ import {
   WORKER_STAKE,
 } from '../support/fixtures';
 import type { PathRun } from './scenarios';
+import { b } from '../support/balances';
 
 const withHarness = useWorkflowSuite();
 

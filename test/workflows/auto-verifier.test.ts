@@ -7,9 +7,10 @@ import { eventsQuery } from '../../workflows/definitions';
 import { AUTO_VERIFIER_AGENT_ID } from '../../workflows/rules/events';
 import { scoreCheck } from '../../workflows/rules/scoring/score-check';
 import { dailyMoltbookCheck, dailyMoltbookEvidence } from '../scoring/fixtures';
-import { b, useWorkflowSuite } from './harness';
+import { useWorkflowSuite } from './harness';
 import { CLIENT, FUNDS, OTHER, PRICE, SHA_A, WORKER, WORKER_FUNDS } from '../support/fixtures';
 import { PATHS } from './scenarios';
+import { b } from '../support/balances';
 
 const withHarness = useWorkflowSuite();
 

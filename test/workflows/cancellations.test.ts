@@ -3,9 +3,10 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { deliverUpdate, eventsQuery } from '../../workflows/definitions';
-import { b, delivery, useWorkflowSuite } from './harness';
+import { delivery, useWorkflowSuite } from './harness';
 import { CLIENT, FUNDS, OTHER, WORKER, WORKER_FUNDS, WORKER_STAKE } from '../support/fixtures';
 import { PATHS } from './scenarios';
+import { b } from '../support/balances';
 
 const withHarness = useWorkflowSuite();
 

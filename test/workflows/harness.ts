@@ -45,13 +45,9 @@ import { termsToWire } from '../../workflows/rules/contract-terms-wire';
 import { validateContractTerms } from '../../workflows/rules/contract-terms';
 import type { CreateContractBody } from '../../workflows/rules/contract-body';
 import { DEFAULT_PARAMS, paramsToWire } from '../../workflows/rules/params';
+import { type Balance } from '../support/balances';
 
 export type Party = string | 'treasury';
-
-export interface Balance {
-  available: bigint;
-  held: bigint;
-}
 
 /** One file's Temporal environment and workflow bundle, built once. */
 export interface Suite {
@@ -255,8 +251,6 @@ export async function assertRefused(promise: Promise<unknown>, type: string, cod
     return true;
   });
 }
-
-export const b = (available: bigint, held = 0n): Balance => ({ available, held });
 
 export const delivery = (caller: string) => ({
   caller,

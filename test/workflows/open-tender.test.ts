@@ -6,9 +6,10 @@ import type { WorkflowUpdateFailedError } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { acceptUpdate, cancelUpdate, contractQuery, FailureType } from '../../workflows/definitions';
-import { assertRefused, b, useWorkflowSuite } from './harness';
+import { assertRefused, useWorkflowSuite } from './harness';
 import { CLIENT, FUNDS, OTHER, POOR, PRICE, WORKER, WORKER_FUNDS, WORKER_STAKE } from '../support/fixtures';
 import { OPEN_TENDER, PATHS } from './scenarios';
+import { b } from '../support/balances';
 
 const withHarness = useWorkflowSuite();
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { eventsQuery, votesQuery, type VoteRowView } from '../../workflows/definitions';
 import { drawFromCandidates } from '../../workflows/rules/draw';
 import { contractStatusKey, nextDeadlineKey } from '../../workflows/search-attributes';
-import { b, useWorkflowSuite, type Harness, type Balance } from './harness';
+import { useWorkflowSuite, type Harness } from './harness';
 import {
   BA1,
   BA2,
@@ -24,6 +24,7 @@ import {
   WORKER_STAKE,
 } from '../support/fixtures';
 import { PATHS, type PathRun } from './scenarios';
+import { b, type Balance } from '../support/balances';
 
 const withHarness = useWorkflowSuite();
 

@@ -10,9 +10,10 @@ import {
   nextDeadlineKey,
   workerKey,
 } from '../../workflows/search-attributes';
-import { b, useWorkflowSuite } from './harness';
+import { useWorkflowSuite } from './harness';
 import { CLIENT, FUNDS, OTHER, PRICE, STRANGER, WORKER, WORKER_FUNDS } from '../support/fixtures';
 import { PATHS } from './scenarios';
+import { b } from '../support/balances';
 
 const withHarness = useWorkflowSuite();
 
