@@ -9,8 +9,8 @@ import { before, describe, test } from 'node:test';
 import { contentSha256 } from '../../api/ingest';
 import { useAppHarness } from '../support/service';
 import { dailyMoltbookCheck, dailyMoltbookEvidence } from '../scoring/fixtures';
-import { call, type Json } from './support';
-import { contractBody, DELIVERY_REF, FUNDS, newAgent, type TestAgent } from '../support/fixtures';
+import { call, matchedContract, type Json, type Matched } from './support';
+import { DELIVERY_REF, newAgent } from '../support/fixtures';
 
 const h = useAppHarness();
 
@@ -18,28 +18,6 @@ const CHECKED_CRITERIA = [
   'plain text criterion',
   { text: 'posts daily about health for a week', check: dailyMoltbookCheck },
 ];
-
-interface Matched {
-  id: string;
-  client: TestAgent;
-  worker: TestAgent;
-}
-
-/** A direct award, accepted: ready for a delivery. */
-async function matchedContract(overrides: Record<string, unknown> = {}): Promise<Matched> {
-  const client = newAgent();
-  const worker = newAgent();
-  await h().fund(client.address, FUNDS);
-  await h().fund(worker.address, FUNDS);
-  const created = await call(h().app, client, 'POST', '/contracts', {
-    body: contractBody(worker.address, overrides),
-  });
-  assert.equal(created.status, 201, created.text);
-  const id: string = created.json.contractId;
-  const accepted = await call(h().app, worker, 'POST', `/contracts/${id}/accept`, { body: {} });
-  assert.equal(accepted.status, 200, accepted.text);
-  return { id, client, worker };
-}
 
 function deliver(m: Matched, body: unknown, rawBody?: string) {
   return call(h().app, m.worker, 'POST', `/contracts/${m.id}/deliveries`, rawBody ? { rawBody } : { body });
@@ -77,7 +55,7 @@ async function assertUnchanged(m: Matched) {
 describe('ingest (seed 002_…) through the API', () => {
   let m: Matched;
   before(async () => {
-    m = await matchedContract();
+    m = await matchedContract(h());
   });
 
   test('malformed JSON → 400 malformed_json, nothing stored', async () => {
@@ -180,7 +158,7 @@ describe('ingest (seed 002_…) through the API', () => {
 
 describe('content and confidence (seed 002_…)', () => {
   test('content used as given: the other fields are not part of it', async () => {
-    const m = await matchedContract();
+    const m = await matchedContract(h());
     const content = { answer: 42, confidence: 0.3 };
     const { stored, view } = await deliverAndRead(m, {
       ...DELIVERY_REF,
@@ -203,14 +181,14 @@ describe('content and confidence (seed 002_…)', () => {
       ],
     ];
     for (const [fields, expected] of cases) {
-      const m = await matchedContract();
+      const m = await matchedContract(h());
       const { stored } = await deliverAndRead(m, { ...DELIVERY_REF, ...fields });
       assert.equal(stored.confidence, expected, JSON.stringify(fields));
     }
   });
 
   test('missing when none is a finite number (1e999 parses to Infinity)', async () => {
-    const m = await matchedContract();
+    const m = await matchedContract(h());
     const raw = `{"uri":"${DELIVERY_REF.uri}","sha256":"${DELIVERY_REF.sha256}","key":"k","confidence":1e999,"artifact":{"confidence":"0.9"}}`;
     const { stored } = await deliverAndRead(m, {}, raw);
     assert.equal(stored.confidence, undefined);
@@ -220,7 +198,7 @@ describe('content and confidence (seed 002_…)', () => {
   });
 
   test('only the Client (and drawn BAs) read the content; nothing delivered → 404', async () => {
-    const m = await matchedContract();
+    const m = await matchedContract(h());
     const none = await call(h().app, m.client, 'GET', `/contracts/${m.id}/delivery`);
     assert.equal(none.status, 404, none.text);
     await deliverAndRead(m, { ...DELIVERY_REF, summary: 's' });
@@ -232,7 +210,7 @@ describe('content and confidence (seed 002_…)', () => {
 
 describe('the automatic verifier on delivery', () => {
   test('scores the checked criterion: view (scores, breakdown) and agent.verified (keys only)', async () => {
-    const m = await matchedContract({ acceptanceCriteria: CHECKED_CRITERIA });
+    const m = await matchedContract(h(), undefined, { acceptanceCriteria: CHECKED_CRITERIA });
     const { view, events } = await deliverAndRead(m, {
       ...DELIVERY_REF,
       summary: 'a week of posts',
@@ -280,7 +258,7 @@ describe('the automatic verifier on delivery', () => {
   });
 
   test('a checked criterion without evidence scores as nothing done → not met → fail', async () => {
-    const m = await matchedContract({ acceptanceCriteria: CHECKED_CRITERIA });
+    const m = await matchedContract(h(), undefined, { acceptanceCriteria: CHECKED_CRITERIA });
     const { view, events } = await deliverAndRead(m, { ...DELIVERY_REF, summary: 'nothing to show' });
     assert.equal(view.autoVerification.verdict, 'fail');
     assert.equal(view.autoVerification.results[0].verdict, 'not met');
@@ -291,7 +269,7 @@ describe('the automatic verifier on delivery', () => {
   });
 
   test('no machine-checkable criterion: no automatic verdict', async () => {
-    const m = await matchedContract();
+    const m = await matchedContract(h());
     const { view, events } = await deliverAndRead(m, { ...DELIVERY_REF, summary: 's' });
     assert.equal(view.autoVerification, null);
     assert.equal(events.filter((e) => e.type === 'agent.verified').length, 0);

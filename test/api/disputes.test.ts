@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { useAppHarness } from '../support/service';
-import { call } from './support';
+import { call, eligibleAgents } from './support';
 import {
   BA_FUNDS,
   contractBody,
@@ -25,16 +25,9 @@ describe('POST /contracts/:id/disputes and /votes, GET votes', () => {
     const client = newAgent();
     const worker = newAgent();
     const stranger = newAgent();
-    const bas: TestAgent[] = [newAgent(), newAgent(), newAgent()];
     await h().fund(client.address, FUNDS);
     await h().fund(worker.address, FUNDS);
-    for (const ba of bas) {
-      await h().fund(ba.address, BA_FUNDS);
-      const locked = await call(h().app, ba, 'POST', '/eligibility/lock', {
-        body: { amount: ELIGIBILITY_STAKE.toString() },
-      });
-      assert.equal(locked.status, 200, locked.text);
-    }
+    const bas = await eligibleAgents(h(), 3);
     const created = await call(h().app, client, 'POST', '/contracts', { body: contractBody(worker.address) });
     assert.equal(created.status, 201, created.text);
     const id: string = created.json.contractId;

@@ -7,33 +7,12 @@ import { after, test } from 'node:test';
 import type { Client } from '@temporalio/client';
 import { createTemporalClient } from '../../service/temporal-client';
 import { deliverUpdate } from '../../workflows/definitions';
-import { useAppHarness, type AppHarness } from '../support/service';
-import { call } from '../api/support';
+import { useAppHarness } from '../support/service';
+import { call, matchedContract, type Matched } from '../api/support';
 import { appBeside, assertNothingHeld, type SideApp } from './side-app';
-import { contractBody, DELIVERY_REF, FUNDS, newAgent, PRICE, type TestAgent } from '../support/fixtures';
+import { DELIVERY_REF, FUNDS, PRICE } from '../support/fixtures';
 
 const h = useAppHarness();
-
-interface Matched {
-  id: string;
-  client: TestAgent;
-  worker: TestAgent;
-}
-
-async function matched(harness: AppHarness): Promise<Matched> {
-  const client = newAgent();
-  const worker = newAgent();
-  await harness.fund(client.address, FUNDS);
-  await harness.fund(worker.address, FUNDS);
-  const created = await call(harness.app, client, 'POST', '/contracts', {
-    body: contractBody(worker.address),
-  });
-  assert.equal(created.status, 201, created.text);
-  const id: string = created.json.contractId;
-  const accepted = await call(harness.app, worker, 'POST', `/contracts/${id}/accept`, { body: {} });
-  assert.equal(accepted.status, 200, accepted.text);
-  return { id, client, worker };
-}
 
 async function assertNothingDelivered(m: Matched): Promise<void> {
   const view = await call(h().app, m.client, 'GET', `/contracts/${m.id}`);
@@ -66,7 +45,7 @@ async function settlesAfterCorrection(app: SideApp['app'], m: Matched): Promise<
 }
 
 test('a confidence outside [0, 1] is refused by ingest with 400 naming it; the corrected delivery settles', async () => {
-  const m = await matched(h());
+  const m = await matchedContract(h());
   const cases: Array<[Record<string, unknown>, string]> = [
     [{ confidence: 1.5 }, 'confidence'],
     [{ content: { text: 'x', confidence: -0.1 } }, 'content.confidence'],
@@ -120,7 +99,7 @@ function alteringClient(real: Client): Client {
 }
 
 test('a delivery the workflow refuses leaves no key behind: the corrected one is taken', async () => {
-  const m = await matched(h());
+  const m = await matchedContract(h());
   const real = createTemporalClient({
     connection: h().env.connection,
     namespace: h().env.namespace ?? 'default',

@@ -11,8 +11,8 @@ import { createTemporalClient } from '../../service/temporal-client';
 import { startReconciler } from '../../service/worker';
 import { contractWorkflowId } from '../../workflows/definitions';
 import { OPERATOR_TOKEN, TASK_QUEUE, useAppHarness } from '../support/service';
-import { call } from '../api/support';
-import { contractBody, FUNDS, newAgent, PRICE, type TestAgent, WORKER_STAKE } from '../support/fixtures';
+import { call, matchedContract } from '../api/support';
+import { FUNDS, newAgent, PRICE, WORKER_STAKE } from '../support/fixtures';
 import { usdc } from '../support/balances';
 
 const h = useAppHarness();
@@ -33,15 +33,6 @@ function temporal(): Client {
 }
 
 /** A matched FDP contract: the Client's escrow and the Worker's stake are held. */
-async function matched(client: TestAgent, worker: TestAgent): Promise<string> {
-  const created = await call(h().app, client, 'POST', '/contracts', { body: contractBody(worker.address) });
-  assert.equal(created.status, 201, created.text);
-  const id = created.json.contractId as string;
-  const accepted = await call(h().app, worker, 'POST', `/contracts/${id}/accept`);
-  assert.equal(accepted.status, 200, accepted.text);
-  return id;
-}
-
 async function strandedOf(contractId: string): Promise<string[]> {
   const report = await operatorCall('GET', '/operator/stuck-holds');
   assert.equal(report.status, 200, report.text);
@@ -56,8 +47,8 @@ test('holds of a terminated contract are reported, then released by the route; a
   const worker = newAgent();
   await h().fund(client.address, FUNDS);
   await h().fund(worker.address, FUNDS);
-  const dead = await matched(client, worker);
-  const alive = await matched(client, worker);
+  const { id: dead } = await matchedContract(h(), { client, worker });
+  const { id: alive } = await matchedContract(h(), { client, worker });
   await temporal().workflow.getHandle(contractWorkflowId(dead)).terminate('test: a workflow gone wrong');
 
   assert.equal(
@@ -94,7 +85,7 @@ test('the scheduled reconciler releases the holds of a terminated contract; a se
   const worker = newAgent();
   await h().fund(client.address, FUNDS);
   await h().fund(worker.address, FUNDS);
-  const dead = await matched(client, worker);
+  const { id: dead } = await matchedContract(h(), { client, worker });
   await temporal().workflow.getHandle(contractWorkflowId(dead)).terminate('test: a workflow gone wrong');
   assert.equal((await strandedOf(dead)).length, 2);
 
@@ -114,7 +105,7 @@ test('the resolve route: operator token, the action named, unknown contract, not
   const worker = newAgent();
   await h().fund(client.address, FUNDS);
   await h().fund(worker.address, FUNDS);
-  const id = await matched(client, worker);
+  const { id: id } = await matchedContract(h(), { client, worker });
   const path = `/operator/contracts/${id}/resolve`;
   assert.equal((await operatorCall('POST', path, { action: 'retry' }, 'wrong-token-0123456789')).status, 401);
   const bad = await operatorCall('POST', path, { action: 'later' });
