@@ -69,7 +69,7 @@ describe('ingest (seed 002_…) through the API', () => {
 
   test('a well-formed body not sent as JSON → 415, nothing stored', async () => {
     const res = await call(h().app, m.worker, 'POST', `/contracts/${m.id}/deliveries`, {
-      body: REF,
+      body: DELIVERY_REF,
       headers: { 'Content-Type': 'text/plain' },
     });
     assert.equal(res.status, 415, res.text);
