@@ -1,7 +1,7 @@
 // The API's side of the contract workflows: start one, send it a message, read its view, its events
 // and the listing (api/contract-listing.ts). Temporal's own errors are turned into the API's
 // (SPEC §12) here or in the app's onError (api/error-mapping.ts).
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Client, WorkflowClient, WorkflowHandle } from '@temporalio/client';
 import { QueryNotRegisteredError, WithStartWorkflowOperation } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { UpdateDefinition } from '@temporalio/common';
@@ -56,6 +56,27 @@ export interface ContractGateway {
 }
 
 /**
+ * How a contract starts (the API's gateway and the workflow tests' harness alike): update-with-start of
+ * `created`, answered once the escrow is held; a contract ID already used is refused.
+ */
+export function startContract(
+  workflows: WorkflowClient,
+  taskQueue: string,
+  input: ContractInput,
+  staticSummary: string,
+): Promise<ContractView> {
+  const startWorkflowOperation = new WithStartWorkflowOperation(CONTRACT_WORKFLOW_TYPE, {
+    workflowId: contractWorkflowId(input.contractId),
+    taskQueue,
+    args: [input],
+    workflowIdConflictPolicy: 'FAIL',
+    workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    staticSummary,
+  });
+  return workflows.executeUpdateWithStart(createdUpdate, { startWorkflowOperation });
+}
+
+/**
  * Reads answer from the contract's durable record once it has one (a terminal contract, whatever
  * Temporal still keeps of its workflow), else from the workflow (docs/records.md).
  */
@@ -91,17 +112,7 @@ export function createContractGateway({
   }
 
   return {
-    async create(input, staticSummary) {
-      const startWorkflowOperation = new WithStartWorkflowOperation(CONTRACT_WORKFLOW_TYPE, {
-        workflowId: contractWorkflowId(input.contractId),
-        taskQueue,
-        args: [input],
-        workflowIdConflictPolicy: 'FAIL',
-        workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        staticSummary,
-      });
-      return client.workflow.executeUpdateWithStart(createdUpdate, { startWorkflowOperation });
-    },
+    create: (input, staticSummary) => startContract(client.workflow, taskQueue, input, staticSummary),
 
     view: readView,
 

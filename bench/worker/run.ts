@@ -17,7 +17,8 @@ import { CONTRACT_WORKFLOWS_PATH } from '../../service/worker';
 import { prebuiltWorkflowBundle } from '../../service/workflow-bundle';
 import { createTimeSkippingEnv } from '../../test/support/temporal';
 import { historyFromFile } from '../../test/histories/format';
-import { CLIENT, createSuite, Harness, HISTORY_CODEC_KEY } from '../../test/workflows/harness';
+import { CLIENT } from '../../test/support/fixtures';
+import { createSuite, Harness, HISTORY_CODEC_KEY } from '../../test/workflows/harness';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const OPEN = Number(process.env.BENCH_OPEN ?? 200);

@@ -4,14 +4,14 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { signRequest } from '../../api/sdk/signer';
 import { startAppHarness, type AppHarness } from '../support/service';
-import { call, contractBody, newAgent, type Json, type TestAgent } from './support';
+import { call, type Json } from './support';
+import { contractBody, FUNDS, newAgent, type TestAgent } from '../support/fixtures';
 
 let h: AppHarness;
 const client = newAgent();
 const worker = newAgent();
 const stranger = newAgent();
 let id: string;
-const FUNDS = 10_000_000n;
 
 before(async () => {
   h = await startAppHarness();

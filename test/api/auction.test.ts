@@ -3,26 +3,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { useAppHarness } from '../support/service';
-import { call, contractBody, newAgent, type Json } from './support';
+import { call, type Json } from './support';
+import { BUDGET, contractBody, FUNDS, newAgent } from '../support/fixtures';
+import { usdc } from '../support/balances';
+import { eventually } from '../support/eventually';
 
 const h = useAppHarness();
-
-const FUNDS = 10_000_000n;
-const BUDGET = 5_000_000n;
-
-async function usdc(address: string): Promise<[bigint, bigint]> {
-  const { USDC } = await h().balances(address);
-  return [USDC.available, USDC.held];
-}
-
-async function eventually<T>(read: () => Promise<T>, check: (v: T) => boolean): Promise<T> {
-  for (let i = 0; ; i++) {
-    const value = await read();
-    if (check(value)) return value;
-    if (i > 100) assert.fail(`not reached: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe('POST /contracts/:id/quotes and /award', () => {
   test('an AOP auction: bad quotes refused, quotes seen by the Client only, listing with the count, owner pick', async () => {
@@ -56,7 +42,7 @@ describe('POST /contracts/:id/quotes and /award', () => {
     }
     const untouched = await call(h().app, client, 'GET', `/contracts/${id}`);
     assert.deepEqual([untouched.json.quoteCount, untouched.json.quotes], [0, []]);
-    assert.deepEqual(await usdc(client.address), [FUNDS - BUDGET, BUDGET]);
+    assert.deepEqual(await usdc(h(), client.address), [FUNDS - BUDGET, BUDGET]);
 
     const q1 = await quote(b1, { price: '3000000', confidence: 0.7, message: 'two days' });
     assert.equal(q1.status, 201, q1.text);
@@ -114,7 +100,7 @@ describe('POST /contracts/:id/quotes and /award', () => {
     assert.equal(notClient.status, 403, notClient.text);
     const still = (await call(h().app, client, 'GET', `/contracts/${id}`)).json;
     assert.deepEqual([still.status, still.quoteCount, still.worker], ['created', 2, null]);
-    assert.deepEqual(await usdc(client.address), [FUNDS - BUDGET, BUDGET]);
+    assert.deepEqual(await usdc(h(), client.address), [FUNDS - BUDGET, BUDGET]);
 
     const picked = await award(client, { quoteId: forB2.ownQuote.quoteId });
     assert.equal(picked.status, 200, picked.text);
@@ -128,9 +114,9 @@ describe('POST /contracts/:id/quotes and /award', () => {
       ],
       ['matched', b2.address, '4000000', '4000000', '400000'],
     );
-    assert.deepEqual(await usdc(client.address), [FUNDS - 4_000_000n, 4_000_000n]);
-    assert.deepEqual(await usdc(b2.address), [FUNDS - 400_000n, 400_000n]);
-    assert.deepEqual(await usdc(b1.address), [FUNDS, 0n]);
+    assert.deepEqual(await usdc(h(), client.address), [FUNDS - 4_000_000n, 4_000_000n]);
+    assert.deepEqual(await usdc(h(), b2.address), [FUNDS - 400_000n, 400_000n]);
+    assert.deepEqual(await usdc(h(), b1.address), [FUNDS, 0n]);
     // The matched Worker is a party now, but still does not see the other bid.
     const forWorker = (await call(h().app, b2, 'GET', `/contracts/${id}`)).json;
     assert.deepEqual(
@@ -142,8 +128,8 @@ describe('POST /contracts/:id/quotes and /award', () => {
     assert.equal(late.status, 409, late.text);
     const again = await award(client, {});
     assert.equal(again.status, 409, again.text);
-    assert.deepEqual(await usdc(b1.address), [FUNDS, 0n]);
-    assert.deepEqual(await usdc(client.address), [FUNDS - 4_000_000n, 4_000_000n]);
+    assert.deepEqual(await usdc(h(), b1.address), [FUNDS, 0n]);
+    assert.deepEqual(await usdc(h(), client.address), [FUNDS - 4_000_000n, 4_000_000n]);
   });
 
   test('a quote or an award on a fixed-price contract is refused', async () => {
@@ -157,6 +143,6 @@ describe('POST /contracts/:id/quotes and /award', () => {
     const a = await call(h().app, client, 'POST', `/contracts/${id}/award`, { body: {} });
     assert.deepEqual([a.status, a.json.error.code], [409, 'not_an_auction']);
     assert.equal((await call(h().app, client, 'POST', `/contracts/${id}/cancel`, { body: {} })).status, 200);
-    assert.deepEqual(await usdc(client.address), [FUNDS, 0n]);
+    assert.deepEqual(await usdc(h(), client.address), [FUNDS, 0n]);
   });
 });

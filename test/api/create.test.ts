@@ -6,11 +6,11 @@ import { before, describe, test } from 'node:test';
 import { contractIdForKey } from '../../api/contract-ids';
 import { contractWorkflowId } from '../../workflows/definitions';
 import { useAppHarness } from '../support/service';
-import { call, contractBody, HOUR, newAgent } from './support';
+import { call } from './support';
+import { contractBody, FUNDS, HOUR, newAgent } from '../support/fixtures';
 
 const h = useAppHarness();
 
-const FUNDS = 10_000_000n;
 // One instant for every deadline: two clock reads for "equal" deadlines could differ by a millisecond.
 const NOW = Date.now();
 const at = (hours: number) => new Date(NOW + hours * HOUR).toISOString();

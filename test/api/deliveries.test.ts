@@ -9,39 +9,15 @@ import { before, describe, test } from 'node:test';
 import { contentSha256 } from '../../api/ingest';
 import { useAppHarness } from '../support/service';
 import { dailyMoltbookCheck, dailyMoltbookEvidence } from '../scoring/fixtures';
-import { call, contractBody, newAgent, type Json, type TestAgent } from './support';
+import { call, matchedContract, type Json, type Matched } from './support';
+import { DELIVERY_REF, newAgent } from '../support/fixtures';
 
 const h = useAppHarness();
 
-const FUNDS = 10_000_000n;
 const CHECKED_CRITERIA = [
   'plain text criterion',
   { text: 'posts daily about health for a week', check: dailyMoltbookCheck },
 ];
-
-interface Matched {
-  id: string;
-  client: TestAgent;
-  worker: TestAgent;
-}
-
-/** A direct award, accepted: ready for a delivery. */
-async function matchedContract(overrides: Record<string, unknown> = {}): Promise<Matched> {
-  const client = newAgent();
-  const worker = newAgent();
-  await h().fund(client.address, FUNDS);
-  await h().fund(worker.address, FUNDS);
-  const created = await call(h().app, client, 'POST', '/contracts', {
-    body: contractBody(worker.address, overrides),
-  });
-  assert.equal(created.status, 201, created.text);
-  const id: string = created.json.contractId;
-  const accepted = await call(h().app, worker, 'POST', `/contracts/${id}/accept`, { body: {} });
-  assert.equal(accepted.status, 200, accepted.text);
-  return { id, client, worker };
-}
-
-const REF = { uri: 'https://files.example/out.enc', sha256: 'ef'.repeat(32), key: 'delivery-key-1' };
 
 function deliver(m: Matched, body: unknown, rawBody?: string) {
   return call(h().app, m.worker, 'POST', `/contracts/${m.id}/deliveries`, rawBody ? { rawBody } : { body });
@@ -79,7 +55,7 @@ async function assertUnchanged(m: Matched) {
 describe('ingest (seed 002_…) through the API', () => {
   let m: Matched;
   before(async () => {
-    m = await matchedContract();
+    m = await matchedContract(h());
   });
 
   test('malformed JSON → 400 malformed_json, nothing stored', async () => {
@@ -93,7 +69,7 @@ describe('ingest (seed 002_…) through the API', () => {
 
   test('a well-formed body not sent as JSON → 415, nothing stored', async () => {
     const res = await call(h().app, m.worker, 'POST', `/contracts/${m.id}/deliveries`, {
-      body: REF,
+      body: DELIVERY_REF,
       headers: { 'Content-Type': 'text/plain' },
     });
     assert.equal(res.status, 415, res.text);
@@ -116,7 +92,7 @@ describe('ingest (seed 002_…) through the API', () => {
       evidence: 'none',
     };
     for (const [field, value] of Object.entries(wrong)) {
-      const res = await deliver(m, { ...REF, [field]: value });
+      const res = await deliver(m, { ...DELIVERY_REF, [field]: value });
       assert.equal(res.status, 400, `${field}: ${res.text}`);
       assert.equal(res.json.error.code, 'invalid_input');
       assert.deepEqual(
@@ -125,11 +101,11 @@ describe('ingest (seed 002_…) through the API', () => {
       );
       assert.match(res.json.error.message, new RegExp(field));
     }
-    const unknown = await deliver(m, { ...REF, status: 'done' });
+    const unknown = await deliver(m, { ...DELIVERY_REF, status: 'done' });
     assert.equal(unknown.status, 400);
     assert.equal(unknown.json.error.details.fields[0].field, 'status');
     const record = await deliver(m, {
-      ...REF,
+      ...DELIVERY_REF,
       evidence: [{ criterionIndex: 0, records: [{ timestamp: 12 }] }],
     });
     assert.equal(record.status, 400);
@@ -139,7 +115,7 @@ describe('ingest (seed 002_…) through the API', () => {
 
   test('evidence for a criterion without a check or out of range → 400 naming it', async () => {
     for (const criterionIndex of [0, 1, 7]) {
-      const res = await deliver(m, { ...REF, evidence: [{ criterionIndex, records: [] }] });
+      const res = await deliver(m, { ...DELIVERY_REF, evidence: [{ criterionIndex, records: [] }] });
       assert.equal(res.status, 400, res.text);
       assert.deepEqual(res.json.error.details.fields, [
         {
@@ -162,18 +138,18 @@ describe('ingest (seed 002_…) through the API', () => {
       summary: 'what was done',
       confidence: 0.8,
     };
-    const { stored } = await deliverAndRead(m, { ...REF, ...fields, requestedPayout: 2.5 });
+    const { stored } = await deliverAndRead(m, { ...DELIVERY_REF, ...fields, requestedPayout: 2.5 });
     assert.deepEqual(stored.content, fields);
     assert.equal(stored.confidence, 0.8);
-    assert.equal(stored.uri, REF.uri);
-    assert.equal(stored.sha256, REF.sha256);
+    assert.equal(stored.uri, DELIVERY_REF.uri);
+    assert.equal(stored.sha256, DELIVERY_REF.sha256);
     // The key went to the vault, sealed; the content likewise: neither is in the file in plain text.
-    assert.equal(await h().vault.get(m.id, 'delivery'), REF.key);
+    assert.equal(await h().vault.get(m.id, 'delivery'), DELIVERY_REF.key);
     for (const file of ['vault.sqlite', 'vault.sqlite-wal']) {
       const path = join(h().settings.dataDir, file);
       if (!existsSync(path)) continue;
       const bytes = readFileSync(path).toString('latin1');
-      for (const secret of ['what was done', 'ref-42', 'a.example', REF.key]) {
+      for (const secret of ['what was done', 'ref-42', 'a.example', DELIVERY_REF.key]) {
         assert.ok(!bytes.includes(secret), `${secret} in ${file}`);
       }
     }
@@ -182,10 +158,10 @@ describe('ingest (seed 002_…) through the API', () => {
 
 describe('content and confidence (seed 002_…)', () => {
   test('content used as given: the other fields are not part of it', async () => {
-    const m = await matchedContract();
+    const m = await matchedContract(h());
     const content = { answer: 42, confidence: 0.3 };
     const { stored, view } = await deliverAndRead(m, {
-      ...REF,
+      ...DELIVERY_REF,
       content,
       summary: 'ignored',
       confidence: 0.9,
@@ -205,15 +181,15 @@ describe('content and confidence (seed 002_…)', () => {
       ],
     ];
     for (const [fields, expected] of cases) {
-      const m = await matchedContract();
-      const { stored } = await deliverAndRead(m, { ...REF, ...fields });
+      const m = await matchedContract(h());
+      const { stored } = await deliverAndRead(m, { ...DELIVERY_REF, ...fields });
       assert.equal(stored.confidence, expected, JSON.stringify(fields));
     }
   });
 
   test('missing when none is a finite number (1e999 parses to Infinity)', async () => {
-    const m = await matchedContract();
-    const raw = `{"uri":"${REF.uri}","sha256":"${REF.sha256}","key":"k","confidence":1e999,"artifact":{"confidence":"0.9"}}`;
+    const m = await matchedContract(h());
+    const raw = `{"uri":"${DELIVERY_REF.uri}","sha256":"${DELIVERY_REF.sha256}","key":"k","confidence":1e999,"artifact":{"confidence":"0.9"}}`;
     const { stored } = await deliverAndRead(m, {}, raw);
     assert.equal(stored.confidence, undefined);
     assert.equal('confidence' in stored, false);
@@ -222,10 +198,10 @@ describe('content and confidence (seed 002_…)', () => {
   });
 
   test('only the Client (and drawn BAs) read the content; nothing delivered → 404', async () => {
-    const m = await matchedContract();
+    const m = await matchedContract(h());
     const none = await call(h().app, m.client, 'GET', `/contracts/${m.id}/delivery`);
     assert.equal(none.status, 404, none.text);
-    await deliverAndRead(m, { ...REF, summary: 's' });
+    await deliverAndRead(m, { ...DELIVERY_REF, summary: 's' });
     assert.equal((await call(h().app, m.worker, 'GET', `/contracts/${m.id}/delivery`)).status, 403);
     assert.equal((await call(h().app, newAgent(), 'GET', `/contracts/${m.id}/delivery`)).status, 403);
     assert.equal((await call(h().app, undefined, 'GET', `/contracts/${m.id}/delivery`)).status, 401);
@@ -234,15 +210,15 @@ describe('content and confidence (seed 002_…)', () => {
 
 describe('the automatic verifier on delivery', () => {
   test('scores the checked criterion: view (scores, breakdown) and agent.verified (keys only)', async () => {
-    const m = await matchedContract({ acceptanceCriteria: CHECKED_CRITERIA });
+    const m = await matchedContract(h(), undefined, { acceptanceCriteria: CHECKED_CRITERIA });
     const { view, events } = await deliverAndRead(m, {
-      ...REF,
+      ...DELIVERY_REF,
       summary: 'a week of posts',
       evidence: [{ criterionIndex: 1, records: dailyMoltbookEvidence }],
     });
     const auto = view.autoVerification;
     assert.equal(auto.agentId, 'opencontract:auto-verifier');
-    assert.equal(auto.target, REF.sha256);
+    assert.equal(auto.target, DELIVERY_REF.sha256);
     assert.equal(auto.verdict, 'pass');
     assert.equal(auto.evaluatedAt, view.delivery.deliveredAt);
     assert.equal(auto.results.length, 1);
@@ -265,7 +241,7 @@ describe('the automatic verifier on delivery', () => {
         at: verified[0].at,
         actor: 'auto-verifier',
         agentId: 'opencontract:auto-verifier',
-        target: REF.sha256,
+        target: DELIVERY_REF.sha256,
         verdict: 'pass',
         criteria: ['c2'],
         role: 'auto-verifier',
@@ -282,8 +258,8 @@ describe('the automatic verifier on delivery', () => {
   });
 
   test('a checked criterion without evidence scores as nothing done → not met → fail', async () => {
-    const m = await matchedContract({ acceptanceCriteria: CHECKED_CRITERIA });
-    const { view, events } = await deliverAndRead(m, { ...REF, summary: 'nothing to show' });
+    const m = await matchedContract(h(), undefined, { acceptanceCriteria: CHECKED_CRITERIA });
+    const { view, events } = await deliverAndRead(m, { ...DELIVERY_REF, summary: 'nothing to show' });
     assert.equal(view.autoVerification.verdict, 'fail');
     assert.equal(view.autoVerification.results[0].verdict, 'not met');
     assert.equal(view.autoVerification.results[0].roundedScore, 20);
@@ -293,8 +269,8 @@ describe('the automatic verifier on delivery', () => {
   });
 
   test('no machine-checkable criterion: no automatic verdict', async () => {
-    const m = await matchedContract();
-    const { view, events } = await deliverAndRead(m, { ...REF, summary: 's' });
+    const m = await matchedContract(h());
+    const { view, events } = await deliverAndRead(m, { ...DELIVERY_REF, summary: 's' });
     assert.equal(view.autoVerification, null);
     assert.equal(events.filter((e) => e.type === 'agent.verified').length, 0);
   });

@@ -5,38 +5,35 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { useAppHarness } from '../support/service';
-import { call, contractBody, newAgent, type TestAgent } from './support';
+import { call, eligibleAgents } from './support';
+import {
+  BA_FUNDS,
+  contractBody,
+  DELIVERY_REF,
+  DISPUTE_BOND,
+  ELIGIBILITY_STAKE,
+  FUNDS,
+  newAgent,
+  PRICE,
+  type TestAgent,
+} from '../support/fixtures';
 
 const h = useAppHarness();
-
-const FUNDS = 10_000_000n;
-const BA_FUNDS = 200_000_000n;
-const STAKE = 100_000_000n; // baEligibilityStake
-const PRICE = 2_500_000n;
-const BOND = 125_000n;
-const REF = { uri: 'https://files.example/out.enc', sha256: 'ef'.repeat(32), key: 'delivery-key-1' };
 
 describe('POST /contracts/:id/disputes and /votes, GET votes', () => {
   test('a privacy-preserving dispute decided by three BAs (partially met)', async () => {
     const client = newAgent();
     const worker = newAgent();
     const stranger = newAgent();
-    const bas: TestAgent[] = [newAgent(), newAgent(), newAgent()];
     await h().fund(client.address, FUNDS);
     await h().fund(worker.address, FUNDS);
-    for (const ba of bas) {
-      await h().fund(ba.address, BA_FUNDS);
-      const locked = await call(h().app, ba, 'POST', '/eligibility/lock', {
-        body: { amount: STAKE.toString() },
-      });
-      assert.equal(locked.status, 200, locked.text);
-    }
+    const bas = await eligibleAgents(h(), 3);
     const created = await call(h().app, client, 'POST', '/contracts', { body: contractBody(worker.address) });
     assert.equal(created.status, 201, created.text);
     const id: string = created.json.contractId;
     assert.equal((await call(h().app, worker, 'POST', `/contracts/${id}/accept`, { body: {} })).status, 200);
     const delivered = await call(h().app, worker, 'POST', `/contracts/${id}/deliveries`, {
-      body: { ...REF, content: { text: 'done' } },
+      body: { ...DELIVERY_REF, content: { text: 'done' } },
     });
     assert.equal(delivered.status, 200, delivered.text);
     // Privacy-preserving: no BA is drawn yet, so none gets the delivery key.
@@ -64,7 +61,7 @@ describe('POST /contracts/:id/disputes and /votes, GET votes', () => {
 
     const key = await call(h().app, bas[1], 'GET', `/contracts/${id}/keys/delivery`);
     assert.equal(key.status, 200, key.text);
-    assert.equal(key.json.key, REF.key);
+    assert.equal(key.json.key, DELIVERY_REF.key);
     assert.equal((await call(h().app, stranger, 'GET', `/contracts/${id}/keys/delivery`)).status, 403);
     const unlock = await call(h().app, bas[0], 'POST', '/eligibility/unlock', { body: {} });
     assert.equal(unlock.status, 409, unlock.text);
@@ -127,13 +124,25 @@ describe('POST /contracts/:id/disputes and /votes, GET votes', () => {
     };
     assert.deepEqual(await usdc(client.address), [FUNDS - payment, 0n, 0n]); // dispute bond returned
     assert.deepEqual(await usdc(worker.address), [FUNDS + payment, 0n, 0n]);
-    assert.deepEqual(await usdc(bas[0]!.address), [BA_FUNDS - STAKE, STAKE, 2_000_000n]);
-    assert.deepEqual(await usdc(bas[1]!.address), [BA_FUNDS - STAKE, STAKE, 2_000_000n]);
+    assert.deepEqual(await usdc(bas[0]!.address), [
+      BA_FUNDS - ELIGIBILITY_STAKE,
+      ELIGIBILITY_STAKE,
+      2_000_000n,
+    ]);
+    assert.deepEqual(await usdc(bas[1]!.address), [
+      BA_FUNDS - ELIGIBILITY_STAKE,
+      ELIGIBILITY_STAKE,
+      2_000_000n,
+    ]);
     // BA2 voted `not met` on c1 (majority met): its 5 USDC slice to the Treasury.
-    assert.deepEqual(await usdc(bas[2]!.address), [BA_FUNDS - STAKE - 5_000_000n, STAKE, 1_000_000n]);
+    assert.deepEqual(await usdc(bas[2]!.address), [
+      BA_FUNDS - ELIGIBILITY_STAKE - 5_000_000n,
+      ELIGIBILITY_STAKE,
+      1_000_000n,
+    ]);
     const treasury = await h().ledger.balances('treasury');
     assert.equal(treasury.USDC.available, 5_000_000n);
-    assert.ok(BOND > 0n);
+    assert.ok(DISPUTE_BOND > 0n);
     const unlocked = await call(h().app, bas[0], 'POST', '/eligibility/unlock', { body: {} });
     assert.equal(unlocked.status, 200, unlocked.text);
   });

@@ -13,7 +13,8 @@ import { SqliteIdempotencyStore } from '../../api/idempotency-sqlite';
 import { readSse, type SseMessage } from '../../api/sdk';
 import { createTemporalClient } from '../../service/temporal-client';
 import { startAppHarness, TASK_QUEUE, type AppHarness } from '../support/service';
-import { call, contractBody, newAgent, type Json } from './support';
+import { call, type Json } from './support';
+import { contractBody, newAgent } from '../support/fixtures';
 
 let h: AppHarness;
 let dir: string;

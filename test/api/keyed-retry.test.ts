@@ -11,10 +11,11 @@ import { test } from 'node:test';
 import { contractIdForKey } from '../../api/contract-ids';
 import { closeApiStores, openApiStores } from '../../service/api-server';
 import { contractWorkflowId } from '../../workflows/definitions';
-import { eventually } from '../e2e/support';
 import { appOn, runContractWorker, TASK_QUEUE, useAppHarness } from '../support/service';
 import { DELIVERY } from '../e2e/support';
-import { call, contractBody, newAgent } from './support';
+import { call } from './support';
+import { contractBody, newAgent } from '../support/fixtures';
+import { eventually } from '../support/eventually';
 
 const h = useAppHarness();
 

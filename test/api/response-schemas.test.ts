@@ -7,16 +7,15 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { needsOperatorKey } from '../../workflows/search-attributes';
 import { OPERATOR_TOKEN, useAppHarness } from '../support/service';
-import { call, contractBody, newAgent, type CallOptions, type Json, type TestAgent } from './support';
+import { call, type CallOptions, type Json } from './support';
 import { responseValidators, templateOf, type OpenApiDocument } from './openapi-validator';
+import { BA_FUNDS, contractBody, DELIVERY_REF, FUNDS, newAgent, type TestAgent } from '../support/fixtures';
+import { eventually } from '../support/eventually';
 
 const h = useAppHarness();
 
-const FUNDS = 10_000_000n;
-const BA_FUNDS = 200_000_000n;
 const STAKE = '100000000';
 const MISSING = `c-${'a'.repeat(26)}`;
-const REF = { uri: 'https://files.example/out.enc', sha256: 'ef'.repeat(32), key: 'delivery-key-1' };
 const MATERIALS = { uri: 'https://x.example/m.enc', sha256: 'ab'.repeat(32), key: 'materials-key' };
 const OPERATOR = { headers: { Authorization: `Bearer ${OPERATOR_TOKEN}` } };
 
@@ -66,15 +65,6 @@ async function funded(amount = FUNDS): Promise<TestAgent> {
   const agent = newAgent();
   await h().fund(agent.address, amount);
   return agent;
-}
-
-async function eventually(read: () => Promise<Json>, done: (v: Json) => boolean): Promise<Json> {
-  for (let i = 0; i < 100; i++) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  assert.fail('not reached in time');
 }
 
 test('system, parameters, balances, deposits and eligibility', async () => {
@@ -189,16 +179,18 @@ test('delivery, keys, content, approval', async () => {
   const stranger = newAgent();
   const id = (await answer(201, client, 'POST', '/contracts', { body: contractBody(worker.address) }))
     .contractId;
-  await answer(403, worker, 'POST', `/contracts/${id}/deliveries`, { body: REF });
+  await answer(403, worker, 'POST', `/contracts/${id}/deliveries`, { body: DELIVERY_REF });
   await answer(200, worker, 'POST', `/contracts/${id}/accept`);
   await answer(404, worker, 'GET', `/contracts/${id}/keys/materials`);
-  await answer(400, worker, 'POST', `/contracts/${id}/deliveries`, { body: { ...REF, sha256: 'zz' } });
-  await answer(400, worker, 'POST', `/contracts/${id}/deliveries`, { rawBody: '{"uri":' });
-  await answer(403, client, 'POST', `/contracts/${id}/deliveries`, { body: REF });
-  await answer(200, worker, 'POST', `/contracts/${id}/deliveries`, {
-    body: { ...REF, content: { text: 'done', confidence: 0.9 } },
+  await answer(400, worker, 'POST', `/contracts/${id}/deliveries`, {
+    body: { ...DELIVERY_REF, sha256: 'zz' },
   });
-  await answer(409, worker, 'POST', `/contracts/${id}/deliveries`, { body: REF });
+  await answer(400, worker, 'POST', `/contracts/${id}/deliveries`, { rawBody: '{"uri":' });
+  await answer(403, client, 'POST', `/contracts/${id}/deliveries`, { body: DELIVERY_REF });
+  await answer(200, worker, 'POST', `/contracts/${id}/deliveries`, {
+    body: { ...DELIVERY_REF, content: { text: 'done', confidence: 0.9 } },
+  });
+  await answer(409, worker, 'POST', `/contracts/${id}/deliveries`, { body: DELIVERY_REF });
   await answer(200, client, 'GET', `/contracts/${id}/keys/delivery`);
   await answer(403, stranger, 'GET', `/contracts/${id}/keys/delivery`);
   await answer(200, client, 'GET', `/contracts/${id}/delivery`);
@@ -218,7 +210,7 @@ test('a dispute, the votes, the vote rows', async () => {
     .contractId;
   await answer(200, worker, 'POST', `/contracts/${id}/accept`);
   await answer(200, worker, 'POST', `/contracts/${id}/deliveries`, {
-    body: { ...REF, content: { text: 'x' } },
+    body: { ...DELIVERY_REF, content: { text: 'x' } },
   });
   await answer(409, bas[0], 'POST', `/contracts/${id}/votes`, { body: { votes: ['met', 'met'] } });
   await answer(400, client, 'POST', `/contracts/${id}/disputes`, { body: { claims: ['maybe'] } });
@@ -303,7 +295,7 @@ test('a contract waiting for the operator, and stranded holds', async () => {
   await answer(409, undefined, 'POST', resolve, asOperator('r-1', { action: 'retry' }));
   await answer(400, undefined, 'POST', resolve, asOperator('r-2', { action: 'undo' }));
   await answer(200, worker, 'POST', `/contracts/${id}/accept`);
-  await answer(200, worker, 'POST', `/contracts/${id}/deliveries`, { body: REF });
+  await answer(200, worker, 'POST', `/contracts/${id}/deliveries`, { body: DELIVERY_REF });
   // The Worker's stake hold voided behind the workflow's back: the settlement is refused, the contract waits.
   await h().ledger.voidHold({ id: `corrupt:${id}`, holdId: `${id}:stake:${worker.address}` });
   const approval = call(h().app, client, 'POST', `/contracts/${id}/approve`);

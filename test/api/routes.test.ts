@@ -6,11 +6,10 @@ import { test } from 'node:test';
 import { createApp } from '../../api/app';
 import { SqlitePayoutStore } from '../../api/payouts';
 import { OPERATOR_TOKEN, TASK_QUEUE, useAppHarness } from '../support/service';
-import { call, contractBody, newAgent } from './support';
+import { call } from './support';
+import { contractBody, FUNDS, newAgent } from '../support/fixtures';
 
 const h = useAppHarness();
-
-const FUNDS = 10_000_000n;
 
 test('an unknown contract ID, whatever its form → 404', async () => {
   const agent = newAgent();

@@ -1,42 +1,16 @@
-// Helpers of the API tests: agents with keys, signed `app.request()` calls, a valid contract body.
-import {
-  randomPrivateKey,
-  addressFromPrivateKey,
-  signRequest,
-  type SignRequestInput,
-} from '../../api/sdk/signer';
+// Signed `app.request()` calls of the API tests (agents and bodies: test/support/fixtures.ts).
+import { signRequest, type SignRequestInput } from '../../api/sdk/signer';
 import type { App } from '../../api/app';
-
-export interface TestAgent {
-  key: string;
-  address: string;
-}
-
-export function newAgent(): TestAgent {
-  const key = randomPrivateKey();
-  return { key, address: addressFromPrivateKey(key) };
-}
-
-export const HOUR = 3_600_000;
-
-/** A valid FDP (direct, fixed price) body; `overrides` replace top-level fields. */
-export function contractBody(
-  worker: string | undefined,
-  overrides: Record<string, unknown> = {},
-  now = Date.now(),
-) {
-  const at = (h: number) => new Date(now + h * HOUR).toISOString();
-  return {
-    contractType: 'fixed',
-    awardMethod: worker === undefined ? 'open' : 'direct',
-    ...(worker === undefined ? { verificationMode: 'privacy-preserving' } : { worker }),
-    taskDescription: 'Summarize the attached report in 200 words.',
-    acceptanceCriteria: ['at most 200 words', 'mentions every section'],
-    amount: '2500000',
-    deadlines: { match: at(1), withdrawal: at(2), delivery: at(3), review: at(4) },
-    ...overrides,
-  };
-}
+import assert from 'node:assert/strict';
+import type { AppHarness } from '../support/service';
+import {
+  BA_FUNDS,
+  contractBody,
+  ELIGIBILITY_STAKE,
+  FUNDS,
+  newAgent,
+  type TestAgent,
+} from '../support/fixtures';
 
 /** Answers are read loosely: the tests assert exact fields, which the types would only restate. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -87,4 +61,48 @@ export async function call(
     text,
     json: response.headers.get('content-type')?.includes('json') ? (JSON.parse(text) as Json) : undefined,
   };
+}
+
+/** A direct contract its Worker has accepted. */
+export interface Matched {
+  id: string;
+  client: TestAgent;
+  worker: TestAgent;
+}
+
+/**
+ * The Client creates a direct contract (the fixtures' body with `overrides`) and the Worker accepts it;
+ * without `parties`, two new agents funded with FUNDS each.
+ */
+export async function matchedContract(
+  h: AppHarness,
+  parties?: { client: TestAgent; worker: TestAgent },
+  overrides: Record<string, unknown> = {},
+): Promise<Matched> {
+  const { client, worker } = parties ?? { client: newAgent(), worker: newAgent() };
+  if (!parties) {
+    await h.fund(client.address, FUNDS);
+    await h.fund(worker.address, FUNDS);
+  }
+  const created = await call(h.app, client, 'POST', '/contracts', {
+    body: contractBody(worker.address, overrides),
+  });
+  assert.equal(created.status, 201, created.text);
+  const id: string = created.json.contractId;
+  const accepted = await call(h.app, worker, 'POST', `/contracts/${id}/accept`, { body: {} });
+  assert.equal(accepted.status, 200, accepted.text);
+  return { id, client, worker };
+}
+
+/** `count` new agents funded with BA_FUNDS, each holding the BA Eligibility Stake (the draw can seat them). */
+export async function eligibleAgents(h: AppHarness, count: number): Promise<TestAgent[]> {
+  const agents = Array.from({ length: count }, newAgent);
+  for (const agent of agents) {
+    await h.fund(agent.address, BA_FUNDS);
+    const locked = await call(h.app, agent, 'POST', '/eligibility/lock', {
+      body: { amount: ELIGIBILITY_STAKE.toString() },
+    });
+    assert.equal(locked.status, 200, locked.text);
+  }
+  return agents;
 }

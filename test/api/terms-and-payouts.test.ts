@@ -5,10 +5,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { OPERATOR_TOKEN, useAppHarness } from '../support/service';
-import { call, contractBody, newAgent, type TestAgent } from './support';
+import { call } from './support';
+import { contractBody, FUNDS, HOUR, newAgent } from '../support/fixtures';
+import { usdc } from '../support/balances';
 
 const h = useAppHarness();
-const FUNDS = 10_000_000n;
 const ADDRESS = /0x[0-9a-f]{40}/;
 
 const operator = (method: string, path: string, body?: unknown) =>
@@ -16,11 +17,6 @@ const operator = (method: string, path: string, body?: unknown) =>
     headers: { Authorization: `Bearer ${OPERATOR_TOKEN}` },
     ...(body === undefined ? {} : { body }),
   });
-
-async function usdc(who: TestAgent): Promise<[bigint, bigint]> {
-  const { USDC } = await h().balances(who.address);
-  return [USDC.available, USDC.held];
-}
 
 test('GET /params answers the parameters in force, in wire form, with their version (no signature)', async () => {
   const res = await call(h().app, undefined, 'GET', '/params');
@@ -37,7 +33,7 @@ test('GET /params answers the parameters in force, in wire form, with their vers
     unclearSlashBps: 5000,
     rewardPerCriterion: '1000000',
     unclearRewardBps: 5000,
-    baVotingWindow: 72 * 3_600_000,
+    baVotingWindow: 72 * HOUR,
   });
   const requirements = await call(h().app, undefined, 'GET', '/eligibility/requirements');
   assert.deepEqual(requirements.json, { eligibilityStake: '100000000', baBond: '10000000', baPanelSize: 3 });
@@ -66,7 +62,7 @@ test('an open contract’s public view says what accepting or quoting would lock
   const worker = newAgent();
   await h().fund(worker.address, FUNDS);
   await call(h().app, worker, 'POST', `/contracts/${fixed.json.contractId}/accept`);
-  assert.deepEqual(await usdc(worker), [FUNDS - 250_000n, 250_000n]);
+  assert.deepEqual(await usdc(h(), worker), [FUNDS - 250_000n, 250_000n]);
   const matched = await call(h().app, undefined, 'GET', `/contracts/${fixed.json.contractId}`);
   assert.equal(matched.json.stakeToMatch, null);
 });
@@ -76,7 +72,7 @@ test('withdrawals: available USDC only, once per Idempotency-Key, then the opera
   const other = newAgent();
   await h().fund(agent.address, FUNDS);
   await call(h().app, agent, 'POST', '/contracts', { body: contractBody(newAgent().address) });
-  assert.deepEqual(await usdc(agent), [7_500_000n, 2_500_000n]);
+  assert.deepEqual(await usdc(h(), agent), [7_500_000n, 2_500_000n]);
   const path = `/agents/${agent.address}/withdrawals`;
   const body = { amount: '5000000', destination: 'eth:0x00000000000000000000000000000000000000aa' };
 
@@ -98,7 +94,7 @@ test('withdrawals: available USDC only, once per Idempotency-Key, then the opera
   assert.match(badAmount.text, /amount/);
   const notMine = await call(h().app, other, 'POST', path, { body, headers: { 'Idempotency-Key': 'w-1' } });
   assert.equal(notMine.status, 403);
-  assert.deepEqual(await usdc(agent), [7_500_000n, 2_500_000n]);
+  assert.deepEqual(await usdc(h(), agent), [7_500_000n, 2_500_000n]);
   assert.deepEqual((await call(h().app, agent, 'GET', path)).json, { payouts: [] });
 
   const mintBefore = (await h().ledger.audit()).assets.USDC.mint;
@@ -109,7 +105,7 @@ test('withdrawals: available USDC only, once per Idempotency-Key, then the opera
   const again = await call(h().app, agent, 'POST', path, { body, headers: { 'Idempotency-Key': 'w-1' } });
   assert.equal(again.status, 201);
   assert.deepEqual(again.json, first.json);
-  assert.deepEqual(await usdc(agent), [2_500_000n, 2_500_000n]);
+  assert.deepEqual(await usdc(h(), agent), [2_500_000n, 2_500_000n]);
   // A transfer back to the outside account deposits come from (the USDC mint), once; the sum stays zero.
   const audit = await h().ledger.audit();
   assert.deepEqual(audit.assets.USDC, { sum: 0n, mint: mintBefore + 5_000_000n });
@@ -135,7 +131,7 @@ test('withdrawals: available USDC only, once per Idempotency-Key, then the opera
   assert.equal((await call(h().app, agent, 'GET', path)).json.payouts[0].status, 'paid');
   assert.equal((await operator('POST', '/operator/payouts/nope/paid', { reference: 'x' })).status, 404);
   // Marking paid moves no money.
-  assert.deepEqual(await usdc(agent), [2_500_000n, 2_500_000n]);
+  assert.deepEqual(await usdc(h(), agent), [2_500_000n, 2_500_000n]);
 });
 
 test('a contract that never had a panel has no votes: an empty list, not sealed', async () => {

@@ -8,26 +8,18 @@ import { describe, test } from 'node:test';
 import type { ContractEvent } from '../../api/sdk/types';
 import { drawFromCandidates } from '../../workflows/rules/draw';
 import { useServiceHarness } from '../support/service';
-import { agent, DELIVERY, eventually, fixedTerms, fund, FUNDS } from './support';
+import { agent, balancesOf, DELIVERY, fixedTerms, fund } from './support';
+import { BUDGET, ELIGIBILITY_STAKE, FUNDS, REWARD } from '../support/fixtures';
+import { eventually } from '../support/eventually';
 
 const h = useServiceHarness();
 
 type Agent = ReturnType<typeof agent>;
 
-const BUDGET = 5_000_000n;
 const BIDDER_FUNDS = 120_000_000n;
-const ELIGIBILITY_STAKE = 100_000_000n; // baEligibilityStake
-const REWARD = 1_000_000n; // rewardPerCriterion
 /** Bidder i quotes 2 USDC + i × 0.1 USDC: bidder 0 is the best. */
 const priceOf = (i: number) => 2_000_000n + BigInt(i) * 100_000n;
 const WINNING = priceOf(0);
-
-async function balancesOf(a: Agent): Promise<[bigint, bigint, bigint, bigint]> {
-  const { balances } = await a.getBalances();
-  return [balances.USDC.available, balances.USDC.held, balances.OCT.available, balances.OCT.held].map(
-    BigInt,
-  ) as [bigint, bigint, bigint, bigint];
-}
 
 describe('an AOS auction end to end', () => {
   test('ten bidders, award of the best quote, a panel of losing bidders, settled fully met', async () => {

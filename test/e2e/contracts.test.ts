@@ -3,26 +3,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { useServiceHarness } from '../support/service';
-import {
-  agent,
-  DELIVERY,
-  eventually,
-  expectApiError,
-  fixedTerms,
-  fund,
-  FUNDS,
-  PRICE,
-  reconnect,
-} from './support';
+import { agent, DELIVERY, expectApiError, fixedTerms, fund, reconnect } from './support';
+import { FUNDS, PRICE } from '../support/fixtures';
+import { usdc } from '../support/balances';
+import { eventually } from '../support/eventually';
 
 const h = useServiceHarness();
 
 /** USDC of an agent as [available, held]. */
-async function usdc(address: string): Promise<[bigint, bigint]> {
-  const { USDC } = await h().balances(address);
-  return [USDC.available, USDC.held];
-}
-
 const STAKE = PRICE / 10n; // workerStakeBps 1000
 
 async function deliverAndApprove(
@@ -48,8 +36,8 @@ async function deliverAndApprove(
 }
 
 async function assertFullyMetBalances(client: string, worker: string): Promise<void> {
-  assert.deepEqual(await usdc(client), [FUNDS - PRICE, 0n]);
-  assert.deepEqual(await usdc(worker), [FUNDS + PRICE, 0n]);
+  assert.deepEqual(await usdc(h(), client), [FUNDS - PRICE, 0n]);
+  assert.deepEqual(await usdc(h(), worker), [FUNDS + PRICE, 0n]);
 }
 
 describe('fixed price, privacy-preserving review, to settled-fully-met', () => {
@@ -62,13 +50,13 @@ describe('fixed price, privacy-preserving review, to settled-fully-met', () => {
     const created = await client.createContract(fixedTerms(worker.address));
     assert.equal(created.status, 'created');
     assert.equal(created.contractCode, 'FDP');
-    assert.deepEqual(await usdc(client.address), [FUNDS - PRICE, PRICE]);
+    assert.deepEqual(await usdc(h(), client.address), [FUNDS - PRICE, PRICE]);
     // The named Worker may not read the materials before it accepts.
     await expectApiError(worker.getMaterialsKey(created.contractId), 403);
 
     const matched = await worker.accept(created.contractId);
     assert.equal(matched.status, 'matched');
-    assert.deepEqual(await usdc(worker.address), [FUNDS - STAKE, STAKE]);
+    assert.deepEqual(await usdc(h(), worker.address), [FUNDS - STAKE, STAKE]);
 
     await deliverAndApprove(created.contractId, client, worker);
     await assertFullyMetBalances(client.address, worker.address);

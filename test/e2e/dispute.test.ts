@@ -7,7 +7,17 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Verdict, VoteRow } from '../../api/sdk/types';
 import { useServiceHarness } from '../support/service';
-import { agent, DELIVERY, eventually, expectApiError, fixedTerms, fund, FUNDS, PRICE } from './support';
+import { agent, balancesOf, DELIVERY, expectApiError, fixedTerms, fund } from './support';
+import {
+  BA_BOND,
+  DISPUTE_BOND,
+  ELIGIBILITY_STAKE,
+  FUNDS,
+  PRICE,
+  REWARD,
+  WORKER_STAKE,
+} from '../support/fixtures';
+import { eventually } from '../support/eventually';
 
 const h = useServiceHarness();
 
@@ -17,12 +27,7 @@ const CRITERIA = ['every section translated', 'code blocks untouched', 'links st
 
 // Default params (workflows/rules/params.ts), worked out by hand from SPEC §2, §7a and §8.
 const BA_FUNDS = 120_000_000n;
-const ELIGIBILITY_STAKE = 100_000_000n; // baEligibilityStake
-const BA_BOND = 10_000_000n; // baBond
 const SLICE = 3_333_333n; // floor(baBond 10_000_000 / 3 criteria); the remainder 1 is never at risk
-const REWARD = 1_000_000n; // rewardPerCriterion, per vote matching a decisive majority
-const WORKER_STAKE = 250_000n; // 2_500_000 × workerStakeBps 1000 / 10_000
-const DISPUTE_BOND = 125_000n; // escrow 2_500_000 × disputeBondBps 500 / 10_000
 // Criteria Met [met, not met, met]: met 2, resolved 3 → floor(2_500_000 × 2 / 3) = 1_666_666;
 // partially met: the rest of the escrow (833_334), the Worker Stake and the Dispute Bond go back.
 const PAYMENT = 1_666_666n;
@@ -33,13 +38,6 @@ const MAJORITY: Verdict[] = ['met', 'not met', 'met'];
 const DISSENT: Verdict[] = ['met', 'met', 'met'];
 
 /** An agent's balances over HTTP (signed by that agent), as [USDC available, USDC held, OCT available, OCT held]. */
-async function balancesOf(a: Agent): Promise<[bigint, bigint, bigint, bigint]> {
-  const { balances } = await a.getBalances();
-  return [balances.USDC.available, balances.USDC.held, balances.OCT.available, balances.OCT.held].map(
-    BigInt,
-  ) as [bigint, bigint, bigint, bigint];
-}
-
 function expectedRows(id: string, ba: string, votes: Verdict[]): VoteRow[] {
   return votes.map((vote, criterionIndex) => {
     const agrees = vote === MAJORITY[criterionIndex];

@@ -20,7 +20,9 @@ import type { ContractEvent } from '../../workflows/rules/events';
 import { contractEventJsonSchema } from '../../workflows/rules/events-schema';
 import { startServiceHarness, type ServiceHarness } from '../support/service';
 import { dailyMoltbookCheck, dailyMoltbookEvidence } from '../scoring/fixtures';
-import { agent, fund, HOUR, PRICE, eventually } from './support';
+import { agent, fund } from './support';
+import { HOUR, PRICE } from '../support/fixtures';
+import { eventually } from '../support/eventually';
 
 // Every secret carries this marker, so a partial leak is found too.
 const MARK = 'QZX7';

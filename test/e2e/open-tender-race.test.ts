@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AgentApiError } from '../../api/sdk';
 import { useServiceHarness } from '../support/service';
-import { agent, fixedTerms, fund, FUNDS, PRICE } from './support';
+import { agent, fixedTerms, fund } from './support';
+import { FUNDS, PRICE } from '../support/fixtures';
 
 const RACERS = 50;
 const h = useServiceHarness();

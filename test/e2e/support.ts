@@ -2,13 +2,22 @@
 import assert from 'node:assert/strict';
 import { createAgentClient, randomPrivateKey, AgentApiError, type AgentClient } from '../../api/sdk';
 import type { ServiceHarness } from '../support/service';
+import { contractBody, FUNDS, MATERIALS } from '../support/fixtures';
 
-export const HOUR = 3_600_000;
-export const FUNDS = 10_000_000n;
-export const PRICE = 2_500_000n;
+// test/cluster (another branch's area) still imports these from here.
+export { FUNDS, PRICE } from '../support/fixtures';
+export { eventually } from '../support/eventually';
 
 export function agent(h: ServiceHarness, key: string = randomPrivateKey()): AgentClient & { key: string } {
   return Object.assign(createAgentClient({ baseUrl: h.url(), privateKey: key }), { key });
+}
+
+/** An agent's `[USDC available, USDC held, OCT available, OCT held]`, as the API answers them. */
+export async function balancesOf(a: AgentClient): Promise<[bigint, bigint, bigint, bigint]> {
+  const { balances } = await a.getBalances();
+  return [balances.USDC.available, balances.USDC.held, balances.OCT.available, balances.OCT.held].map(
+    BigInt,
+  ) as [bigint, bigint, bigint, bigint];
 }
 
 /** The same agent on the API's current URL (after a restart the port changes). */
@@ -20,22 +29,9 @@ export async function fund(h: ServiceHarness, address: string, amount: bigint = 
   await h.operator().deposit({ address, amount: amount.toString() });
 }
 
+/** The fixtures' contract body with encrypted supplementary materials (their key goes to the vault). */
 export function fixedTerms(worker?: string, now = Date.now()) {
-  const at = (hours: number) => new Date(now + hours * HOUR).toISOString();
-  return {
-    contractType: 'fixed' as const,
-    awardMethod: worker === undefined ? ('open' as const) : ('direct' as const),
-    ...(worker === undefined ? { verificationMode: 'privacy-preserving' as const } : { worker }),
-    taskDescription: 'Translate the attached README into French.',
-    acceptanceCriteria: ['every section translated', 'code blocks untouched'],
-    supplementaryMaterials: {
-      uri: 'https://files.example/readme.enc',
-      sha256: 'ab'.repeat(32),
-      key: 'materials-secret-key',
-    },
-    amount: PRICE.toString(),
-    deadlines: { match: at(1), withdrawal: at(2), delivery: at(3), review: at(4) },
-  };
+  return contractBody(worker, { supplementaryMaterials: MATERIALS }, now);
 }
 
 export const DELIVERY = {
@@ -59,19 +55,4 @@ export async function expectApiError(
   assert.equal(err.status, status, `${err.code}: ${err.message}`);
   if (code !== undefined) assert.equal(err.code, code);
   return err;
-}
-
-/** Polls until `check` passes (visibility and settlement are asynchronous). */
-export async function eventually<T>(
-  read: () => Promise<T>,
-  check: (value: T) => boolean,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > deadline) assert.fail(`condition not met in ${timeoutMs} ms: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }

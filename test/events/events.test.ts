@@ -21,7 +21,8 @@ import { contractEventJsonSchema } from '../../workflows/rules/events-schema';
 import { DEFAULT_PARAMS } from '../../workflows/rules/params';
 import { settlementFor } from '../../workflows/rules/settlement';
 import type { Verdict } from '../../workflows/rules/verdicts';
-import { CLIENT, CONTRACT_ID, DELIVERY_HASH, SECRETS, auctionLifecycle, otherEvents } from './sample-events';
+import { CONTRACT_ID, DELIVERY_HASH, SECRETS, auctionLifecycle, otherEvents } from './sample-events';
+import { CLIENT } from '../support/fixtures';
 
 const validate = new Ajv2020({ strict: true, allErrors: true }).compile(contractEventJsonSchema);
 

@@ -18,9 +18,8 @@ import {
 import { DEFAULT_PARAMS } from '../../workflows/rules/params';
 import { cancellationFor, settlementFor } from '../../workflows/rules/settlement';
 import type { Verdict } from '../../workflows/rules/verdicts';
+import { CLIENT, HOUR, WORKER } from '../support/fixtures';
 
-export const CLIENT = `0x${'c1'.repeat(20)}` as const;
-export const WORKER = `0x${'a1'.repeat(20)}` as const;
 export const BAS = [
   `0x${'b1'.repeat(20)}`,
   `0x${'b2'.repeat(20)}`,
@@ -41,7 +40,7 @@ export const SECRETS = {
   price: '1234567',
 };
 
-const t = (h: number) => Date.parse('2025-02-01T00:00:00Z') + h * 3_600_000;
+const t = (h: number) => Date.parse('2025-02-01T00:00:00Z') + h * HOUR;
 
 export function auctionLifecycle(criteriaMet: Verdict[]): ContractEvent[] {
   const ctx = (h: number, actor: ContractEvent['actor']) => ({ contractId: CONTRACT_ID, at: t(h), actor });

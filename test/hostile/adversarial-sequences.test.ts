@@ -35,17 +35,8 @@ import {
 import { isTerminal, type ContractStatus } from '../../workflows/rules/status';
 import { VERDICTS } from '../../workflows/rules/verdicts';
 import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
-import {
-  BAS,
-  CLIENT,
-  HOUR,
-  OTHER,
-  POOR,
-  STRANGER,
-  WORKER,
-  useWorkflowSuite,
-  type Harness,
-} from '../workflows/harness';
+import { useWorkflowSuite, type Harness } from '../workflows/harness';
+import { BAS, CLIENT, HOUR, OTHER, POOR, STRANGER, WORKER } from '../support/fixtures';
 
 const RUNS = Number(process.env.HOSTILE_FC_RUNS ?? 25);
 const SEED = process.env.HOSTILE_FC_SEED ? Number(process.env.HOSTILE_FC_SEED) : undefined;

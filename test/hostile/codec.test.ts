@@ -18,12 +18,11 @@ import { termsToWire } from '../../workflows/rules/contract-terms-wire';
 import { validateContractTerms } from '../../workflows/rules/contract-terms';
 import { paramsToWire } from '../../workflows/rules/params';
 import { TASK_QUEUE, useAppHarness } from '../support/service';
-import { call, contractBody, newAgent, type Json } from '../api/support';
+import { call, type Json } from '../api/support';
 import { assertNothingHeld } from './side-app';
+import { contractBody, FUNDS, newAgent, PRICE } from '../support/fixtures';
 
 const h = useAppHarness();
-const FUNDS = 10_000_000n;
-const PRICE = 2_500_000n;
 const utf8 = new TextEncoder();
 
 async function underReview() {

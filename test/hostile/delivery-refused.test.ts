@@ -7,35 +7,12 @@ import { after, test } from 'node:test';
 import type { Client } from '@temporalio/client';
 import { createTemporalClient } from '../../service/temporal-client';
 import { deliverUpdate } from '../../workflows/definitions';
-import { useAppHarness, type AppHarness } from '../support/service';
-import { call, contractBody, newAgent, type TestAgent } from '../api/support';
+import { useAppHarness } from '../support/service';
+import { call, matchedContract, type Matched } from '../api/support';
 import { appBeside, assertNothingHeld, type SideApp } from './side-app';
+import { DELIVERY_REF, FUNDS, PRICE } from '../support/fixtures';
 
 const h = useAppHarness();
-const FUNDS = 10_000_000n;
-const PRICE = 2_500_000n;
-const REF = { uri: 'https://files.example/out.enc', sha256: 'ef'.repeat(32), key: 'delivery-key-1' };
-
-interface Matched {
-  id: string;
-  client: TestAgent;
-  worker: TestAgent;
-}
-
-async function matched(harness: AppHarness): Promise<Matched> {
-  const client = newAgent();
-  const worker = newAgent();
-  await harness.fund(client.address, FUNDS);
-  await harness.fund(worker.address, FUNDS);
-  const created = await call(harness.app, client, 'POST', '/contracts', {
-    body: contractBody(worker.address),
-  });
-  assert.equal(created.status, 201, created.text);
-  const id: string = created.json.contractId;
-  const accepted = await call(harness.app, worker, 'POST', `/contracts/${id}/accept`, { body: {} });
-  assert.equal(accepted.status, 200, accepted.text);
-  return { id, client, worker };
-}
 
 async function assertNothingDelivered(m: Matched): Promise<void> {
   const view = await call(h().app, m.client, 'GET', `/contracts/${m.id}`);
@@ -48,7 +25,7 @@ async function assertNothingDelivered(m: Matched): Promise<void> {
 /** The corrected delivery is taken, the Client approves: settled, the price moved once, nothing held. */
 async function settlesAfterCorrection(app: SideApp['app'], m: Matched): Promise<void> {
   const corrected = await call(app, m.worker, 'POST', `/contracts/${m.id}/deliveries`, {
-    body: { ...REF, key: 'corrected-key', content: { text: 'done', confidence: 0.9 } },
+    body: { ...DELIVERY_REF, key: 'corrected-key', content: { text: 'done', confidence: 0.9 } },
   });
   assert.equal(corrected.status, 200, corrected.text);
   assert.equal(corrected.json.status, 'under-review');
@@ -68,7 +45,7 @@ async function settlesAfterCorrection(app: SideApp['app'], m: Matched): Promise<
 }
 
 test('a confidence outside [0, 1] is refused by ingest with 400 naming it; the corrected delivery settles', async () => {
-  const m = await matched(h());
+  const m = await matchedContract(h());
   const cases: Array<[Record<string, unknown>, string]> = [
     [{ confidence: 1.5 }, 'confidence'],
     [{ content: { text: 'x', confidence: -0.1 } }, 'content.confidence'],
@@ -77,7 +54,7 @@ test('a confidence outside [0, 1] is refused by ingest with 400 naming it; the c
   ];
   for (const [fields, field] of cases) {
     const res = await call(h().app, m.worker, 'POST', `/contracts/${m.id}/deliveries`, {
-      body: { ...REF, ...fields },
+      body: { ...DELIVERY_REF, ...fields },
     });
     assert.equal(res.status, 400, res.text);
     assert.equal(res.json.error.code, 'invalid_input');
@@ -122,7 +99,7 @@ function alteringClient(real: Client): Client {
 }
 
 test('a delivery the workflow refuses leaves no key behind: the corrected one is taken', async () => {
-  const m = await matched(h());
+  const m = await matchedContract(h());
   const real = createTemporalClient({
     connection: h().env.connection,
     namespace: h().env.namespace ?? 'default',
@@ -130,7 +107,7 @@ test('a delivery the workflow refuses leaves no key behind: the corrected one is
   });
   side = appBeside(h(), { temporal: alteringClient(real), vault: h().vault });
   const refused = await call(side.app, m.worker, 'POST', `/contracts/${m.id}/deliveries`, {
-    body: { ...REF, key: 'first-key', content: { text: 'draft' } },
+    body: { ...DELIVERY_REF, key: 'first-key', content: { text: 'draft' } },
   });
   assert.equal(refused.status, 400, refused.text);
   assert.equal(refused.json.error.details.field, 'confidence');

@@ -14,13 +14,11 @@ import { contractWorkflowId } from '../../workflows/definitions';
 import { drawFromCandidates, drawSeed } from '../../workflows/rules/draw';
 import type { ContractCreatedEvent, PanelDrawnEvent } from '../../workflows/rules/events';
 import { useAppHarness } from '../support/service';
-import { call, contractBody, newAgent, type TestAgent } from '../api/support';
+import { call, eligibleAgents } from '../api/support';
+import { contractBody, FUNDS, newAgent, type TestAgent } from '../support/fixtures';
 
 const h = useAppHarness();
 
-const FUNDS = 10_000_000n;
-const BA_FUNDS = 200_000_000n;
-const ELIGIBILITY = 100_000_000n; // baEligibilityStake
 /** One delivery hash, used on both contracts: what a grinding Worker would pick. */
 const GROUND = { uri: 'https://files.example/out.enc', sha256: '5e'.repeat(32), key: 'delivery-key-g' };
 
@@ -42,16 +40,9 @@ async function everyRead(id: string, parties: TestAgent[]): Promise<string> {
 test('the same delivery hash on two contracts: unpredictable seeds, revealed and recomputable after the draw', async () => {
   const client = newAgent();
   const worker = newAgent();
-  const bas = [newAgent(), newAgent(), newAgent(), newAgent(), newAgent()];
   await h().fund(client.address, FUNDS);
   await h().fund(worker.address, FUNDS);
-  for (const ba of bas) {
-    await h().fund(ba.address, BA_FUNDS);
-    const locked = await call(h().app, ba, 'POST', '/eligibility/lock', {
-      body: { amount: ELIGIBILITY.toString() },
-    });
-    assert.equal(locked.status, 200, locked.text);
-  }
+  const bas = await eligibleAgents(h(), 5);
 
   const draws: { id: string; created: ContractCreatedEvent; drawn: PanelDrawnEvent; before: string }[] = [];
   for (let i = 0; i < 2; i++) {

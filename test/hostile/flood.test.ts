@@ -10,18 +10,10 @@ import { acceptUpdate, contractWorkflowId } from '../../workflows/definitions';
 import { BUDGET } from '../../workflows/rules/budget';
 import { createTemporalClient } from '../../service/temporal-client';
 import { useAppHarness } from '../support/service';
-import { call, newAgent, type Json } from '../api/support';
-import {
-  created,
-  deliverAndApprove,
-  FUNDS,
-  fundedAgents,
-  historyLength,
-  openHolds,
-  pool,
-  tally,
-  usdc,
-} from './support';
+import { call, type Json } from '../api/support';
+import { created, deliverAndApprove, fundedAgents, historyLength, openHolds, pool, tally } from './support';
+import { FUNDS, newAgent } from '../support/fixtures';
+import { usdc } from '../support/balances';
 
 const h = useAppHarness();
 

@@ -17,19 +17,10 @@ import {
 } from '../../workflows/definitions';
 import { BUDGET } from '../../workflows/rules/budget';
 import { auctionTerms } from '../workflows/auction-scenarios';
-import {
-  assertRefused,
-  b,
-  CLIENT,
-  CLIENT_FUNDS,
-  delivery,
-  OTHER,
-  STRANGER,
-  useWorkflowSuite,
-  WORKER,
-  WORKER_FUNDS,
-} from '../workflows/harness';
+import { assertRefused, delivery, useWorkflowSuite } from '../workflows/harness';
+import { CLIENT, FUNDS, OTHER, STRANGER, WORKER, WORKER_FUNDS } from '../support/fixtures';
 import { finish, send, started } from '../workflows/scenarios';
+import { b } from '../support/balances';
 
 const withHarness = useWorkflowSuite();
 
@@ -77,7 +68,7 @@ describe("the parties' headroom (hole 1)", () => {
         contractId: input.contractId,
       });
       await h.assertBalances({
-        [CLIENT]: b(CLIENT_FUNDS - 3_000_000n),
+        [CLIENT]: b(FUNDS - 3_000_000n),
         [OTHER]: b(WORKER_FUNDS + 3_000_000n),
         [WORKER]: b(WORKER_FUNDS),
         treasury: b(0n),

@@ -10,12 +10,11 @@ import { join } from 'node:path';
 import { contractIdForKey } from '../../api/contract-ids';
 import { SqliteIdempotencyStore } from '../../api/idempotency-sqlite';
 import { useAppHarness } from '../support/service';
-import { call, contractBody, newAgent } from '../api/support';
+import { call } from '../api/support';
 import { appBeside, type SideApp } from './side-app';
+import { contractBody, DAY, HOUR, newAgent, PRICE } from '../support/fixtures';
 
 const h = useAppHarness();
-const PRICE = 2_500_000n;
-const DAY = 24 * 3600_000;
 
 let clockOffset = 0;
 const dir = mkdtempSync(join(tmpdir(), 'oc-keyed-'));
@@ -45,7 +44,7 @@ test('a keyed create retried after its saved answer is gone answers its contract
   const held = await h().balances(client.address);
   assert.deepEqual([held.USDC.available, held.USDC.held], [0n, PRICE]);
 
-  clockOffset = DAY + 3600_000;
+  clockOffset = DAY + HOUR;
   const retry = await call(app(), client, 'POST', '/contracts', { body, headers });
   assert.equal(retry.status, 201, retry.text);
   assert.equal(retry.headers.get('Idempotent-Replayed'), null, 'the retry reached the handler');

@@ -19,23 +19,21 @@ import {
 } from '../../workflows/definitions';
 import { resolveStuckUpdate } from '../../workflows/operator-messages';
 import { contractStatusKey, needsOperatorKey } from '../../workflows/search-attributes';
+import { assertRefused, delivery, useWorkflowSuite } from '../workflows/harness';
 import {
-  assertRefused,
-  b,
-  BA_FUNDS,
   BAS,
+  BA_FUNDS,
   CLIENT,
-  CLIENT_FUNDS,
-  delivery,
-  ELIGIBILITY,
+  ELIGIBILITY_STAKE,
+  FUNDS,
   PRICE,
-  STAKE,
   WORKER,
   WORKER_FUNDS,
-  useWorkflowSuite,
-} from '../workflows/harness';
+  WORKER_STAKE,
+} from '../support/fixtures';
 import { send, started } from '../workflows/scenarios';
 import { HOSTILE_PATHS, waitingForOperator } from './paths';
+import { b } from '../support/balances';
 
 const withHarness = useWorkflowSuite();
 
@@ -81,8 +79,8 @@ describe('needs-operator: a refused money step waits for the operator, holding e
       assert.equal(types.at(-1), 'contract.needs-operator');
       assert.ok(!types.includes('contract.resolved'), 'the refused resolution left no event');
       await h.assertBalances({
-        [CLIENT]: b(CLIENT_FUNDS - PRICE, PRICE),
-        [WORKER]: b(WORKER_FUNDS - STAKE, STAKE),
+        [CLIENT]: b(FUNDS - PRICE, PRICE),
+        [WORKER]: b(WORKER_FUNDS - WORKER_STAKE, WORKER_STAKE),
       });
       // A stranger's message cannot move it on; only the operator's Update does.
       await assertRefused(
@@ -104,7 +102,7 @@ describe('needs-operator: a refused money step waits for the operator, holding e
         contractId: input.contractId,
       });
       await h.assertBalances({
-        [CLIENT]: b(CLIENT_FUNDS - PRICE),
+        [CLIENT]: b(FUNDS - PRICE),
         [WORKER]: b(WORKER_FUNDS + PRICE),
         treasury: b(0n),
       });
@@ -126,10 +124,10 @@ describe('needs-operator: a refused money step waits for the operator, holding e
       assert.deepEqual(outcome, { created: true, status: 'cancelled-by-operator', contractId });
       // Every hold back to its owner: escrow, stake (by the corruption), each BA bond.
       await h.assertBalances({
-        [CLIENT]: b(CLIENT_FUNDS),
+        [CLIENT]: b(FUNDS),
         [WORKER]: b(WORKER_FUNDS),
         treasury: b(0n),
-        ...Object.fromEntries(BAS.map((ba) => [ba, b(BA_FUNDS - ELIGIBILITY, ELIGIBILITY)])),
+        ...Object.fromEntries(BAS.map((ba) => [ba, b(BA_FUNDS - ELIGIBILITY_STAKE, ELIGIBILITY_STAKE)])),
       });
       await h.assertNothingPending(contractId);
       await h.ledger.audit();
@@ -150,7 +148,7 @@ describe('needs-operator: a refused money step waits for the operator, holding e
         cancelled.holds.map((s) => [s.hold, s.parts]),
         [
           ['escrow', [{ role: 'client', amount: PRICE.toString() }]],
-          ['workerStake', [{ role: 'worker', amount: STAKE.toString() }]],
+          ['workerStake', [{ role: 'worker', amount: WORKER_STAKE.toString() }]],
         ],
       );
     }));

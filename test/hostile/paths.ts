@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { WorkflowHandle } from '@temporalio/client';
 import { acceptUpdate, deliverUpdate, voteUpdate } from '../../workflows/definitions';
 import { needsOperatorQuery, resolveStuckUpdate, type StuckStep } from '../../workflows/operator-messages';
-import { BA1, BA2, BA3, delivery, WORKER, type Harness } from '../workflows/harness';
+import { delivery, type Harness } from '../workflows/harness';
+import { BA1, BA2, BA3, WORKER } from '../support/fixtures';
 import { finish, send, started, type Path } from '../workflows/scenarios';
 
 /** Polls until the contract waits for the operator. */

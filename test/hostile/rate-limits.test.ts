@@ -12,11 +12,11 @@ import type { RateLimitSettings } from '../../api/rate-limit';
 import { signRequest } from '../../api/sdk/signer';
 import { useAppHarness } from '../support/service';
 import { startPostgres, type PostgresServer } from '../support/postgres';
-import { call, contractBody, newAgent, type TestAgent } from '../api/support';
+import { call } from '../api/support';
 import { appBeside, assertNothingHeld, type SideApp } from './side-app';
+import { contractBody, newAgent, PRICE, type TestAgent } from '../support/fixtures';
 
 const h = useAppHarness();
-const PRICE = 2_500_000n;
 /** So slow a refill that no token comes back during a test. */
 const SLOW = 0.001;
 

@@ -11,12 +11,11 @@ import { createTemporalClient } from '../../service/temporal-client';
 import { startReconciler } from '../../service/worker';
 import { contractWorkflowId } from '../../workflows/definitions';
 import { OPERATOR_TOKEN, TASK_QUEUE, useAppHarness } from '../support/service';
-import { call, contractBody, newAgent, type TestAgent } from '../api/support';
+import { call, matchedContract } from '../api/support';
+import { FUNDS, newAgent, PRICE, WORKER_STAKE } from '../support/fixtures';
+import { usdc } from '../support/balances';
 
 const h = useAppHarness();
-const FUNDS = 10_000_000n;
-const PRICE = 2_500_000n;
-const STAKE = 250_000n;
 
 function operatorCall(method: string, path: string, body?: unknown, token = OPERATOR_TOKEN) {
   return call(h().app, undefined, method, path, {
@@ -34,20 +33,6 @@ function temporal(): Client {
 }
 
 /** A matched FDP contract: the Client's escrow and the Worker's stake are held. */
-async function matched(client: TestAgent, worker: TestAgent): Promise<string> {
-  const created = await call(h().app, client, 'POST', '/contracts', { body: contractBody(worker.address) });
-  assert.equal(created.status, 201, created.text);
-  const id = created.json.contractId as string;
-  const accepted = await call(h().app, worker, 'POST', `/contracts/${id}/accept`);
-  assert.equal(accepted.status, 200, accepted.text);
-  return id;
-}
-
-async function usdc(address: string): Promise<[bigint, bigint]> {
-  const { USDC } = await h().balances(address);
-  return [USDC.available, USDC.held];
-}
-
 async function strandedOf(contractId: string): Promise<string[]> {
   const report = await operatorCall('GET', '/operator/stuck-holds');
   assert.equal(report.status, 200, report.text);
@@ -62,8 +47,8 @@ test('holds of a terminated contract are reported, then released by the route; a
   const worker = newAgent();
   await h().fund(client.address, FUNDS);
   await h().fund(worker.address, FUNDS);
-  const dead = await matched(client, worker);
-  const alive = await matched(client, worker);
+  const { id: dead } = await matchedContract(h(), { client, worker });
+  const { id: alive } = await matchedContract(h(), { client, worker });
   await temporal().workflow.getHandle(contractWorkflowId(dead)).terminate('test: a workflow gone wrong');
 
   assert.equal(
@@ -80,11 +65,11 @@ test('holds of a terminated contract are reported, then released by the route; a
     .map((x) => [x.holdId, x.owner, x.amount]);
   assert.deepEqual(ids.sort(), [
     [`${dead}:escrow`, client.address, PRICE.toString()],
-    [`${dead}:stake:${worker.address}`, worker.address, STAKE.toString()],
+    [`${dead}:stake:${worker.address}`, worker.address, WORKER_STAKE.toString()],
   ]);
   // Only the live contract's holds remain: exactly its escrow and stake.
-  assert.deepEqual(await usdc(client.address), [FUNDS - PRICE, PRICE]);
-  assert.deepEqual(await usdc(worker.address), [FUNDS - STAKE, STAKE]);
+  assert.deepEqual(await usdc(h(), client.address), [FUNDS - PRICE, PRICE]);
+  assert.deepEqual(await usdc(h(), worker.address), [FUNDS - WORKER_STAKE, WORKER_STAKE]);
   assert.deepEqual(await strandedOf(dead), []);
   const again = await operatorCall('POST', '/operator/stuck-holds/release');
   assert.equal(
@@ -100,7 +85,7 @@ test('the scheduled reconciler releases the holds of a terminated contract; a se
   const worker = newAgent();
   await h().fund(client.address, FUNDS);
   await h().fund(worker.address, FUNDS);
-  const dead = await matched(client, worker);
+  const { id: dead } = await matchedContract(h(), { client, worker });
   await temporal().workflow.getHandle(contractWorkflowId(dead)).terminate('test: a workflow gone wrong');
   assert.equal((await strandedOf(dead)).length, 2);
 
@@ -110,8 +95,8 @@ test('the scheduled reconciler releases the holds of a terminated contract; a se
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   assert.deepEqual(await strandedOf(dead), []);
-  assert.deepEqual(await usdc(client.address), [FUNDS, 0n]);
-  assert.deepEqual(await usdc(worker.address), [FUNDS, 0n]);
+  assert.deepEqual(await usdc(h(), client.address), [FUNDS, 0n]);
+  assert.deepEqual(await usdc(h(), worker.address), [FUNDS, 0n]);
   await h().ledger.audit();
 });
 
@@ -120,7 +105,7 @@ test('the resolve route: operator token, the action named, unknown contract, not
   const worker = newAgent();
   await h().fund(client.address, FUNDS);
   await h().fund(worker.address, FUNDS);
-  const id = await matched(client, worker);
+  const { id: id } = await matchedContract(h(), { client, worker });
   const path = `/operator/contracts/${id}/resolve`;
   assert.equal((await operatorCall('POST', path, { action: 'retry' }, 'wrong-token-0123456789')).status, 401);
   const bad = await operatorCall('POST', path, { action: 'later' });
@@ -134,6 +119,6 @@ test('the resolve route: operator token, the action named, unknown contract, not
   assert.equal(notStuck.status, 409, notStuck.text);
   assert.equal(notStuck.json.error.code, 'not_stuck');
   // Nothing changed: the contract still holds exactly its escrow and stake.
-  assert.deepEqual(await usdc(client.address), [FUNDS - PRICE, PRICE]);
-  assert.deepEqual(await usdc(worker.address), [FUNDS - STAKE, STAKE]);
+  assert.deepEqual(await usdc(h(), client.address), [FUNDS - PRICE, PRICE]);
+  assert.deepEqual(await usdc(h(), worker.address), [FUNDS - WORKER_STAKE, WORKER_STAKE]);
 });

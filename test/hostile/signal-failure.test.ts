@@ -12,17 +12,10 @@ import {
   deliverUpdate,
   eventsQuery,
 } from '../../workflows/definitions';
-import {
-  b,
-  CLIENT,
-  CLIENT_FUNDS,
-  delivery,
-  PRICE,
-  WORKER,
-  WORKER_FUNDS,
-  useWorkflowSuite,
-} from '../workflows/harness';
+import { delivery, useWorkflowSuite } from '../workflows/harness';
+import { CLIENT, FUNDS, PRICE, WORKER, WORKER_FUNDS } from '../support/fixtures';
 import { send, started } from '../workflows/scenarios';
+import { b } from '../support/balances';
 
 const withHarness = useWorkflowSuite();
 
@@ -55,7 +48,7 @@ test('a Signal whose stake lock fails for good is logged, the run goes on and se
     assert.equal(rejected.message, 'accept');
     assert.equal(rejected.code, 'step_failed');
     assert.equal((await h.view(handle)).status, 'created');
-    await h.assertBalances({ [CLIENT]: b(CLIENT_FUNDS - PRICE, PRICE), [WORKER]: b(WORKER_FUNDS) });
+    await h.assertBalances({ [CLIENT]: b(FUNDS - PRICE, PRICE), [WORKER]: b(WORKER_FUNDS) });
 
     await send(handle, acceptUpdate, { caller: WORKER });
     await send(handle, deliverUpdate, delivery(WORKER));
@@ -65,7 +58,7 @@ test('a Signal whose stake lock fails for good is logged, the run goes on and se
       status: 'settled-fully-met',
       contractId: input.contractId,
     });
-    await h.assertBalances({ [CLIENT]: b(CLIENT_FUNDS - PRICE), [WORKER]: b(WORKER_FUNDS + PRICE) });
+    await h.assertBalances({ [CLIENT]: b(FUNDS - PRICE), [WORKER]: b(WORKER_FUNDS + PRICE) });
     await h.assertNothingPending(input.contractId);
     await h.ledger.audit();
   }, refuseFirstStakeLock));

@@ -3,14 +3,8 @@
 import assert from 'node:assert/strict';
 import { contractWorkflowId } from '../../workflows/definitions';
 import type { AppHarness } from '../support/service';
-import { call, contractBody, newAgent, type TestAgent } from '../api/support';
-
-export const FUNDS = 10_000_000n;
-
-export async function usdc(h: AppHarness, agent: TestAgent): Promise<[bigint, bigint]> {
-  const { USDC } = await h.balances(agent.address);
-  return [USDC.available, USDC.held];
-}
+import { call } from '../api/support';
+import { contractBody, FUNDS, newAgent, type TestAgent } from '../support/fixtures';
 
 /** Agents funded with FUNDS each. */
 export async function fundedAgents(h: AppHarness, count: number): Promise<TestAgent[]> {

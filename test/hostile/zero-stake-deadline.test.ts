@@ -4,8 +4,10 @@
 // absent Worker's "slash" of a stake that does not exist moves nothing; everything comes back.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { AUCTION_PATHS, BUDGET } from '../workflows/auction-scenarios';
-import { b, CLIENT, CLIENT_FUNDS, OTHER, useWorkflowSuite, WORKER_FUNDS } from '../workflows/harness';
+import { AUCTION_PATHS } from '../workflows/auction-scenarios';
+import { useWorkflowSuite } from '../workflows/harness';
+import { BUDGET, CLIENT, FUNDS, OTHER, WORKER_FUNDS } from '../support/fixtures';
+import { b } from '../support/balances';
 
 const withHarness = useWorkflowSuite();
 
@@ -20,7 +22,7 @@ describe('a Worker Stake that rounds to 0 (hole 2), at the Match Deadline', () =
         [view.worker, view.price, view.workerStake, view.escrowedFunds],
         [OTHER, '9', '0', '9'],
       );
-      await h.assertBalances({ [CLIENT]: b(CLIENT_FUNDS), [OTHER]: b(WORKER_FUNDS), treasury: b(0n) });
+      await h.assertBalances({ [CLIENT]: b(FUNDS), [OTHER]: b(WORKER_FUNDS), treasury: b(0n) });
       await h.assertNothingPending(contractId);
       const holds = await h.ledger.holdsByContract(contractId);
       assert.equal(

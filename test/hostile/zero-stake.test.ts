@@ -5,7 +5,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { useAppHarness } from '../support/service';
 import { call } from '../api/support';
-import { created, deliverAndApprove, FUNDS, fundedAgents, openHolds, usdc } from './support';
+import { created, deliverAndApprove, fundedAgents, openHolds } from './support';
+import { FUNDS } from '../support/fixtures';
+import { usdc } from '../support/balances';
 
 const h = useAppHarness();
 

@@ -10,11 +10,7 @@ import { agentOwner, openLedger } from '../../activities/ledger';
 import type { Ledger } from '../../activities/ledger';
 import { createLedgerActivities } from '../../activities/ledger-activities';
 import type { LedgerActivities } from '../../activities/ledger-activities';
-
-const CLIENT = '0x' + 'c1'.repeat(20);
-const WORKER = '0x' + 'a7'.repeat(20);
-const OTHER = '0x' + 'b0'.repeat(20);
-const BA = ['0x' + '01'.repeat(20), '0x' + '02'.repeat(20), '0x' + '03'.repeat(20)];
+import { BAS, CLIENT, OTHER, WORKER } from '../support/fixtures';
 
 let dir: string;
 let count = 0;
@@ -51,7 +47,7 @@ describe('ledger activities (MockActivityEnvironment, SQLite file)', () => {
     await ledger?.close();
     ledger = await openLedger({ kind: 'sqlite', path: join(dir, `ledger-${++count}.db`) });
     acts = createLedgerActivities({ ledger });
-    for (const [i, who] of [CLIENT, WORKER, OTHER, ...BA].entries()) {
+    for (const [i, who] of [CLIENT, WORKER, OTHER, ...BAS].entries()) {
       await ledger.deposit({ id: `fund:${i}`, asset: 'USDC', to: agentOwner(who), amount: 1_000_000_000n });
     }
   });
@@ -227,27 +223,27 @@ describe('ledger activities (MockActivityEnvironment, SQLite file)', () => {
   });
 
   test('a BA who did not vote: a slice of its eligibility stake is slashed and the rest held again, once', async () => {
-    await run(acts.lockEligibility, { address: BA[0]!, amount: '100000000', key: 'k1' });
+    await run(acts.lockEligibility, { address: BAS[0]!, amount: '100000000', key: 'k1' });
     const settlement = {
       contractId: 'c6',
       step: 'tally',
       postings: [
         {
           type: 'resolve' as const,
-          holdId: `eligibility:${BA[0]}:lock:k1`,
+          holdId: `eligibility:${BAS[0]}:lock:k1`,
           parts: [
             { to: 'treasury', amount: '3333333' },
-            { to: BA[0]!, amount: '96666667' },
+            { to: BAS[0]!, amount: '96666667' },
           ],
         },
-        { type: 'hold' as const, owner: BA[0]!, kind: 'eligibility' as const, amount: '96666667' },
+        { type: 'hold' as const, owner: BAS[0]!, kind: 'eligibility' as const, amount: '96666667' },
       ],
     };
     await run(acts.settle, settlement);
     await run(acts.settle, settlement);
-    assert.deepEqual(await usdc(BA[0]!), { available: 900_000_000n, held: 96_666_667n });
+    assert.deepEqual(await usdc(BAS[0]!), { available: 900_000_000n, held: 96_666_667n });
     assert.deepEqual(await run(acts.listEligibleAgents, { minStake: '96666667' }), [
-      { address: BA[0], stake: '96666667' },
+      { address: BAS[0], stake: '96666667' },
     ]);
     assert.deepEqual(await run(acts.listEligibleAgents, { minStake: '100000000' }), []);
     assert.deepEqual(
@@ -260,26 +256,26 @@ describe('ledger activities (MockActivityEnvironment, SQLite file)', () => {
   });
 
   test('eligibility unlock releases part of the stake, holds the rest, and a retry answers the same', async () => {
-    await run(acts.lockEligibility, { address: BA[1]!, amount: '60000000', key: 'a' });
-    await run(acts.lockEligibility, { address: BA[1]!, amount: '60000000', key: 'b' });
-    await run(acts.lockEligibility, { address: BA[1]!, amount: '60000000', key: 'b' }); // retry
-    assert.deepEqual(await usdc(BA[1]!), { available: 880_000_000n, held: 120_000_000n });
-    const unlock = { address: BA[1]!, amount: '50000000', key: 'u1' };
+    await run(acts.lockEligibility, { address: BAS[1]!, amount: '60000000', key: 'a' });
+    await run(acts.lockEligibility, { address: BAS[1]!, amount: '60000000', key: 'b' });
+    await run(acts.lockEligibility, { address: BAS[1]!, amount: '60000000', key: 'b' }); // retry
+    assert.deepEqual(await usdc(BAS[1]!), { available: 880_000_000n, held: 120_000_000n });
+    const unlock = { address: BAS[1]!, amount: '50000000', key: 'u1' };
     assert.deepEqual(await run(acts.unlockEligibility, unlock), { released: '50000000' });
     assert.deepEqual(await run(acts.unlockEligibility, unlock), { released: '50000000' });
-    assert.deepEqual(await usdc(BA[1]!), { available: 930_000_000n, held: 70_000_000n });
+    assert.deepEqual(await usdc(BAS[1]!), { available: 930_000_000n, held: 70_000_000n });
     const tooMuch = await failure(
-      run(acts.unlockEligibility, { address: BA[1]!, amount: '70000001', key: 'u2' }),
+      run(acts.unlockEligibility, { address: BAS[1]!, amount: '70000001', key: 'u2' }),
     );
     assert.equal(tooMuch.type, 'InsufficientFunds');
     assert.equal(tooMuch.nonRetryable, true);
-    assert.deepEqual(await run(acts.unlockEligibility, { address: BA[1]!, key: 'u3' }), {
+    assert.deepEqual(await run(acts.unlockEligibility, { address: BAS[1]!, key: 'u3' }), {
       released: '70000000',
     });
-    assert.deepEqual(await run(acts.unlockEligibility, { address: BA[1]!, key: 'u3' }), {
+    assert.deepEqual(await run(acts.unlockEligibility, { address: BAS[1]!, key: 'u3' }), {
       released: '70000000',
     });
-    assert.deepEqual(await usdc(BA[1]!), { available: 1_000_000_000n, held: 0n });
+    assert.deepEqual(await usdc(BAS[1]!), { available: 1_000_000_000n, held: 0n });
     await ledger.audit();
   });
 
@@ -288,15 +284,18 @@ describe('ledger activities (MockActivityEnvironment, SQLite file)', () => {
       contractId: 'c7',
       step: 'tally',
       postings: [
-        { type: 'mint' as const, to: BA[0]!, amount: '3000000' },
-        { type: 'mint' as const, to: BA[1]!, amount: '500000' },
+        { type: 'mint' as const, to: BAS[0]!, amount: '3000000' },
+        { type: 'mint' as const, to: BAS[1]!, amount: '500000' },
       ],
     };
     const first = await run(acts.settle, rewards);
     assert.deepEqual(first, { opIds: ['c7:tally:0', 'c7:tally:1'], replayed: false });
     assert.deepEqual(await run(acts.settle, rewards), { ...first, replayed: true });
     const oct = async (a: string) => (await ledger.balances(agentOwner(a))).OCT.available;
-    assert.deepEqual([await oct(BA[0]!), await oct(BA[1]!), await oct(BA[2]!)], [3_000_000n, 500_000n, 0n]);
+    assert.deepEqual(
+      [await oct(BAS[0]!), await oct(BAS[1]!), await oct(BAS[2]!)],
+      [3_000_000n, 500_000n, 0n],
+    );
     assert.equal((await ledger.audit()).assets.OCT.mint, -3_500_000n);
   });
 });

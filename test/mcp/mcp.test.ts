@@ -7,17 +7,21 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { after, describe, test } from 'node:test';
 import { useServiceHarness } from '../support/service';
-import { DELIVERY, fixedTerms, fund, FUNDS, PRICE } from '../e2e/support';
+import { DELIVERY, fixedTerms, fund } from '../e2e/support';
 import { connectMcpAgent, transcriptMarkdown, type McpAgent, type TranscriptEntry } from './support';
+import {
+  BA_BOND,
+  DISPUTE_BOND,
+  ELIGIBILITY_STAKE,
+  FUNDS,
+  PRICE,
+  REWARD,
+  WORKER_STAKE,
+} from '../support/fixtures';
+import { eventually } from '../support/eventually';
 
 // One Backup Agent per panel keeps the dispute to three MCP sessions.
 const h = useServiceHarness({ params: { baPanelSize: 1 } });
-
-const STAKE = 250_000n; // floor(2_500_000 × workerStakeBps 1000 / 10_000)
-const DISPUTE_BOND = 125_000n; // floor(2_500_000 × disputeBondBps 500 / 10_000)
-const ELIGIBILITY_STAKE = 100_000_000n;
-const BA_BOND = 10_000_000n;
-const REWARD = 1_000_000n;
 
 const sessions: McpAgent[] = [];
 after(async () => {
@@ -39,14 +43,12 @@ async function balances(a: McpAgent): Promise<[bigint, bigint, bigint]> {
   return [BigInt(b.USDC.available), BigInt(b.USDC.held), BigInt(b.OCT.available)];
 }
 
-async function untilStatus(a: McpAgent, id: string, prefix: string): Promise<{ status: string }> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const view = await a.call<{ status: string }>('get_contract', { contractId: id });
-    if (view.status.startsWith(prefix)) return view;
-    assert.ok(Date.now() < deadline, `still ${view.status}, waiting for ${prefix}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+function untilStatus(a: McpAgent, id: string, prefix: string): Promise<{ status: string }> {
+  return eventually(
+    () => a.call<{ status: string }>('get_contract', { contractId: id }),
+    (view) => view.status.startsWith(prefix),
+    30_000,
+  );
 }
 
 describe('the MCP server over stdio, against the dev server', () => {
@@ -77,11 +79,11 @@ describe('the MCP server over stdio, against the dev server', () => {
     assert.deepEqual(await balances(client), [FUNDS - PRICE, PRICE, 0n]);
 
     await worker.call('accept_contract', { contractId: id });
-    assert.deepEqual(await balances(worker), [FUNDS - STAKE, STAKE, 0n]);
+    assert.deepEqual(await balances(worker), [FUNDS - WORKER_STAKE, WORKER_STAKE, 0n]);
     // Accepting twice is refused, with the reason, and moves nothing.
     const again = await worker.refused('accept_contract', { contractId: id });
     assert.match(again, /^409 /);
-    assert.deepEqual(await balances(worker), [FUNDS - STAKE, STAKE, 0n]);
+    assert.deepEqual(await balances(worker), [FUNDS - WORKER_STAKE, WORKER_STAKE, 0n]);
 
     const materials = await worker.call<{ key: string }>('get_materials_key', { contractId: id });
     assert.equal(materials.key, 'materials-secret-key');

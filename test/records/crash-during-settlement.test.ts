@@ -16,12 +16,12 @@ import { openRecords } from '../../activities/records';
 import { createAgentClient, createOperatorClient, randomPrivateKey } from '../../api/sdk';
 import { startApiServer, type ApiServer } from '../../service/api-server';
 import { loadSettings } from '../../service/settings';
-import { DELIVERY, eventually, fixedTerms, FUNDS, PRICE } from '../e2e/support';
+import { DELIVERY, fixedTerms } from '../e2e/support';
 import { runContractWorker, TASK_QUEUE, testSettingsEnv } from '../support/service';
 import { createDevServerEnv } from '../support/temporal';
-import type { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { contractWorkflowId } from '../../workflows/definitions';
+import { FUNDS, PRICE } from '../support/fixtures';
+import { eventually, waitClosed } from '../support/eventually';
 
 let env: TestWorkflowEnvironment;
 let dir: string;
@@ -38,18 +38,6 @@ after(async () => {
   await env?.teardown();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** Waits until the contract's workflow has completed (its record is written just before). */
-async function waitClosed(client: Client, contractId: string): Promise<void> {
-  await eventually(
-    () =>
-      client.workflow
-        .getHandle(contractWorkflowId(contractId))
-        .describe()
-        .then((d) => d.status.name),
-    (status) => status === 'COMPLETED',
-  );
-}
 
 /** Starts the crashing worker (it bundles, then polls); the returned promise settles when it dies. */
 function startCrashingWorker(settingsEnv: NodeJS.ProcessEnv, activity: 'settle' | 'recordContract') {

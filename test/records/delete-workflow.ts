@@ -5,7 +5,7 @@ import { WorkflowNotFoundError } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { serverPaths } from '../../temporal.config';
 import { contractWorkflowId } from '../../workflows/definitions';
-import { eventually } from '../e2e/support';
+import { eventually } from '../support/eventually';
 
 export async function deleteContractWorkflow(
   env: TestWorkflowEnvironment,

@@ -5,26 +5,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { AgentClient, ContractPage } from '../../api/sdk';
-import { contractWorkflowId } from '../../workflows/definitions';
 import { useServiceHarness } from '../support/service';
 import { deleteContractWorkflow } from './delete-workflow';
-import { agent, DELIVERY, eventually, fixedTerms, fund } from '../e2e/support';
+import { agent, DELIVERY, fixedTerms, fund } from '../e2e/support';
+import { eventually, waitClosed } from '../support/eventually';
 
 const h = useServiceHarness();
-
-async function waitClosed(id: string): Promise<void> {
-  const handle = h().env.client.workflow.getHandle(contractWorkflowId(id));
-  await eventually(
-    () => handle.describe().then((d) => d.status.name),
-    (s) => s === 'COMPLETED',
-    60_000,
-  );
-}
 
 async function cancelled(client: AgentClient, worker: string): Promise<string> {
   const { contractId } = await client.createContract(fixedTerms(worker));
   await client.cancel(contractId);
-  await waitClosed(contractId);
+  await waitClosed(h().env.client, contractId);
   return contractId;
 }
 
@@ -38,7 +29,7 @@ test('closed contracts are listed from their records, after `temporal workflow d
   await worker.accept(settled);
   await worker.deliver(settled, DELIVERY);
   await client.approve(settled);
-  await waitClosed(settled);
+  await waitClosed(h().env.client, settled);
   const closed = [settled, await cancelled(client, worker.address), await cancelled(client, worker.address)];
   const { contractId: open } = await client.createContract(fixedTerms(worker.address));
 

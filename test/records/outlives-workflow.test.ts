@@ -10,7 +10,8 @@ import { contractWorkflowId } from '../../workflows/definitions';
 import { criterionKey } from '../../workflows/rules/criterion-keys';
 import { useServiceHarness } from '../support/service';
 import { deleteContractWorkflow } from './delete-workflow';
-import { agent, DELIVERY, eventually, expectApiError, fixedTerms, fund } from '../e2e/support';
+import { agent, DELIVERY, expectApiError, fixedTerms, fund } from '../e2e/support';
+import { eventually } from '../support/eventually';
 
 const h = useServiceHarness();
 

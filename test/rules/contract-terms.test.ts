@@ -8,24 +8,24 @@ import {
 } from '../../workflows/rules/contract-terms';
 import { deadlinesToIso, termsToWire } from '../../workflows/rules/contract-terms-wire';
 import type { FieldError } from '../../workflows/rules/field-errors';
+import { CLIENT, contractBody, HOUR } from '../support/fixtures';
 
-const CLIENT = '0x' + 'c'.repeat(40);
+/** The Worker's address in mixed case: the rules answer it in lower case. */
 const WORKER = '0x' + 'AbCdEf'.repeat(6) + 'abcd';
 const NOW = Date.parse('2030-01-01T00:00:00Z');
-const at = (hours: number) => new Date(NOW + hours * 3_600_000).toISOString();
+const at = (hours: number) => new Date(NOW + hours * HOUR).toISOString();
 
-/** A valid FDP body; each test breaks one thing. */
+/** A valid FDP body (the fixtures' one, with a criterion object and materials); each test breaks one thing. */
 function fdpBody(): Record<string, unknown> {
-  return {
-    contractType: 'fixed',
-    awardMethod: 'direct',
-    worker: WORKER,
-    taskDescription: 'Summarize the attached dataset.',
-    acceptanceCriteria: ['Covers every column', { text: 'Under 500 words' }],
-    supplementaryMaterials: { uri: 'ipfs://materials', sha256: 'AB'.repeat(32), key: 'k3y' },
-    amount: '2500000',
-    deadlines: { match: at(1), withdrawal: at(2), delivery: at(3), review: at(4) },
-  };
+  return contractBody(
+    WORKER,
+    {
+      taskDescription: 'Summarize the attached dataset.',
+      acceptanceCriteria: ['Covers every column', { text: 'Under 500 words' }],
+      supplementaryMaterials: { uri: 'ipfs://materials', sha256: 'AB'.repeat(32), key: 'k3y' },
+    },
+    NOW,
+  );
 }
 
 function fosBody(): Record<string, unknown> {
@@ -71,7 +71,7 @@ describe('validateContractTerms: a valid body', () => {
       supplementaryMaterials: { uri: 'ipfs://materials', sha256: 'ab'.repeat(32), key: 'k3y' },
       amount: 2_500_000n,
       deadlines: {
-        match: NOW + 3_600_000,
+        match: NOW + HOUR,
         withdrawal: NOW + 7_200_000,
         delivery: NOW + 10_800_000,
         review: NOW + 14_400_000,
@@ -112,7 +112,7 @@ describe('validateContractTerms: a valid body', () => {
   test('match may equal withdrawal (the Worker then never has a withdrawal window)', () => {
     const body = fdpBody();
     body.deadlines = { match: at(1), withdrawal: at(1), delivery: at(3), review: at(4) };
-    assert.equal(termsOf(body).deadlines.withdrawal, NOW + 3_600_000);
+    assert.equal(termsOf(body).deadlines.withdrawal, NOW + HOUR);
   });
 
   test('exactly 10 criteria and a criterion with a machine check are accepted', () => {

@@ -7,6 +7,7 @@ import {
   votingWindowEnd,
   type DeadlineState,
 } from '../../workflows/rules/deadlines';
+import { HOUR } from '../support/fixtures';
 
 const deadlines = { match: 100, withdrawal: 200, delivery: 300, review: 400 };
 const state = (over: Partial<DeadlineState>): DeadlineState => ({
@@ -80,6 +81,6 @@ describe('nextDeadline', () => {
 
 describe('votingWindowEnd', () => {
   test('drawn at + baVotingWindow (72 h by default)', () => {
-    assert.equal(votingWindowEnd(1_000, DEFAULT_PARAMS), 1_000 + 72 * 3_600_000);
+    assert.equal(votingWindowEnd(1_000, DEFAULT_PARAMS), 1_000 + 72 * HOUR);
   });
 });

@@ -7,6 +7,7 @@ import {
   paramsToWire,
   parseParamsOverrides,
 } from '../../workflows/rules/params';
+import { HOUR } from '../support/fixtures';
 
 function paramErrors(json: string): { param: string; message: string }[] {
   try {
@@ -32,7 +33,7 @@ describe('protocol parameters', () => {
       unclearSlashBps: 5000,
       rewardPerCriterion: 1_000_000n,
       unclearRewardBps: 5000,
-      baVotingWindow: 72 * 60 * 60 * 1000,
+      baVotingWindow: 72 * HOUR,
     });
   });
 

@@ -17,13 +17,14 @@ import { agentOwner, openLedger, type Balances } from '../../activities/ledger';
 import { createAgentClient, createOperatorClient, randomPrivateKey } from '../../api/sdk';
 import type { Verdict } from '../../api/sdk/types';
 import { serverPaths } from '../../temporal.config';
-import { DELIVERY, eventually, fixedTerms, PRICE } from '../e2e/support';
+import { DELIVERY, fixedTerms } from '../e2e/support';
 import { freePort } from '../support/postgres';
 import { processGroupMembers, startServiceTree, type ServiceTree } from '../support/service-tree';
+import { HOUR, PRICE, SECOND } from '../support/fixtures';
+import { eventually } from '../support/eventually';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const OPERATOR_TOKEN = 'restart-operator-token-0123456789';
-const SECOND = 1000;
 // Far enough for the setup on a loaded machine, near enough to keep the test short.
 const DELIVERY_IN = 60 * SECOND;
 
@@ -32,7 +33,7 @@ const PARAMS = {
   baEligibilityStake: '5000000',
   baBond: '1000000',
   rewardPerCriterion: '1000000',
-  baVotingWindow: 3_600_000,
+  baVotingWindow: HOUR,
 };
 const BA_STAKE = 5_000_000n;
 const BA_FUNDS = 8_000_000n;
@@ -134,7 +135,7 @@ test(
           match: at(40 * SECOND),
           withdrawal: at(41 * SECOND),
           delivery: at(DELIVERY_IN),
-          review: at(3_600 * SECOND),
+          review: at(HOUR),
         },
       });
       assert.equal((await w2.accept(absent)).status, 'matched');

@@ -13,23 +13,11 @@ import {
   type ContractView,
   type QuoteInput,
 } from '../../workflows/definitions';
-import {
-  assertRefused,
-  BA1,
-  BA2,
-  BA3,
-  CLIENT,
-  delivery,
-  HOUR,
-  OTHER,
-  POOR,
-  WORKER,
-  type Harness,
-} from './harness';
+import { assertRefused, delivery, type Harness } from './harness';
+import { BA1, BA2, BA3, BUDGET, CLIENT, HOUR, OTHER, POOR, WORKER } from '../support/fixtures';
 import { finish, onlyFrom, send, started, voteAll, type Path } from './scenarios';
 
 /** The budget cap every auction here escrows (5 USDC). */
-export const BUDGET = 5_000_000n;
 /** A fourth Backup Agent: eligible, never a bidder. */
 export const BA4 = '0x' + '4b'.repeat(20);
 /** A third plain bidder. */

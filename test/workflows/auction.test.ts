@@ -14,31 +14,30 @@ import {
 import type { ContractEvent } from '../../workflows/rules/events';
 import { drawFromCandidates } from '../../workflows/rules/draw';
 import { quoteCountKey } from '../../workflows/search-attributes';
-import { AUCTION_PATHS, BA4, BIDDER, BUDGET, auctionTerms } from './auction-scenarios';
+import { AUCTION_PATHS, BA4, BIDDER, auctionTerms } from './auction-scenarios';
+import { assertRefused, useWorkflowSuite, type Harness } from './harness';
 import {
-  assertRefused,
-  b,
   BA1,
   BA2,
   BA3,
   BA_FUNDS,
+  BUDGET,
   CLIENT,
-  CLIENT_FUNDS,
-  ELIGIBILITY,
+  ELIGIBILITY_STAKE,
+  FUNDS,
   OTHER,
   POOR,
-  STAKE,
-  useWorkflowSuite,
+  REWARD,
   WORKER,
   WORKER_FUNDS,
-  type Harness,
-} from './harness';
+  WORKER_STAKE,
+} from '../support/fixtures';
 import type { PathRun } from './scenarios';
+import { b } from '../support/balances';
 
 const withHarness = useWorkflowSuite();
 
-const OCT = 1_000_000n;
-const untouchedBA = b(BA_FUNDS - ELIGIBILITY, ELIGIBILITY);
+const untouchedBA = b(BA_FUNDS - ELIGIBILITY_STAKE, ELIGIBILITY_STAKE);
 
 function assertStatus(run: PathRun, status: string): void {
   assert.equal(run.outcome?.created && run.outcome.status, status);
@@ -67,7 +66,7 @@ describe('auctions (time-skipping server, real ledger on SQLite)', () => {
       const run = await AUCTION_PATHS['auction-closed-at-deadline'](h);
       assertStatus(run, 'settled-fully-met');
       await h.assertBalances({
-        [CLIENT]: b(CLIENT_FUNDS - 2_000_000n),
+        [CLIENT]: b(FUNDS - 2_000_000n),
         [BIDDER]: b(1_000_000n + 2_000_000n),
         [WORKER]: b(WORKER_FUNDS),
         [OTHER]: b(WORKER_FUNDS),
@@ -125,7 +124,7 @@ describe('auctions (time-skipping server, real ledger on SQLite)', () => {
       const run = await AUCTION_PATHS['auction-awarded-early'](h);
       assertStatus(run, 'settled-fully-met');
       await h.assertBalances({
-        [CLIENT]: b(CLIENT_FUNDS - 3_000_000n),
+        [CLIENT]: b(FUNDS - 3_000_000n),
         [WORKER]: b(WORKER_FUNDS + 3_000_000n),
         [OTHER]: b(WORKER_FUNDS),
         treasury: b(0n),
@@ -144,7 +143,7 @@ describe('auctions (time-skipping server, real ledger on SQLite)', () => {
       assertStatus(run, 'cancelled-withdrawn');
       const slash = 80_000n; // withdrawalSlashBps (20%) of the 0.4 USDC stake on 4 USDC
       await h.assertBalances({
-        [CLIENT]: b(CLIENT_FUNDS + slash),
+        [CLIENT]: b(FUNDS + slash),
         [OTHER]: b(WORKER_FUNDS - slash),
         [WORKER]: b(WORKER_FUNDS),
         treasury: b(0n),
@@ -162,9 +161,9 @@ describe('auctions (time-skipping server, real ledger on SQLite)', () => {
       const run = await AUCTION_PATHS['auction-stake-fallback'](h);
       assertStatus(run, 'settled-fully-met');
       await h.assertBalances({
-        [CLIENT]: b(CLIENT_FUNDS - 3_000_000n),
+        [CLIENT]: b(FUNDS - 3_000_000n),
         [WORKER]: b(WORKER_FUNDS + 3_000_000n),
-        [POOR]: b(STAKE - 1n),
+        [POOR]: b(WORKER_STAKE - 1n),
         [OTHER]: b(WORKER_FUNDS),
         treasury: b(0n),
       });
@@ -187,7 +186,7 @@ describe('auctions (time-skipping server, real ledger on SQLite)', () => {
     withHarness(async (h) => {
       const run = await AUCTION_PATHS['auction-no-quotes'](h);
       assertStatus(run, 'cancelled-unmatched');
-      await h.assertBalances({ [CLIENT]: b(CLIENT_FUNDS), treasury: b(0n) });
+      await h.assertBalances({ [CLIENT]: b(FUNDS), treasury: b(0n) });
       await h.assertNothingPending(run.contractId);
       const view = await h.view(run.handle);
       assert.equal(view.cancellationReason, 'unmatched');
@@ -214,7 +213,7 @@ describe('auctions (time-skipping server, real ledger on SQLite)', () => {
       assert.ok([BA3, BA4].includes(third));
       const idle = third === BA3 ? BA4 : BA3;
       await h.assertBalances({
-        [CLIENT]: b(CLIENT_FUNDS - 3_000_000n),
+        [CLIENT]: b(FUNDS - 3_000_000n),
         [WORKER]: b(WORKER_FUNDS + 3_000_000n),
         [OTHER]: b(WORKER_FUNDS),
         [BA1]: untouchedBA,
@@ -223,7 +222,7 @@ describe('auctions (time-skipping server, real ledger on SQLite)', () => {
         [BA4]: untouchedBA,
         treasury: b(0n),
       });
-      for (const ba of [BA1, BA2, third]) assert.equal(await h.tokens(ba), 2n * OCT, `OCT of ${ba}`);
+      for (const ba of [BA1, BA2, third]) assert.equal(await h.tokens(ba), 2n * REWARD, `OCT of ${ba}`);
       assert.equal(await h.tokens(idle), 0n);
       await h.assertNothingPending(run.contractId);
       await h.ledger.audit();
@@ -236,14 +235,14 @@ describe('auctions (time-skipping server, real ledger on SQLite)', () => {
       const stake = 400_000n; // 10% of the 4 USDC winning price
       const toClient = 320_000n; // absentSlashClientBps (80%) of it
       await h.assertBalances({
-        [CLIENT]: b(CLIENT_FUNDS + toClient),
+        [CLIENT]: b(FUNDS + toClient),
         [WORKER]: b(WORKER_FUNDS - stake),
         treasury: b(stake - toClient),
         [BA1]: untouchedBA,
         [BA2]: untouchedBA,
         [BA3]: untouchedBA,
       });
-      for (const ba of [BA1, BA2, BA3]) assert.equal(await h.tokens(ba), 2n * OCT);
+      for (const ba of [BA1, BA2, BA3]) assert.equal(await h.tokens(ba), 2n * REWARD);
       await h.assertNothingPending(run.contractId);
       await h.ledger.audit();
       const view = await h.view(run.handle);
@@ -276,7 +275,7 @@ describe('auctions (time-skipping server, real ledger on SQLite)', () => {
         rejected.map((e) => e.type === 'contract.message-rejected' && [e.message, e.code]),
         [['quote', 'client_cannot_quote']],
       );
-      await h.assertBalances({ [CLIENT]: b(CLIENT_FUNDS - BUDGET, BUDGET), [WORKER]: b(WORKER_FUNDS) });
+      await h.assertBalances({ [CLIENT]: b(FUNDS - BUDGET, BUDGET), [WORKER]: b(WORKER_FUNDS) });
 
       const fixed = await h.create(await h.input());
       await assertRefused(
@@ -289,6 +288,6 @@ describe('auctions (time-skipping server, real ledger on SQLite)', () => {
       // After the close (no quotes: cancelled-unmatched, the workflow completed): the server refuses.
       assert.equal((await handle.result()).created, true);
       await assert.rejects(q(WORKER, '1000000'));
-      await h.assertBalances({ [CLIENT]: b(CLIENT_FUNDS), [WORKER]: b(WORKER_FUNDS) });
+      await h.assertBalances({ [CLIENT]: b(FUNDS), [WORKER]: b(WORKER_FUNDS) });
     }));
 });

@@ -7,18 +7,10 @@ import { eventsQuery } from '../../workflows/definitions';
 import { AUTO_VERIFIER_AGENT_ID } from '../../workflows/rules/events';
 import { scoreCheck } from '../../workflows/rules/scoring/score-check';
 import { dailyMoltbookCheck, dailyMoltbookEvidence } from '../scoring/fixtures';
-import {
-  b,
-  CLIENT,
-  CLIENT_FUNDS,
-  OTHER,
-  PRICE,
-  SHA_A,
-  useWorkflowSuite,
-  WORKER,
-  WORKER_FUNDS,
-} from './harness';
+import { useWorkflowSuite } from './harness';
+import { CLIENT, FUNDS, OTHER, PRICE, SHA_A, WORKER, WORKER_FUNDS } from '../support/fixtures';
 import { PATHS } from './scenarios';
+import { b } from '../support/balances';
 
 const withHarness = useWorkflowSuite();
 
@@ -66,7 +58,7 @@ describe('automatic verifier (time-skipping server, real ledger on SQLite)', () 
       );
 
       await h.assertBalances({
-        [CLIENT]: b(CLIENT_FUNDS - PRICE),
+        [CLIENT]: b(FUNDS - PRICE),
         [WORKER]: b(WORKER_FUNDS + PRICE),
         [OTHER]: b(WORKER_FUNDS),
         treasury: b(0n),

@@ -3,24 +3,16 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { deliverUpdate, eventsQuery } from '../../workflows/definitions';
-import {
-  b,
-  CLIENT,
-  CLIENT_FUNDS,
-  delivery,
-  OTHER,
-  STAKE,
-  useWorkflowSuite,
-  WORKER,
-  WORKER_FUNDS,
-} from './harness';
+import { delivery, useWorkflowSuite } from './harness';
+import { CLIENT, FUNDS, OTHER, WORKER, WORKER_FUNDS, WORKER_STAKE } from '../support/fixtures';
 import { PATHS } from './scenarios';
+import { b } from '../support/balances';
 
 const withHarness = useWorkflowSuite();
 
 /** Nobody matched: every party as funded, nothing held. */
 const untouched = {
-  [CLIENT]: b(CLIENT_FUNDS),
+  [CLIENT]: b(FUNDS),
   [WORKER]: b(WORKER_FUNDS),
   [OTHER]: b(WORKER_FUNDS),
   treasury: b(0n),
@@ -65,9 +57,9 @@ describe('cancellations (time-skipping server, real ledger on SQLite)', () => {
     withHarness(async (h) => {
       const run = await PATHS['cancelled-withdrawn'](h);
       assert.equal(run.outcome?.created && run.outcome.status, 'cancelled-withdrawn');
-      const slash = (STAKE * 2000n) / 10_000n; // 50 000
+      const slash = (WORKER_STAKE * 2000n) / 10_000n; // 50 000
       await h.assertBalances({
-        [CLIENT]: b(CLIENT_FUNDS + slash),
+        [CLIENT]: b(FUNDS + slash),
         [WORKER]: b(WORKER_FUNDS - slash),
         treasury: b(0n),
       });
@@ -78,11 +70,11 @@ describe('cancellations (time-skipping server, real ledger on SQLite)', () => {
     withHarness(async (h) => {
       const run = await PATHS['cancelled-absent'](h);
       assert.equal(run.outcome?.created && run.outcome.status, 'cancelled-absent');
-      const toClient = (STAKE * 8000n) / 10_000n; // 200 000
+      const toClient = (WORKER_STAKE * 8000n) / 10_000n; // 200 000
       const expected = {
-        [CLIENT]: b(CLIENT_FUNDS + toClient),
-        [WORKER]: b(WORKER_FUNDS - STAKE),
-        treasury: b(STAKE - toClient),
+        [CLIENT]: b(FUNDS + toClient),
+        [WORKER]: b(WORKER_FUNDS - WORKER_STAKE),
+        treasury: b(WORKER_STAKE - toClient),
       };
       await h.assertBalances(expected);
       await h.assertNothingPending(run.contractId);

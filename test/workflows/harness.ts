@@ -1,17 +1,14 @@
 // Runs contract workflows on the time-skipping test server with the real ledger activities on a
 // temporary SQLite file and the encrypting payload codec, and starts contracts the way the API does
-// (update-with-start of `created`, messages as Updates carrying `caller`).
+// (api/contract-gateway.ts's startContract; messages as Updates carrying `caller`). The values it uses
+// are test/support/fixtures.ts's.
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  WithStartWorkflowOperation,
-  WorkflowUpdateFailedError,
-  type WorkflowHandle,
-} from '@temporalio/client';
+import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure, type DataConverter } from '@temporalio/common';
 import { TimeSkippingWorkflowClient, type TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
@@ -21,47 +18,36 @@ import { openRecords } from '../../activities/records';
 import { createPayloadCodec } from '../../service/codec';
 import { CONTRACT_WORKFLOWS_PATH, createContractWorker } from '../../service/worker';
 import { createTimeSkippingEnv } from '../support/temporal';
-import { contractWorkflow } from '../../workflows/contract';
+import type { contractWorkflow } from '../../workflows/contract';
+import { startContract } from '../../api/contract-gateway';
 import {
   contractQuery,
   contractWorkflowId,
-  createdUpdate,
   type ContractInput,
   type ContractView,
 } from '../../workflows/definitions';
+import {
+  BA_FUNDS,
+  BAS,
+  CLIENT,
+  contractBody,
+  ELIGIBILITY_STAKE,
+  FUNDS,
+  OTHER,
+  POOR,
+  SHA_A,
+  SHA_B,
+  WORKER,
+  WORKER_FUNDS,
+  WORKER_STAKE,
+} from '../support/fixtures';
 import { termsToWire } from '../../workflows/rules/contract-terms-wire';
 import { validateContractTerms } from '../../workflows/rules/contract-terms';
 import type { CreateContractBody } from '../../workflows/rules/contract-body';
 import { DEFAULT_PARAMS, paramsToWire } from '../../workflows/rules/params';
-
-export const CLIENT = '0x' + 'c1'.repeat(20);
-export const WORKER = '0x' + 'a7'.repeat(20);
-export const OTHER = '0x' + 'b0'.repeat(20);
-export const POOR = '0x' + 'd3'.repeat(20);
-export const STRANGER = '0x' + 'e5'.repeat(20);
-
-/** Backup Agents: funded and holding the BA Eligibility Stake when a test calls `h.seatable()`. */
-export const BA1 = '0x' + '1b'.repeat(20);
-export const BA2 = '0x' + '2b'.repeat(20);
-export const BA3 = '0x' + '3b'.repeat(20);
-export const BAS = [BA1, BA2, BA3] as const;
-export const BA_FUNDS = 200_000_000n;
-/** baEligibilityStake (default). */
-export const ELIGIBILITY = 100_000_000n;
-
-export const HOUR = 3_600_000;
-export const PRICE = 2_500_000n;
-/** workerStakeBps (10%) of the price. */
-export const STAKE = 250_000n;
-export const CLIENT_FUNDS = 10_000_000n;
-export const WORKER_FUNDS = 1_000_000n;
+import { type Balance } from '../support/balances';
 
 export type Party = string | 'treasury';
-
-export interface Balance {
-  available: bigint;
-  held: bigint;
-}
 
 /** One file's Temporal environment and workflow bundle, built once. */
 export interface Suite {
@@ -150,10 +136,10 @@ export class Harness {
     const ledger = await openLedger(config);
     const records = await openRecords(config);
     const h = new Harness(suite, ledger);
-    await h.fund(CLIENT, CLIENT_FUNDS);
+    await h.fund(CLIENT, FUNDS);
     await h.fund(WORKER, WORKER_FUNDS);
     await h.fund(OTHER, WORKER_FUNDS);
-    await h.fund(POOR, STAKE - 1n);
+    await h.fund(POOR, WORKER_STAKE - 1n);
     const worker = await createContractWorker({
       connection: suite.env.nativeConnection,
       namespace: suite.env.namespace ?? 'default',
@@ -184,7 +170,7 @@ export class Harness {
         id: `eligibility:${agent}:lock:test`,
         owner: agentOwner(agent),
         asset: 'USDC',
-        amount: ELIGIBILITY,
+        amount: ELIGIBILITY_STAKE,
         holdKind: 'eligibility',
       });
     }
@@ -225,17 +211,7 @@ export class Harness {
 
   async input(body: Partial<CreateContractBody> = {}): Promise<ContractInput> {
     const t0 = await this.now();
-    const iso = (hours: number) => new Date(t0 + hours * HOUR).toISOString();
-    const full = {
-      contractType: 'fixed',
-      awardMethod: 'direct',
-      worker: WORKER,
-      taskDescription: 'Summarise the attached report in 200 words.',
-      acceptanceCriteria: ['at most 200 words', 'names the three main findings'],
-      amount: PRICE.toString(),
-      deadlines: { match: iso(1), withdrawal: iso(2), delivery: iso(3), review: iso(4) },
-      ...body,
-    };
+    const full = contractBody(WORKER, body, t0);
     const result = validateContractTerms(full, t0, CLIENT);
     if (!result.ok) throw new Error(`bad test terms: ${JSON.stringify(result.errors)}`);
     const { supplementaryMaterials, ...terms } = termsToWire(result.terms);
@@ -250,20 +226,13 @@ export class Harness {
     };
   }
 
-  /** Starts a contract as the API does: update-with-start of `created`, answered once the escrow is held. */
+  /** Starts a contract through the API's own start (update-with-start of `created`, answered once the escrow is held). */
   async create(
     input: ContractInput,
   ): Promise<{ handle: WorkflowHandle<typeof contractWorkflow>; view: ContractView }> {
-    const startWorkflowOperation = new WithStartWorkflowOperation(contractWorkflow, {
-      workflowId: contractWorkflowId(input.contractId),
-      taskQueue: this.taskQueue,
-      args: [input],
-      workflowIdConflictPolicy: 'FAIL',
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      staticSummary: `${input.terms.code} contract ${input.contractId}: ${input.terms.amount} USDC minor units, ${input.terms.acceptanceCriteria.length} criteria`,
-    });
-    const view = await this.client.executeUpdateWithStart(createdUpdate, { startWorkflowOperation });
-    return { handle: await startWorkflowOperation.workflowHandle(), view };
+    const summary = `${input.terms.code} contract ${input.contractId}: ${input.terms.amount} USDC minor units`;
+    const view = await startContract(this.client, this.taskQueue, input, summary);
+    return { handle: this.client.getHandle(contractWorkflowId(input.contractId)), view };
   }
 
   view(handle: WorkflowHandle): Promise<ContractView> {
@@ -283,10 +252,6 @@ export async function assertRefused(promise: Promise<unknown>, type: string, cod
   });
 }
 
-export const b = (available: bigint, held = 0n): Balance => ({ available, held });
-
-export const SHA_A = 'a'.repeat(64);
-export const SHA_B = 'b'.repeat(64);
 export const delivery = (caller: string) => ({
   caller,
   uri: 'https://store.example/d/1',

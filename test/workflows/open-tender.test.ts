@@ -6,20 +6,10 @@ import type { WorkflowUpdateFailedError } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { acceptUpdate, cancelUpdate, contractQuery, FailureType } from '../../workflows/definitions';
-import {
-  assertRefused,
-  b,
-  CLIENT,
-  CLIENT_FUNDS,
-  OTHER,
-  POOR,
-  PRICE,
-  STAKE,
-  useWorkflowSuite,
-  WORKER,
-  WORKER_FUNDS,
-} from './harness';
+import { assertRefused, useWorkflowSuite } from './harness';
+import { CLIENT, FUNDS, OTHER, POOR, PRICE, WORKER, WORKER_FUNDS, WORKER_STAKE } from '../support/fixtures';
 import { OPEN_TENDER, PATHS } from './scenarios';
+import { b } from '../support/balances';
 
 const withHarness = useWorkflowSuite();
 
@@ -29,9 +19,9 @@ describe('open tender and creation (time-skipping server, real ledger on SQLite)
       const run = await PATHS['open-tender-failed-stake'](h);
       assert.equal(run.outcome?.created && run.outcome.status, 'settled-fully-met');
       await h.assertBalances({
-        [CLIENT]: b(CLIENT_FUNDS - PRICE),
+        [CLIENT]: b(FUNDS - PRICE),
         [OTHER]: b(WORKER_FUNDS + PRICE),
-        [POOR]: b(STAKE - 1n),
+        [POOR]: b(WORKER_STAKE - 1n),
         [WORKER]: b(WORKER_FUNDS),
         treasury: b(0n),
       });
@@ -61,7 +51,7 @@ describe('open tender and creation (time-skipping server, real ledger on SQLite)
       for (const bidder of bidders) {
         assert.deepEqual(
           await h.balance(bidder),
-          bidder === won[0] ? b(WORKER_FUNDS - STAKE, STAKE) : b(WORKER_FUNDS),
+          bidder === won[0] ? b(WORKER_FUNDS - WORKER_STAKE, WORKER_STAKE) : b(WORKER_FUNDS),
         );
       }
       const stakes = (await h.ledger.holdsByContract(input.contractId)).filter((x) => x.kind === 'stake');
@@ -83,7 +73,7 @@ describe('open tender and creation (time-skipping server, real ledger on SQLite)
         contractId: run.contractId,
       });
       const handle = run.handle;
-      await h.assertBalances({ [CLIENT]: b(CLIENT_FUNDS), treasury: b(0n) });
+      await h.assertBalances({ [CLIENT]: b(FUNDS), treasury: b(0n) });
       assert.deepEqual(await h.ledger.holdsByContract(run.contractId), []);
       assert.equal((await handle.query(contractQuery)).created, false);
       const description = await handle.describe();
@@ -97,9 +87,9 @@ describe('open tender and creation (time-skipping server, real ledger on SQLite)
       const input = await h.input();
       const { handle } = await h.create(input);
       await assert.rejects(h.create(input), WorkflowExecutionAlreadyStartedError);
-      await h.assertBalances({ [CLIENT]: b(CLIENT_FUNDS - PRICE, PRICE), [WORKER]: b(WORKER_FUNDS) });
+      await h.assertBalances({ [CLIENT]: b(FUNDS - PRICE, PRICE), [WORKER]: b(WORKER_FUNDS) });
       await handle.executeUpdate(cancelUpdate, { args: [{ caller: CLIENT }] });
-      await h.assertBalances({ [CLIENT]: b(CLIENT_FUNDS), [WORKER]: b(WORKER_FUNDS) });
+      await h.assertBalances({ [CLIENT]: b(FUNDS), [WORKER]: b(WORKER_FUNDS) });
       assert.equal((await handle.result()).created, true);
     }));
 });

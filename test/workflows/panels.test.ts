@@ -6,31 +6,29 @@ import assert from 'node:assert/strict';
 import { eventsQuery, votesQuery, type VoteRowView } from '../../workflows/definitions';
 import { drawFromCandidates } from '../../workflows/rules/draw';
 import { contractStatusKey, nextDeadlineKey } from '../../workflows/search-attributes';
+import { useWorkflowSuite, type Harness } from './harness';
 import {
-  b,
   BA1,
   BA2,
   BA3,
-  BA_FUNDS,
   BAS,
+  BA_FUNDS,
   CLIENT,
-  CLIENT_FUNDS,
-  ELIGIBILITY,
+  DISPUTE_BOND,
+  ELIGIBILITY_STAKE,
+  FUNDS,
   PRICE,
-  STAKE,
-  useWorkflowSuite,
+  REWARD,
   WORKER,
   WORKER_FUNDS,
-  type Harness,
-  type Balance,
-} from './harness';
+  WORKER_STAKE,
+} from '../support/fixtures';
 import { PATHS, type PathRun } from './scenarios';
+import { b, type Balance } from '../support/balances';
 
 const withHarness = useWorkflowSuite();
 
-const OCT = 1_000_000n;
-const BOND = 125_000n; // disputeBondBps (5%) of the 2.5 USDC escrow
-const untouchedBA = b(BA_FUNDS - ELIGIBILITY, ELIGIBILITY);
+const untouchedBA = b(BA_FUNDS - ELIGIBILITY_STAKE, ELIGIBILITY_STAKE);
 
 async function assertSettled(
   h: Harness,
@@ -65,20 +63,20 @@ describe('disputes and panels (time-skipping server, real ledger on SQLite)', ()
         run,
         'settled-fully-met',
         {
-          [CLIENT]: b(CLIENT_FUNDS - PRICE - BOND),
+          [CLIENT]: b(FUNDS - PRICE - DISPUTE_BOND),
           [WORKER]: b(WORKER_FUNDS + PRICE),
-          treasury: b(BOND),
+          treasury: b(DISPUTE_BOND),
           [BA1]: untouchedBA,
           [BA2]: untouchedBA,
           [BA3]: untouchedBA,
         },
-        { [BA1]: 2n * OCT, [BA2]: 2n * OCT, [BA3]: 2n * OCT, [CLIENT]: 0n, [WORKER]: 0n },
+        { [BA1]: 2n * REWARD, [BA2]: 2n * REWARD, [BA3]: 2n * REWARD, [CLIENT]: 0n, [WORKER]: 0n },
       );
       await assertOneBatch(h, run.contractId);
       const view = await h.view(run.handle);
       assert.deepEqual(view.criteriaMet, ['met', 'met']);
       assert.deepEqual(view.disputeClaims, ['met', 'not met']);
-      assert.equal(view.disputeBond, BOND.toString());
+      assert.equal(view.disputeBond, DISPUTE_BOND.toString());
       assert.deepEqual([...view.keyReaders.materials].sort(), [WORKER, ...BAS].sort());
       assert.deepEqual([...view.keyReaders.delivery].sort(), [CLIENT, ...BAS].sort());
 
@@ -129,15 +127,15 @@ describe('disputes and panels (time-skipping server, real ledger on SQLite)', ()
         run,
         'settled-partially-met',
         {
-          [CLIENT]: b(CLIENT_FUNDS - payment),
+          [CLIENT]: b(FUNDS - payment),
           [WORKER]: b(WORKER_FUNDS + payment),
           // BA3: unclear vs met → half its 5 USDC slice; met vs not met → the whole slice.
           treasury: b(7_500_000n),
           [BA1]: untouchedBA,
           [BA2]: untouchedBA,
-          [BA3]: b(BA_FUNDS - ELIGIBILITY - 7_500_000n, ELIGIBILITY),
+          [BA3]: b(BA_FUNDS - ELIGIBILITY_STAKE - 7_500_000n, ELIGIBILITY_STAKE),
         },
-        { [BA1]: 2n * OCT, [BA2]: 2n * OCT, [BA3]: 0n },
+        { [BA1]: 2n * REWARD, [BA2]: 2n * REWARD, [BA3]: 0n },
       );
       const view = await h.view(run.handle);
       assert.deepEqual(view.criteriaMet, ['met', 'not met']);
@@ -158,20 +156,20 @@ describe('disputes and panels (time-skipping server, real ledger on SQLite)', ()
   test('dispute ending none met: escrow back, the Worker Stake slashed per §7a, bond back', () =>
     withHarness(async (h) => {
       const run = await PATHS['dispute-none-met'](h);
-      const toClient = (STAKE * 8000n) / 10000n;
+      const toClient = (WORKER_STAKE * 8000n) / 10000n;
       await assertSettled(
         h,
         run,
         'settled-none-met',
         {
-          [CLIENT]: b(CLIENT_FUNDS + toClient),
-          [WORKER]: b(WORKER_FUNDS - STAKE),
-          treasury: b(STAKE - toClient + 2_500_000n),
+          [CLIENT]: b(FUNDS + toClient),
+          [WORKER]: b(WORKER_FUNDS - WORKER_STAKE),
+          treasury: b(WORKER_STAKE - toClient + 2_500_000n),
           [BA1]: untouchedBA,
           [BA2]: untouchedBA,
-          [BA3]: b(BA_FUNDS - ELIGIBILITY - 2_500_000n, ELIGIBILITY),
+          [BA3]: b(BA_FUNDS - ELIGIBILITY_STAKE - 2_500_000n, ELIGIBILITY_STAKE),
         },
-        { [BA1]: 2n * OCT, [BA2]: 2n * OCT, [BA3]: OCT },
+        { [BA1]: 2n * REWARD, [BA2]: 2n * REWARD, [BA3]: REWARD },
       );
       assert.equal((await h.view(run.handle)).contractCode, 'FOP');
     }));
@@ -184,14 +182,14 @@ describe('disputes and panels (time-skipping server, real ledger on SQLite)', ()
         run,
         'settled-fully-met',
         {
-          [CLIENT]: b(CLIENT_FUNDS - PRICE),
+          [CLIENT]: b(FUNDS - PRICE),
           [WORKER]: b(WORKER_FUNDS + PRICE),
           treasury: b(0n),
           [BA1]: untouchedBA,
           [BA2]: untouchedBA,
           [BA3]: untouchedBA,
         },
-        { [BA1]: 2n * OCT, [BA2]: 2n * OCT, [BA3]: 2n * OCT },
+        { [BA1]: 2n * REWARD, [BA2]: 2n * REWARD, [BA3]: 2n * REWARD },
       );
       const types = (await run.handle.query(eventsQuery)).map((e) => e.type);
       assert.ok(!types.includes('contract.disputed'));
@@ -206,15 +204,15 @@ describe('disputes and panels (time-skipping server, real ledger on SQLite)', ()
         run,
         'settled-fully-met',
         {
-          [CLIENT]: b(CLIENT_FUNDS - PRICE),
+          [CLIENT]: b(FUNDS - PRICE),
           [WORKER]: b(WORKER_FUNDS + PRICE),
           treasury: b(5_000_000n),
           [BA1]: untouchedBA,
           [BA2]: untouchedBA,
           // c1 decided `met` without it: one 5 USDC slice from its stake; c2 unclear: nothing.
-          [BA3]: b(BA_FUNDS - ELIGIBILITY, ELIGIBILITY - 5_000_000n),
+          [BA3]: b(BA_FUNDS - ELIGIBILITY_STAKE, ELIGIBILITY_STAKE - 5_000_000n),
         },
-        { [BA1]: OCT, [BA2]: OCT, [BA3]: 0n },
+        { [BA1]: REWARD, [BA2]: REWARD, [BA3]: 0n },
       );
       const view = await h.view(run.handle);
       assert.deepEqual(view.criteriaMet, ['met', 'unclear']);
@@ -269,7 +267,7 @@ describe('disputes and panels (time-skipping server, real ledger on SQLite)', ()
         h,
         run,
         'settled-fully-met',
-        { [CLIENT]: b(CLIENT_FUNDS - PRICE), [WORKER]: b(WORKER_FUNDS + PRICE), treasury: b(0n) },
+        { [CLIENT]: b(FUNDS - PRICE), [WORKER]: b(WORKER_FUNDS + PRICE), treasury: b(0n) },
         {},
       );
       const view = await h.view(run.handle);

@@ -20,10 +20,9 @@ import { DEFAULT_PARAMS } from '../../workflows/rules/params';
 import { paymentFor, settlementFor } from '../../workflows/rules/settlement';
 import { tally } from '../../workflows/rules/tally';
 import { countVerdicts, VERDICTS, type Verdict } from '../../workflows/rules/verdicts';
+import { CLIENT, WORKER } from '../support/fixtures';
 
 const RUNS = Number(process.env.FC_RUNS ?? 100);
-const CLIENT = ('0x' + 'c1'.repeat(20)) as Address;
-const WORKER = ('0x' + 'a7'.repeat(20)) as Address;
 const AGENTS = Array.from(
   { length: 5 },
   (_, i) => ('0x' + (i + 1).toString(16).padStart(2, '0').repeat(20)) as Address,

@@ -26,22 +26,8 @@ import type { UpdateDefinition } from '@temporalio/common';
 import type { Verdict } from '../../workflows/rules/verdicts';
 import type { DeliveryEvidence } from '../../workflows/rules/scoring/evidence';
 import { dailyMoltbookCheck, dailyMoltbookEvidence } from '../scoring/fixtures';
-import {
-  assertRefused,
-  BA1,
-  BA2,
-  BA3,
-  BAS,
-  CLIENT,
-  CLIENT_FUNDS,
-  delivery,
-  HOUR,
-  OTHER,
-  POOR,
-  STRANGER,
-  WORKER,
-  type Harness,
-} from './harness';
+import { assertRefused, delivery, type Harness } from './harness';
+import { BA1, BA2, BA3, BAS, CLIENT, FUNDS, HOUR, OTHER, POOR, STRANGER, WORKER } from '../support/fixtures';
 
 export interface PathRun {
   contractId: string;
@@ -106,7 +92,7 @@ const ALL_MET: [string, Verdict[]][] = [
 export const PATHS = {
   /** The Client cannot fund the escrow: the creating Update fails with 402 and the workflow ends holding nothing. */
   async 'not-created-insufficient-funds'(h) {
-    const input = await h.input({ amount: (CLIENT_FUNDS + 1n).toString() });
+    const input = await h.input({ amount: (FUNDS + 1n).toString() });
     await assertRefused(h.create(input), FailureType.InsufficientFunds, 'insufficient_funds');
     return finish(input.contractId, h.client.getHandle(contractWorkflowId(input.contractId)));
   },

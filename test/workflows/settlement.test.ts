@@ -10,23 +10,15 @@ import {
   nextDeadlineKey,
   workerKey,
 } from '../../workflows/search-attributes';
-import {
-  b,
-  CLIENT,
-  CLIENT_FUNDS,
-  OTHER,
-  PRICE,
-  STRANGER,
-  useWorkflowSuite,
-  WORKER,
-  WORKER_FUNDS,
-} from './harness';
+import { useWorkflowSuite } from './harness';
+import { CLIENT, FUNDS, OTHER, PRICE, STRANGER, WORKER, WORKER_FUNDS } from '../support/fixtures';
 import { PATHS } from './scenarios';
+import { b } from '../support/balances';
 
 const withHarness = useWorkflowSuite();
 
 const paidInFull = {
-  [CLIENT]: b(CLIENT_FUNDS - PRICE),
+  [CLIENT]: b(FUNDS - PRICE),
   [WORKER]: b(WORKER_FUNDS + PRICE),
   [OTHER]: b(WORKER_FUNDS),
   treasury: b(0n),
@@ -86,7 +78,7 @@ describe('review and settlement (time-skipping server, real ledger on SQLite)', 
       const run = await PATHS['signals-rejected-then-cancelled'](h);
       assert.equal(run.outcome?.created && run.outcome.status, 'cancelled-by-client');
       await h.assertBalances({
-        [CLIENT]: b(CLIENT_FUNDS),
+        [CLIENT]: b(FUNDS),
         [OTHER]: b(WORKER_FUNDS),
         [STRANGER]: b(0n),
         treasury: b(0n),
