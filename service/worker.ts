@@ -23,6 +23,17 @@ export const CONTRACT_WORKFLOWS_PATH = require.resolve('../workflows/contract');
  */
 export const MAX_CACHED_CONTRACTS = 500;
 
+/** The cache and the task slots; bench/fleet/sweep.ts compares settings (docs/performance.md). */
+export type ContractWorkerTuning = Pick<
+  WorkerOptions,
+  | 'maxCachedWorkflows'
+  | 'maxConcurrentWorkflowTaskExecutions'
+  | 'maxConcurrentActivityTaskExecutions'
+  | 'maxConcurrentLocalActivityExecutions'
+>;
+
+export const CONTRACT_WORKER_TUNING: ContractWorkerTuning = { maxCachedWorkflows: MAX_CACHED_CONTRACTS };
+
 export interface ContractWorkerOptions {
   connection: NativeConnection;
   namespace?: string;
@@ -34,6 +45,8 @@ export interface ContractWorkerOptions {
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** Tests only: wraps the activities, e.g. to inject a failure (test/hostile). */
   wrapActivities?: (activities: Activities) => Activities;
+  /** Benchmarks only: other settings than CONTRACT_WORKER_TUNING. */
+  tuning?: ContractWorkerTuning;
 }
 
 export function createContractWorker(options: ContractWorkerOptions): Promise<Worker> {
@@ -46,7 +59,7 @@ export function createContractWorker(options: ContractWorkerOptions): Promise<Wo
     ...(dataConverter === undefined ? {} : { dataConverter }),
     ...(workflowBundle === undefined ? { workflowsPath: CONTRACT_WORKFLOWS_PATH } : { workflowBundle }),
     activities: options.wrapActivities?.(activities) ?? activities,
-    maxCachedWorkflows: MAX_CACHED_CONTRACTS,
+    ...(options.tuning ?? CONTRACT_WORKER_TUNING),
   });
 }
 
