@@ -1,6 +1,6 @@
 // The embedded default's Temporal: the CLI's dev server with its Web UI, persisted in a SQLite file.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, openSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
@@ -65,6 +65,18 @@ export async function setRetention(address: string, namespace: string, retention
  * as the ledger's file), so a power cut loses nothing Temporal has confirmed.
  */
 export const DEV_SERVER_SQLITE_PRAGMAS: readonly string[] = ['journal_mode=wal', 'synchronous=full'];
+
+/** The journal mode a SQLite file is in, from its header (bytes 18-19: 1 rollback journal, 2 WAL). */
+export function sqliteJournalMode(file: string): 'wal' | 'rollback' {
+  const header = Buffer.alloc(2);
+  const fd = openSync(file, 'r');
+  try {
+    readSync(fd, header, 0, 2, 18);
+  } finally {
+    closeSync(fd);
+  }
+  return header[0] === 2 ? 'wal' : 'rollback';
+}
 
 export interface DevServerOptions {
   port?: number;

@@ -1,6 +1,6 @@
 // The shadow workflow's worker (bench/contracts, bench/fleet): the shadow bundled from its source,
 // the service's codec, no-op activities.
-import type { NativeConnection} from '@temporalio/worker';
+import type { NativeConnection } from '@temporalio/worker';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { contractDataConverter } from '../../service/temporal-client';
 import type { ContractWorkerTuning } from '../../service/worker';

@@ -63,7 +63,7 @@ export async function createFleets(
     }),
   );
   if (failed.contract + failed.shadow > 0) log(`creations failed: ${JSON.stringify(failed)}`);
-  return { samples, created, seconds };
+  return { samples, created, seconds, failed };
 }
 
 /** From the deadline until no workflow of the stack's fleets runs; the workers' peak RSS meanwhile. */

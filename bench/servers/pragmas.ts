@@ -5,7 +5,8 @@
 // Run: npx tsx bench/servers/pragmas.ts   (BENCH_ROUNDS, default 2; BENCH_CONTRACTS per measurement, default 150)
 import { createFleets, load, log } from '../fleet/fleet';
 import { startFleetStack } from '../fleet/stack';
-import { journalModeOf, SQLITE_CANDIDATES } from './sqlite-candidates';
+import { sqliteJournalMode } from '../../service/dev-server';
+import { SQLITE_CANDIDATES } from './sqlite-candidates';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CONTRACTS = Number(process.env.BENCH_CONTRACTS ?? 150);
@@ -20,7 +21,7 @@ async function creationRate(pragmas: string[]): Promise<{ rate: number; mode: st
       deadlineAt: Date.now() + HOUR,
       concurrency: CONCURRENCY,
     });
-    return { rate: created.contract / seconds.contract, mode: journalModeOf(stack.devServer.dbFile) };
+    return { rate: created.contract / seconds.contract, mode: sqliteJournalMode(stack.devServer.dbFile) };
   } finally {
     await stack.close();
   }
