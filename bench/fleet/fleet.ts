@@ -51,13 +51,17 @@ export async function createFleets(
           log(`created ${n}/${size} contracts, ${created.shadow} shadows; load ${load()}`);
         }
         if (checkpoints.includes(n)) {
-          samples[fleet].push({
+          const sample = {
             open: n,
             rss: rssMb(stack.workers[fleet]!.pid),
             devServerRss: rssMb(stack.devServer.pid),
             dbMb: stack.dbMb(),
             perSecond: n / ((performance.now() - started) / 1000),
-          });
+          };
+          samples[fleet].push(sample);
+          log(
+            `${n} ${fleet}s open: ${fleet} worker RSS ${sample.rss.toFixed(0)} MB, dev server ${sample.devServerRss.toFixed(0)} MB, its file ${sample.dbMb.toFixed(0)} MB`,
+          );
         }
       });
     }),
@@ -80,7 +84,12 @@ export async function drain(stack: FleetStack, deadlineAt: number) {
     for (const fleet of fleets) {
       peak[fleet] = Math.max(peak[fleet] ?? 0, rssMb(stack.workers[fleet]!.pid));
       if (done[fleet] !== undefined) continue;
-      const running = await stack.running(fleet);
+      // An overloaded dev server answers "unavailable" for a while: counted, tried again next poll.
+      const running = await stack.running(fleet).catch((error: unknown) => {
+        log(`visibility did not answer: ${String(error)}`);
+        return undefined;
+      });
+      if (running === undefined) continue;
       left.push(`${running} ${fleet}`);
       if (running === 0) done[fleet] = (Date.now() - deadlineAt) / 1000;
     }
