@@ -1,6 +1,6 @@
 // The embedded default's Temporal: the CLI's dev server with its Web UI, persisted in a SQLite file.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, openSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
@@ -11,6 +11,7 @@ export interface DevServer {
   address: string;
   uiUrl: string;
   dbFile: string;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -57,14 +58,47 @@ export async function setRetention(address: string, namespace: string, retention
   }
 }
 
+/**
+ * The SQLite pragmas the dev server opens its file with (docs/performance.md, "The dev server"): a
+ * write-ahead log instead of the CLI's rollback journal (one fsync per commit instead of several;
+ * bench/servers/pragmas.ts), every commit still synced before it is acknowledged (`synchronous=FULL`,
+ * as the ledger's file), so a power cut loses nothing Temporal has confirmed.
+ */
+export const DEV_SERVER_SQLITE_PRAGMAS: readonly string[] = ['journal_mode=wal', 'synchronous=full'];
+
+/** The journal mode a SQLite file is in, from its header (bytes 18-19: 1 rollback journal, 2 WAL). */
+export function sqliteJournalMode(file: string): 'wal' | 'rollback' {
+  const header = Buffer.alloc(2);
+  const fd = openSync(file, 'r');
+  try {
+    readSync(fd, header, 0, 2, 18);
+  } finally {
+    closeSync(fd);
+  }
+  return header[0] === 2 ? 'wal' : 'rollback';
+}
+
+export interface DevServerOptions {
+  port?: number;
+  uiPort?: number;
+  /** `PRAGMA=VALUE` pairs for `--sqlite-pragma` (benchmarks compare them). */
+  sqlitePragmas?: readonly string[];
+}
+
 /** Starts the dev server; its own log goes to `<dataDir>/temporal.log`. */
 export async function startDevServer(
   dataDir = embedded.dataDir,
   retentionDays = DEFAULT_RETENTION_DAYS,
+  options: DevServerOptions = {},
 ): Promise<DevServer> {
+  const {
+    port = embedded.port,
+    uiPort = embedded.uiPort,
+    sqlitePragmas = DEV_SERVER_SQLITE_PRAGMAS,
+  } = options;
   mkdirSync(dataDir, { recursive: true });
   const dbFile = join(dataDir, 'temporal.sqlite');
-  const address = `127.0.0.1:${embedded.port}`;
+  const address = `127.0.0.1:${port}`;
   const logFile = join(dataDir, 'temporal.log');
   const child = spawn(
     serverPaths.cli,
@@ -76,14 +110,15 @@ export async function startDevServer(
       '--ip',
       '127.0.0.1',
       '--port',
-      String(embedded.port),
+      String(port),
       '--ui-port',
-      String(embedded.uiPort),
+      String(uiPort),
       '--namespace',
       embedded.namespace,
       '--log-level',
       'warn',
       ...devServerSearchAttributeArgs(),
+      ...sqlitePragmas.flatMap((pragma) => ['--sqlite-pragma', pragma]),
     ],
     { stdio: ['ignore', openSync(logFile, 'a'), openSync(logFile, 'a')] },
   );
@@ -92,7 +127,8 @@ export async function startDevServer(
   await setRetention(address, embedded.namespace, retentionDays);
   return {
     address,
-    uiUrl: `http://127.0.0.1:${embedded.uiPort}`,
+    uiUrl: `http://127.0.0.1:${uiPort}`,
+    pid: child.pid!,
     dbFile,
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');

@@ -5,7 +5,7 @@ import { openRecords } from '../activities/records';
 import { TASK_QUEUE, temporalConnectConfig } from '../temporal.config';
 import type { Settings } from './settings';
 import { workerDataConverter } from './temporal-client';
-import { createContractWorker, startReconciler } from './worker';
+import { createContractWorker, startReconciler, type ContractWorkerTuning } from './worker';
 import { prebuiltWorkflowBundle } from './workflow-bundle';
 
 export interface RunningWorker {
@@ -17,6 +17,7 @@ export interface RunningWorker {
 export async function startWorker(
   settings: Settings,
   env: NodeJS.ProcessEnv = process.env,
+  tuning?: ContractWorkerTuning,
 ): Promise<RunningWorker> {
   const config = temporalConnectConfig(env);
   const connection = await NativeConnection.connect(config.connectionOptions);
@@ -30,6 +31,7 @@ export async function startWorker(
     records,
     dataConverter: workerDataConverter(settings.payloadCodecKey),
     workflowBundle: await prebuiltWorkflowBundle(),
+    ...(tuning === undefined ? {} : { tuning }),
   });
   const running = worker.run();
   await startReconciler(worker.client!);

@@ -23,6 +23,30 @@ export const CONTRACT_WORKFLOWS_PATH = require.resolve('../workflows/contract');
  */
 export const MAX_CACHED_CONTRACTS = 500;
 
+/** The cache and the task slots; bench/fleet/sweep.ts compares settings (docs/performance.md). */
+export type ContractWorkerTuning = Pick<
+  WorkerOptions,
+  | 'maxCachedWorkflows'
+  | 'maxConcurrentWorkflowTaskExecutions'
+  | 'maxConcurrentActivityTaskExecutions'
+  | 'maxConcurrentLocalActivityExecutions'
+>;
+
+/**
+ * Eight of each task kind at once, not the SDK's 40 / 100 / 100 (docs/performance.md, "Worker
+ * settings"): a workflow task must finish within 10 s of the worker taking it, and a worker that takes
+ * 40 on a saturated 2-core machine lets the last ones time out, which fails the Update riding on them
+ * (a creation answered with an error). Eight left none timed out and created 3.6 times as many
+ * contracts under saturation, and as many (0.95) at moderate load; the ledger's activities gain
+ * nothing from more at once (SQLite commits one at a time).
+ */
+export const CONTRACT_WORKER_TUNING: ContractWorkerTuning = {
+  maxCachedWorkflows: MAX_CACHED_CONTRACTS,
+  maxConcurrentWorkflowTaskExecutions: 8,
+  maxConcurrentActivityTaskExecutions: 8,
+  maxConcurrentLocalActivityExecutions: 8,
+};
+
 export interface ContractWorkerOptions {
   connection: NativeConnection;
   namespace?: string;
@@ -34,6 +58,8 @@ export interface ContractWorkerOptions {
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** Tests only: wraps the activities, e.g. to inject a failure (test/hostile). */
   wrapActivities?: (activities: Activities) => Activities;
+  /** Benchmarks only: other settings than CONTRACT_WORKER_TUNING. */
+  tuning?: ContractWorkerTuning;
 }
 
 export function createContractWorker(options: ContractWorkerOptions): Promise<Worker> {
@@ -46,7 +72,7 @@ export function createContractWorker(options: ContractWorkerOptions): Promise<Wo
     ...(dataConverter === undefined ? {} : { dataConverter }),
     ...(workflowBundle === undefined ? { workflowsPath: CONTRACT_WORKFLOWS_PATH } : { workflowBundle }),
     activities: options.wrapActivities?.(activities) ?? activities,
-    maxCachedWorkflows: MAX_CACHED_CONTRACTS,
+    ...(options.tuning ?? CONTRACT_WORKER_TUNING),
   });
 }
 

@@ -6,19 +6,18 @@
 //   BENCH_CONTRACTS (default 100) contracts per side, BENCH_CONCURRENCY (default 16) in flight;
 //   BENCH_ACCEPTS (default 100) accepts per side and concurrency, at 1 and BENCH_ACCEPT_CONCURRENCY (32).
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
-import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { acceptUpdate, contractWorkflowId } from '../../workflows/definitions';
 import { agent, DELIVERY, fixedTerms, fund } from '../../test/e2e/support';
 import { startServiceHarness, type ServiceHarness } from '../../test/support/service';
-import { contractDataConverter, createTemporalClient } from '../../service/temporal-client';
-import { shadowActivities } from './shadow-activities';
+import { createTemporalClient } from '../../service/temporal-client';
+import { pool } from './pool';
+import { createShadowWorker, SHADOW_QUEUE } from './shadow-worker';
 import { DISPUTE_SHAPE, FDP_SHAPE, shadowContract, shadowUpdate, type ShadowShape } from './shadow-workflow';
 
 const CONTRACTS = Number(process.env.BENCH_CONTRACTS ?? 100);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const ACCEPTS = Number(process.env.BENCH_ACCEPTS ?? 100);
 const ACCEPT_CONCURRENCY = Number(process.env.BENCH_ACCEPT_CONCURRENCY ?? 32);
-const SHADOW_QUEUE = 'bench-shadow';
 const BA_COUNT = 3;
 const ELIGIBILITY_STAKE = 100_000_000n; // baEligibilityStake (default params)
 
@@ -46,18 +45,6 @@ class Latencies {
     const list = [...(this.samples.get(call) ?? [])].sort((a, b) => a - b);
     return list[Math.min(list.length - 1, Math.floor((p / 100) * list.length))] ?? NaN;
   }
-}
-
-/** Runs `count` jobs, `concurrency` at a time; returns the wall-clock seconds. */
-async function pool(count: number, concurrency: number, job: (i: number) => Promise<void>): Promise<number> {
-  let next = 0;
-  const start = performance.now();
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, count) }, async () => {
-      while (next < count) await job(next++);
-    }),
-  );
-  return (performance.now() - start) / 1000;
 }
 
 /** A funded Client and Worker pair per job slot (agents are reused across contracts). */
@@ -216,16 +203,10 @@ async function main(): Promise<void> {
     namespace: h.env.namespace ?? 'default',
     codecKey: h.settings.payloadCodecKey,
   });
-  const shadowWorker = await Worker.create({
+  const shadowWorker = await createShadowWorker({
     connection: h.env.nativeConnection,
     namespace: h.env.namespace ?? 'default',
-    taskQueue: SHADOW_QUEUE,
-    dataConverter: contractDataConverter(h.settings.payloadCodecKey),
-    workflowBundle: await bundleWorkflowCode({
-      workflowsPath: require.resolve('./shadow-workflow'),
-      logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} },
-    }),
-    activities: shadowActivities,
+    codecKey: h.settings.payloadCodecKey,
   });
   const shadowRunning = shadowWorker.run();
   try {

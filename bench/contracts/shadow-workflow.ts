@@ -6,12 +6,14 @@ import {
   condition,
   defineUpdate,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { ShadowActivities } from './shadow-activities';
 
 const { noop } = proxyActivities<ShadowActivities>({ startToCloseTimeout: '1 minute' });
+const local = proxyLocalActivities<ShadowActivities>({ startToCloseTimeout: '1 minute' });
 
 export interface ShadowShape {
   /** Activities each Update runs, by Update name. */
@@ -22,6 +24,10 @@ export interface ShadowShape {
   finalActivities: number;
   /** Whether the end upserts the status once more. */
   finalUpsert: boolean;
+  /** Local activities each Update runs, by Update name (none when absent). */
+  localActivities?: Record<string, number>;
+  /** A deadline (epoch ms) that ends the contract when no further message came: what it runs then. */
+  deadline?: { at: number; localActivities: number; activities: number };
 }
 
 /** FDP happy path: created (escrow), accept (stake), deliver, approve; settle at the end. */
@@ -43,7 +49,8 @@ export const DISPUTE_SHAPE: ShadowShape = {
 export const shadowUpdate = (name: string) => defineUpdate<string>(name);
 const DEADLINE = '1 hour';
 
-async function run(activities: number): Promise<void> {
+async function run(activities: number, locals = 0): Promise<void> {
+  for (let i = 0; i < locals; i++) await local.noop();
   for (let i = 0; i < activities; i++) await noop();
 }
 
@@ -51,15 +58,22 @@ export async function shadowContract(shape: ShadowShape): Promise<string> {
   let received = 0;
   for (const [name, activities] of Object.entries(shape.activities)) {
     setHandler(shadowUpdate(name), async () => {
-      await run(activities);
+      await run(activities, shape.localActivities?.[name]);
       upsertSearchAttributes({ ContractStatus: [name] });
       received += 1;
       return name;
     });
   }
   await condition(() => received >= 1);
+  const { deadline } = shape;
   for (let next = 2; next <= shape.messages; next++) {
-    if (!(await condition(() => received >= next, DEADLINE))) return 'deadline';
+    const wait = deadline ? Math.max(0, deadline.at - Date.now()) : DEADLINE;
+    if (await condition(() => received >= next, wait)) continue;
+    if (!deadline) return 'deadline';
+    await run(0, deadline.localActivities);
+    upsertSearchAttributes({ ContractStatus: ['deadline'] });
+    await run(deadline.activities);
+    return 'deadline';
   }
   await run(shape.finalActivities);
   if (shape.finalUpsert) upsertSearchAttributes({ ContractStatus: ['settled'] });
