@@ -86,11 +86,17 @@ async function queryEachAttribute(h: ClusterHarness, temporal: Client): Promise<
   await releaseByOperator(h, stuck);
 }
 
+interface Stuck {
+  id: string;
+  client: AgentClient;
+  approval: Promise<void>;
+}
+
 /**
  * An FDP whose settlement the ledger refuses (the Worker Stake voided out of band before the approval,
  * as test/hostile/needs-operator.test.ts does): the contract waits for the operator, flagged NeedsOperator.
  */
-async function contractWaitingForOperator(h: ClusterHarness): Promise<{ id: string; client: AgentClient }> {
+async function contractWaitingForOperator(h: ClusterHarness): Promise<Stuck> {
   const client = agent(h);
   const worker = agent(h);
   await fund(h, client.address);
@@ -101,16 +107,17 @@ async function contractWaitingForOperator(h: ClusterHarness): Promise<{ id: stri
   const stake = (await h.ledger().holdsByContract(id)).find((x) => x.kind === 'stake' && x.status === 'open');
   assert.ok(stake, 'the Worker Stake is held');
   await h.ledger().voidHold({ id: `visibility-corruption:${id}`, holdId: stake.id });
-  // The approval is taken; the settlement after it is what the ledger refuses.
-  await client.approve(id).catch(() => undefined);
-  return { id, client };
+  // The approval's answer waits for the settlement, which the ledger refuses: it stays unanswered until the
+  // operator acts (its outcome is the contract's status, checked after the release).
+  const approval = client.approve(id).then(
+    () => undefined,
+    () => undefined,
+  );
+  return { id, client, approval };
 }
 
 /** The operator's release (POST /operator/contracts/{id}/resolve): every hold back, cancelled-by-operator. */
-async function releaseByOperator(
-  h: ClusterHarness,
-  { id, client }: { id: string; client: AgentClient },
-): Promise<void> {
+async function releaseByOperator(h: ClusterHarness, { id, client, approval }: Stuck): Promise<void> {
   const answer = await fetch(new URL(`/operator/contracts/${id}/resolve`, h.url()), {
     method: 'POST',
     headers: { Authorization: `Bearer ${h.settings.operatorToken}`, 'Content-Type': 'application/json' },
@@ -122,4 +129,5 @@ async function releaseByOperator(
     (v) => v.status === 'cancelled-by-operator',
   );
   assert.ok((await h.ledger().holdsByContract(id)).every((x) => x.status === 'resolved'));
+  await approval;
 }
