@@ -56,6 +56,15 @@ export interface ContractGateway {
 }
 
 /**
+ * One Update ID per contract for `created`: a retried creation (its answer lost to a timeout, a dead API or a
+ * restarting server) attaches to the first attempt's Update, or gets its stored outcome, instead of adding
+ * one more distinct Update to the workflow on every attempt (the server caps them per workflow).
+ */
+function createdUpdateId(contractId: string): string {
+  return `created:${contractId}`;
+}
+
+/**
  * How a contract starts (the API's gateway and the workflow tests' harness alike): update-with-start of
  * `created`, answered once the escrow is held; a contract ID already used is refused.
  */
@@ -73,13 +82,17 @@ export function startContract(
     workflowIdReusePolicy: 'REJECT_DUPLICATE',
     staticSummary,
   });
-  return workflows.executeUpdateWithStart(createdUpdate, { startWorkflowOperation });
+  return workflows.executeUpdateWithStart(createdUpdate, {
+    startWorkflowOperation,
+    updateId: createdUpdateId(input.contractId),
+  });
 }
 
 /**
  * Reads answer from the contract's durable record once it has one (a terminal contract, whatever
  * Temporal still keeps of its workflow), else from the workflow (docs/records.md).
  */
+
 export function createContractGateway({
   client,
   taskQueue,
@@ -119,7 +132,9 @@ export function createContractGateway({
     async created(contractId) {
       try {
         // The `created` Update only waits for the escrow and reads: sending it again changes nothing.
-        return await handle(contractId).executeUpdate(createdUpdate);
+        return await handle(contractId).executeUpdate(createdUpdate, {
+          updateId: createdUpdateId(contractId),
+        });
       } catch (err) {
         if (!(err instanceof WorkflowNotFoundError)) throw err;
         return readView(contractId); // closed since: its record answers

@@ -68,11 +68,25 @@ export class ManagedProcess {
     }
   }
 
-  /** Sends `signal` and waits for the exit (SIGKILL: the crash the load test injects). */
-  async kill(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  /**
+   * Sends `signal` and waits for the exit (SIGKILL: the crash the load test injects). A process still alive
+   * `graceMs` later gets SIGKILL, so a stop never hangs on a stuck shutdown and never returns before the exit.
+   */
+  async kill(signal: NodeJS.Signals = 'SIGTERM', graceMs = 60_000): Promise<void> {
     if (!this.running) return;
-    this.child!.kill(signal);
-    await this.exited;
+    const child = this.child!;
+    child.kill(signal);
+    let timer: NodeJS.Timeout | undefined;
+    const overdue = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, graceMs);
+    });
+    await Promise.race([this.exited, overdue]);
+    clearTimeout(timer);
+    if (this.running) {
+      console.error(`${this.name}: no exit ${graceMs} ms after ${signal}, sending SIGKILL`);
+      child.kill('SIGKILL');
+      await this.exited;
+    }
   }
 
   async restart(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {

@@ -12,6 +12,7 @@ import { openLedger } from '../activities/ledger';
 import { registerSearchAttributes } from './search-attributes';
 import { freePortRange, ManagedProcess } from './cluster-process';
 import { startPostgres, type PostgresServer } from './postgres-server';
+import { prebuiltWorkflowBundle } from './workflow-bundle';
 
 const ROOT = join(__dirname, '..');
 // Keep in step with scripts/install-cluster.mjs.
@@ -198,8 +199,10 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       });
     });
     // The ledger's tables exist before processes race to create them; workers first so no API accepts a
-    // contract nobody runs (they bundle the workflows in parallel); APIs one by one (their tables).
+    // contract nobody runs; APIs one by one (their tables).
     await (await openLedger({ kind: 'postgres', connectionString: ledgerUrl })).close();
+    // Bundled here once, so the two workers load .build/ instead of each running webpack.
+    await prebuiltWorkflowBundle();
     started.push(...workers);
     await Promise.all(workers.map((w) => w.start()));
     for (const api of apis) {

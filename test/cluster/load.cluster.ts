@@ -40,19 +40,24 @@ test(`${CONTRACTS} contracts through two APIs and two workers, with a worker, an
         inject: () => cluster.temporal.restart('SIGTERM'),
       },
     ];
-    let ended = 0;
+    const reached = { created: 0, accepted: 0, ended: 0 };
     const injected: Array<{ name: string; endedBefore: number; endedAfter: number; ms: number }> = [];
     const failed: string[] = [];
     // One fault at a time; a failed one is recorded, never left as a rejection to race the cluster's stop.
     let chain = Promise.resolve();
     const fire = (fault: Fault) => {
       chain = chain.then(async () => {
-        const endedBefore = ended;
+        const endedBefore = reached.ended;
         const started = Date.now();
         try {
           console.log(`fault: ${fault.name} (${endedBefore} of ${CONTRACTS} ended)`);
           await fault.inject();
-          injected.push({ name: fault.name, endedBefore, endedAfter: ended, ms: Date.now() - started });
+          injected.push({
+            name: fault.name,
+            endedBefore,
+            endedAfter: reached.ended,
+            ms: Date.now() - started,
+          });
         } catch (err) {
           failed.push(`${fault.name}: ${(err as Error).message}`);
         }
@@ -65,11 +70,20 @@ test(`${CONTRACTS} contracts through two APIs and two workers, with a worker, an
         operatorToken: h.settings.operatorToken,
         contracts: CONTRACTS,
         onProgress(step, count) {
-          if (step === 'ended') ended = count;
+          reached[step] = count;
           if (step !== 'accepted') return;
           for (const f of faults) if (f.afterAccepted === count) fire(f);
         },
       });
+    } catch (error) {
+      // Where the load stood and what each process said last: the evidence a stall leaves.
+      console.error(
+        `load failed with ${JSON.stringify(reached)} of ${CONTRACTS}, faults ${JSON.stringify(injected)}`,
+      );
+      for (const p of [cluster.temporal, ...cluster.workers, ...cluster.apis]) {
+        console.error(`--- ${p.name}, running: ${p.running}, last output:\n${p.log().slice(-4000)}`);
+      }
+      throw error;
     } finally {
       // A process being restarted comes up before anything stops the cluster (else its SIGTERM lands
       // on the half-started process and hides the load's own error).

@@ -1,34 +1,36 @@
 // SQL visibility on the cluster (`npm run test:cluster`): the queries an operator types in the Temporal UI,
 // one per search attribute the contract workflow keeps (workflows/search-attributes.ts), find the contract.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
 import { contractWorkflowId } from '../../workflows/definitions';
 import { contractSearchAttributes } from '../../workflows/search-attributes';
-import { startClusterHarness, type ClusterHarness } from '../support/cluster';
-import { agent, eventually, fixedTerms, fund } from '../e2e/support';
+import type { AgentClient } from '../../api/sdk';
+import type { ClusterHarness } from '../support/cluster';
+import { E2E_TARGET, useServiceHarness } from '../support/service';
+import { agent, DELIVERY, eventually, fixedTerms, fund } from '../e2e/support';
 
-let h: ClusterHarness;
-let connection: Connection;
-let temporal: Client;
+assert.equal(E2E_TARGET, 'cluster', "SQL visibility is the cluster's: OPENCONTRACT_E2E_TARGET=cluster");
+// The cluster the e2e suites run on when test/cluster/e2e.cluster.ts imports them all (one start).
+const harness = useServiceHarness();
 
-before(async () => {
-  h = await startClusterHarness();
-  connection = await Connection.connect({ address: h.cluster.temporalAddress });
-  temporal = new Client({ connection, namespace: 'default' });
-});
-after(async () => {
-  await connection?.close();
-  await h?.close();
-});
-
-async function found(query: string): Promise<string[]> {
+async function found(temporal: Client, query: string): Promise<string[]> {
   const ids: string[] = [];
   for await (const execution of temporal.workflow.list({ query })) ids.push(execution.workflowId);
   return ids;
 }
 
 test('a query by each search attribute finds the contract on SQL visibility', async () => {
+  const h = harness() as ClusterHarness;
+  const connection = await Connection.connect({ address: h.cluster.temporalAddress });
+  try {
+    await queryEachAttribute(h, new Client({ connection, namespace: 'default' }));
+  } finally {
+    await connection.close();
+  }
+});
+
+async function queryEachAttribute(h: ClusterHarness, temporal: Client): Promise<void> {
   const client = agent(h);
   const worker = agent(h);
   const bidder = agent(h);
@@ -48,6 +50,7 @@ test('a query by each search attribute finds the contract on SQL visibility', as
     amount: '5000000',
   });
   await bidder.quote(auction.contractId, { price: '2000000' });
+  const stuck = await contractWaitingForOperator(h);
 
   const fdpId = contractWorkflowId(fdp.contractId);
   const auctionId = contractWorkflowId(auction.contractId);
@@ -62,6 +65,10 @@ test('a query by each search attribute finds the contract on SQL visibility', as
       fdpId,
     ],
     QuoteCount: [`QuoteCount = 1 AND Client = '${client.address}'`, auctionId],
+    NeedsOperator: [
+      `NeedsOperator = true AND Client = '${stuck.client.address}'`,
+      contractWorkflowId(stuck.id),
+    ],
   };
   assert.deepEqual(
     Object.keys(queries).sort(),
@@ -70,10 +77,57 @@ test('a query by each search attribute finds the contract on SQL visibility', as
   );
   for (const [name, [query, expected]] of Object.entries(queries)) {
     const ids = await eventually(
-      () => found(query),
+      () => found(temporal, query),
       (list) => list.length === 1,
       30_000,
     );
     assert.deepEqual(ids, [expected], `${name}: ${query}`);
   }
-});
+  await releaseByOperator(h, stuck);
+}
+
+interface Stuck {
+  id: string;
+  client: AgentClient;
+  approval: Promise<void>;
+}
+
+/**
+ * An FDP whose settlement the ledger refuses (the Worker Stake voided out of band before the approval,
+ * as test/hostile/needs-operator.test.ts does): the contract waits for the operator, flagged NeedsOperator.
+ */
+async function contractWaitingForOperator(h: ClusterHarness): Promise<Stuck> {
+  const client = agent(h);
+  const worker = agent(h);
+  await fund(h, client.address);
+  await fund(h, worker.address);
+  const { contractId: id } = await client.createContract(fixedTerms(worker.address));
+  await worker.accept(id);
+  await worker.deliver(id, DELIVERY);
+  const stake = (await h.ledger().holdsByContract(id)).find((x) => x.kind === 'stake' && x.status === 'open');
+  assert.ok(stake, 'the Worker Stake is held');
+  await h.ledger().voidHold({ id: `visibility-corruption:${id}`, holdId: stake.id });
+  // The approval's answer waits for the settlement, which the ledger refuses: it stays unanswered until the
+  // operator acts (its outcome is the contract's status, checked after the release).
+  const approval = client.approve(id).then(
+    () => undefined,
+    () => undefined,
+  );
+  return { id, client, approval };
+}
+
+/** The operator's release (POST /operator/contracts/{id}/resolve): every hold back, cancelled-by-operator. */
+async function releaseByOperator(h: ClusterHarness, { id, client, approval }: Stuck): Promise<void> {
+  const answer = await fetch(new URL(`/operator/contracts/${id}/resolve`, h.url()), {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${h.settings.operatorToken}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ action: 'release' }),
+  });
+  assert.equal(answer.status, 200, await answer.text());
+  await eventually(
+    () => client.getContract(id),
+    (v) => v.status === 'cancelled-by-operator',
+  );
+  assert.ok((await h.ledger().holdsByContract(id)).every((x) => x.status === 'resolved'));
+  await approval;
+}

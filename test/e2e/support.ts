@@ -56,3 +56,19 @@ export async function expectApiError(
   if (code !== undefined) assert.equal(err.code, code);
   return err;
 }
+
+/**
+ * The accounts every contract shares: the treasury's [USDC available, USDC held, OCT available, OCT held]
+ * and the OCT minted so far. On the cluster the e2e suites share one ledger (test/cluster/e2e.cluster.ts),
+ * so a suite compares these before and after its contract: `sharedAccountsChange(h, before)`.
+ */
+export async function sharedAccounts(h: ServiceHarness): Promise<bigint[]> {
+  const { USDC, OCT } = await h.ledger().balances('treasury');
+  const minted = (await h.ledger().audit()).assets.OCT?.mint ?? 0n;
+  return [USDC.available, USDC.held, OCT.available, OCT.held, minted];
+}
+
+/** What `sharedAccounts` moved since `before`, in the same order. */
+export async function sharedAccountsChange(h: ServiceHarness, before: bigint[]): Promise<bigint[]> {
+  return (await sharedAccounts(h)).map((value, i) => value - before[i]!);
+}

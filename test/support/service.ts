@@ -239,19 +239,42 @@ export async function startDevServiceHarness(options: { params?: object } = {}):
   return harness;
 }
 
-/** Registers a service harness for this test file (started before its tests, closed after) and returns it. */
+/**
+ * Registers a service harness for this test file (started before its tests, closed after) and returns it.
+ * Files run in one process (test/cluster/e2e.cluster.ts imports the e2e suites) share one harness per
+ * options: the cluster starts once for all of them.
+ */
 export function useServiceHarness(options: { params?: object } = {}): () => ServiceHarness {
-  return useStarted('useServiceHarness', () => startServiceHarness(options));
+  return useStarted(
+    'useServiceHarness',
+    () => startServiceHarness(options),
+    `service:${JSON.stringify(options)}`,
+  );
 }
 
-/** Starts a harness in `before`, closes it in `after`; the accessor returns it once started. */
-function useStarted<T extends { close(): Promise<void> }>(name: string, start: () => Promise<T>): () => T {
+const shared = new Map<string | symbol, { started: Promise<{ close(): Promise<void> }>; users: number }>();
+
+/**
+ * Starts a harness in `before`, closes it in `after`; the accessor returns it once started. Callers in one
+ * process with the same `key` get the same harness, closed after the last of them.
+ */
+function useStarted<T extends { close(): Promise<void> }>(
+  name: string,
+  start: () => Promise<T>,
+  key: string | symbol = Symbol(name),
+): () => T {
   let harness: T | undefined;
   before(async () => {
-    harness = await start();
+    const entry = shared.get(key) ?? { started: start(), users: 0 };
+    shared.set(key, entry);
+    entry.users += 1;
+    harness = (await entry.started) as T;
   });
   after(async () => {
-    await harness?.close();
+    const entry = shared.get(key);
+    if (!entry || --entry.users > 0) return;
+    shared.delete(key);
+    if (harness) await harness.close();
   });
   return () => {
     if (!harness) throw new Error(`the harness has not started: call ${name}() at the top level of the file`);
