@@ -4,12 +4,11 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { agentOwner } from '../../activities/ledger';
-import type { ContractInput, ContractView } from '../../workflows/definitions';
+import type { ContractView } from '../../workflows/definitions';
 import { CONTRACT_CODES } from '../../workflows/rules/contract-kinds';
 import { contractBodyErrors, createContractBodySchema } from '../../workflows/rules/contract-body';
-import { termsToWire } from '../../workflows/rules/contract-terms-wire';
-import { checkContractBody, type ContractTerms } from '../../workflows/rules/contract-terms';
-import { paramsToWire } from '../../workflows/rules/params';
+import { checkContractBody } from '../../workflows/rules/contract-terms';
+import { contractInput, contractSummary } from '../contract-input';
 import { contractIdForKey, randomContractId } from '../contract-ids';
 import { partyView, viewFor } from '../contract-views';
 import { existingContract, fromContract } from '../contract-requests';
@@ -30,14 +29,7 @@ import {
   listQuerySchema,
   partyViewSchema,
 } from '../schemas';
-import { formatUsdc } from '../../workflows/rules/money';
 import { eventsVisibleTo } from '../event-privacy';
-
-function staticSummary(contractId: string, terms: ContractTerms): string {
-  const n = terms.acceptanceCriteria.length;
-  const money = terms.contractType === 'auction' ? 'budget' : 'price';
-  return `${terms.code} contract ${contractId}: ${money} ${formatUsdc(terms.amount)} USDC, ${n} criteri${n === 1 ? 'on' : 'a'}`;
-}
 
 function codesFor(filter: { awardMethod?: string; contractType?: string }): string[] {
   return CONTRACT_CODES.filter(
@@ -95,17 +87,10 @@ export function contractCreationApp(ctx: ApiContext, auth: AuthMiddleware) {
       }
       const materials = terms.supplementaryMaterials;
       if (materials) await ctx.vault.put(contractId, 'materials', materials.key);
-      const input: ContractInput = {
-        contractId,
-        terms: {
-          ...termsToWire(terms),
-          supplementaryMaterials: materials && { uri: materials.uri, sha256: materials.sha256 },
-        },
-        params: paramsToWire(ctx.params),
-      };
+      const input = contractInput(contractId, terms, ctx.params);
       let view: ContractView;
       try {
-        view = await ctx.contracts.create(input, staticSummary(contractId, terms));
+        view = await ctx.contracts.create(input, contractSummary(contractId, terms));
       } catch (err) {
         // A retry (after a lost answer) of a keyed creation: the contract already exists, answer it.
         if (!(err instanceof WorkflowExecutionAlreadyStartedError) || key === undefined) throw err;

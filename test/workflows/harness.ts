@@ -20,6 +20,7 @@ import { CONTRACT_WORKFLOWS_PATH, createContractWorker } from '../../service/wor
 import { createTimeSkippingEnv } from '../support/temporal';
 import type { contractWorkflow } from '../../workflows/contract';
 import { startContract } from '../../api/contract-gateway';
+import { contractInput } from '../../api/contract-input';
 import {
   contractQuery,
   contractWorkflowId,
@@ -41,10 +42,9 @@ import {
   WORKER_FUNDS,
   WORKER_STAKE,
 } from '../support/fixtures';
-import { termsToWire } from '../../workflows/rules/contract-terms-wire';
 import { validateContractTerms } from '../../workflows/rules/contract-terms';
 import type { CreateContractBody } from '../../workflows/rules/contract-body';
-import { DEFAULT_PARAMS, paramsToWire } from '../../workflows/rules/params';
+import { DEFAULT_PARAMS } from '../../workflows/rules/params';
 import { type Balance } from '../support/balances';
 
 export type Party = string | 'treasury';
@@ -214,24 +214,15 @@ export class Harness {
     const full = contractBody(WORKER, body, t0);
     const result = validateContractTerms(full, t0, CLIENT);
     if (!result.ok) throw new Error(`bad test terms: ${JSON.stringify(result.errors)}`);
-    const { supplementaryMaterials, ...terms } = termsToWire(result.terms);
-    const materials = supplementaryMaterials && {
-      uri: supplementaryMaterials.uri,
-      sha256: supplementaryMaterials.sha256,
-    };
-    return {
-      contractId: `c-${(++contractCount).toString().padStart(4, '0')}${randomBytes(11).toString('hex')}`,
-      terms: { ...terms, supplementaryMaterials: materials },
-      params: paramsToWire(DEFAULT_PARAMS),
-    };
+    const contractId = `c-${(++contractCount).toString().padStart(4, '0')}${randomBytes(11).toString('hex')}`;
+    return contractInput(contractId, result.terms, DEFAULT_PARAMS);
   }
 
   /** Starts a contract through the API's own start (update-with-start of `created`, answered once the escrow is held). */
   async create(
     input: ContractInput,
   ): Promise<{ handle: WorkflowHandle<typeof contractWorkflow>; view: ContractView }> {
-    const summary = `${input.terms.code} contract ${input.contractId}: ${input.terms.amount} USDC minor units`;
-    const view = await startContract(this.client, this.taskQueue, input, summary);
+    const view = await startContract(this.client, this.taskQueue, input, `contract ${input.contractId}`);
     return { handle: this.client.getHandle(contractWorkflowId(input.contractId)), view };
   }
 
