@@ -78,7 +78,10 @@ async function insertRows(tx: SqlTx, insert: string, rows: unknown[][]): Promise
 
 const HOLD_COLUMNS = `h.op_id, h.debit_owner, h.asset, h.amount, h.hold_kind, h.contract_id, h.created_at,
   c.op_id AS resolved_by`;
-const HOLD_FROM = `ledger_transfers h LEFT JOIN ledger_transfers c ON c.closes_hold = h.op_id`;
+// A hold is found by hold_id (a pending row's hold_id is its op_id), its closing row by (hold_id, closes_hold):
+// both stores index these, and the embedded store indexes nothing else by hold or operation id.
+const HOLD_FROM = `ledger_transfers h
+  LEFT JOIN ledger_transfers c ON c.hold_id = h.hold_id AND c.closes_hold = h.hold_id`;
 
 /** Accounts an operation touches, as [owner, asset] pairs. */
 function accountsOf(op: LedgerOp, hold: (id: string) => HoldFacts): Array<[Owner, Asset]> {
@@ -290,7 +293,7 @@ export class SqlLedger implements Ledger {
     if (wanted.size > 0) {
       const rows = await tx.all(
         `SELECT h.op_id, h.debit_owner, h.asset, h.amount, h.hold_kind, h.contract_id, c.op_id AS resolved_by
-         FROM ${HOLD_FROM} WHERE h.type = 'pending' AND h.op_id IN (${placeholders(wanted.size)})`,
+         FROM ${HOLD_FROM} WHERE h.type = 'pending' AND h.hold_id IN (${placeholders(wanted.size)})`,
         [...wanted],
       );
       for (const row of rows) {
@@ -436,7 +439,7 @@ export class SqlLedger implements Ledger {
   }
 
   async getHold(id: string): Promise<Hold | undefined> {
-    const [hold] = await this.queryHolds('h.op_id = ?', [id]);
+    const [hold] = await this.queryHolds('h.hold_id = ?', [id]);
     return hold;
   }
 
@@ -499,7 +502,7 @@ export class SqlLedger implements Ledger {
         `SELECT h.debit_owner AS owner, SUM(h.amount) AS stake FROM ledger_transfers h
          WHERE h.type = 'pending' AND h.hold_kind = 'eligibility' AND h.asset = 'USDC'
            AND h.debit_owner LIKE 'agent:%'
-           AND NOT EXISTS (SELECT 1 FROM ledger_transfers c WHERE c.closes_hold = h.op_id)
+           AND NOT EXISTS (SELECT 1 FROM ledger_transfers c WHERE c.hold_id = h.op_id AND c.closes_hold = h.op_id)
          GROUP BY h.debit_owner HAVING SUM(h.amount) >= ? ORDER BY h.debit_owner`,
         [minStake],
       ),
@@ -576,8 +579,8 @@ export class SqlLedger implements Ledger {
 
       const [counts] = await tx.all(
         `SELECT (SELECT COUNT(*) FROM ledger_transfers) AS transfers,
-                (SELECT COUNT(*) FROM ledger_operations o
-                  WHERE NOT EXISTS (SELECT 1 FROM ledger_transfers t WHERE t.op_id = o.id)) AS empty_ops`,
+                (SELECT COUNT(*) FROM ledger_operations
+                  WHERE id NOT IN (SELECT op_id FROM ledger_transfers)) AS empty_ops`,
       );
       if (big(counts?.empty_ops) !== 0n)
         problems.push(`${big(counts?.empty_ops)} operation(s) without transfers`);

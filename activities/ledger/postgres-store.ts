@@ -7,8 +7,9 @@ import type { PoolClient } from 'pg';
 import { SqlLedger } from './engine';
 import { PANEL_SCHEMA } from './panels';
 import {
+  HOLDER_INDEX,
   OPERATION_COLUMNS,
-  TRANSFER_HOLD_COLUMNS_AND_INDEXES,
+  TRANSFER_HOLD_COLUMNS,
   TRANSFER_PARTY_COLUMNS,
 } from './shared-schema';
 import type { Row, SqlDriver, SqlTx } from './sql';
@@ -36,7 +37,13 @@ CREATE TABLE IF NOT EXISTS ledger_transfers (
   seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
 ${TRANSFER_PARTY_COLUMNS}
   amount BIGINT NOT NULL CHECK (amount > 0),
-${TRANSFER_HOLD_COLUMNS_AND_INDEXES}
+${TRANSFER_HOLD_COLUMNS},
+  UNIQUE (closes_hold),
+  UNIQUE (op_id, idx)
+);
+CREATE INDEX IF NOT EXISTS ledger_transfers_hold ON ledger_transfers (hold_id);
+CREATE INDEX IF NOT EXISTS ledger_transfers_contract ON ledger_transfers (contract_id);
+${HOLDER_INDEX}
 
 CREATE OR REPLACE FUNCTION ledger_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
