@@ -131,6 +131,7 @@ function bind(params: readonly unknown[]): unknown[] {
 }
 
 class PostgresDriver implements SqlDriver {
+  readonly writesInWith = true;
   private readonly statements = new Map<string, { name: string; text: string }>();
 
   constructor(private readonly pool: Pool) {}

@@ -9,6 +9,8 @@ export interface SqlTx {
 }
 
 export interface SqlDriver {
+  /** The database runs INSERTs inside WITH (PostgreSQL): a batch may then be written in one statement. */
+  readonly writesInWith?: boolean;
   /**
    * Runs `fn` in a read-write transaction. The driver serializes writers as its database needs and
    * retries the whole function on transient conflicts (deadlock, serialization failure, a concurrent
