@@ -88,6 +88,16 @@ END $$;
 CREATE OR REPLACE TRIGGER ledger_transfers_check_resolution BEFORE INSERT ON ledger_transfers
   FOR EACH ROW WHEN (NEW.type IN ('post', 'void')) EXECUTE FUNCTION ledger_check_resolution();
 
+-- Aborts a batch written in one statement (and so everything that statement wrote) unless every one
+-- of its operation ids was new: the engine then applies the batch step by step, replaying or refusing.
+CREATE OR REPLACE FUNCTION ledger_require_new(claimed BIGINT, expected INTEGER) RETURNS BIGINT LANGUAGE plpgsql AS $$
+BEGIN
+  IF claimed <> expected THEN
+    RAISE EXCEPTION 'only % of % operation ids are new', claimed, expected;
+  END IF;
+  RETURN claimed;
+END $$;
+
 -- Balances are a fold of the transfer rows, kept by the database itself.
 CREATE OR REPLACE FUNCTION ledger_apply_transfer() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -131,7 +141,6 @@ function bind(params: readonly unknown[]): unknown[] {
 }
 
 class PostgresDriver implements SqlDriver {
-  readonly writesInWith = true;
   private readonly statements = new Map<string, { name: string; text: string }>();
 
   constructor(private readonly pool: Pool) {}
@@ -154,9 +163,11 @@ class PostgresDriver implements SqlDriver {
     };
   }
 
-  private async once<T>(begin: string, fn: (tx: SqlTx) => Promise<T>): Promise<T> {
+  /** Runs `fn` on one pooled connection, in a transaction opened by `begin` unless it is null. */
+  private async once<T>(begin: string | null, fn: (tx: SqlTx) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     try {
+      if (begin === null) return await fn(this.txOn(client));
       await client.query(begin);
       try {
         const result = await fn(this.txOn(client));
@@ -171,15 +182,23 @@ class PostgresDriver implements SqlDriver {
     }
   }
 
-  async write<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T> {
+  private async retrying<T>(begin: string | null, fn: (tx: SqlTx) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.once('BEGIN', fn);
+        return await this.once(begin, fn);
       } catch (error) {
         if (!isRetryable(error) || attempt >= MAX_ATTEMPTS) throw error;
         await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
       }
     }
+  }
+
+  write<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T> {
+    return this.retrying('BEGIN', fn);
+  }
+
+  autocommit<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T> {
+    return this.retrying(null, fn);
   }
 
   read<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T> {

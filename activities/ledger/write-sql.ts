@@ -45,12 +45,12 @@ export async function insertRows(tx: SqlTx, rows: unknown[][]): Promise<void> {
 
 /**
  * PostgreSQL only (writes inside WITH): the three writes above as one statement, parameters in that
- * order; answers `claimed`, how many operation ids were new. The transfer rows' foreign keys and
- * triggers run at the end of the statement, after the operations and accounts exist.
+ * order, which fails as a whole (ledger_require_new) unless every operation id was new. The transfer
+ * rows' foreign keys and triggers run at the end of the statement, after the operations and accounts
+ * exist; the triggers apply the rows in order, each under the accounts' CHECKs.
  */
 export const writeAtOnceSql = (ops: number, accounts: number, rows: number) =>
   `WITH claimed AS (${claimOperationsSql(ops)}),
    locked AS (${upsertAccounts(accounts)}),
-   written AS (${insertTransfers(rows)} RETURNING 1)
-   SELECT (SELECT count(*) FROM claimed) AS claimed, (SELECT count(*) FROM locked) AS locked,
-     (SELECT count(*) FROM written) AS written`;
+   written AS (${insertTransfers(rows)})
+   SELECT ledger_require_new((SELECT count(*) FROM claimed), ${ops}) AS claimed`;
