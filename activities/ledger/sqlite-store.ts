@@ -84,7 +84,7 @@ CREATE TRIGGER IF NOT EXISTS ledger_transfers_check_resolution BEFORE INSERT ON 
 WHEN NEW.type IN ('post', 'void')
 BEGIN
   SELECT RAISE(ABORT, 'resolution of an unknown hold') WHERE NOT EXISTS (
-    SELECT 1 FROM ledger_transfers h WHERE h.hold_id = NEW.hold_id AND h.type = 'pending'
+    SELECT 1 FROM ledger_transfers h INDEXED BY ledger_transfers_hold WHERE h.hold_id = NEW.hold_id AND h.type = 'pending'
       AND h.asset = NEW.asset AND h.debit_owner = NEW.debit_owner AND h.hold_kind = NEW.hold_kind);
   SELECT RAISE(ABORT, 'hold already resolved by another operation') WHERE EXISTS (
     SELECT 1 FROM ledger_transfers r WHERE r.hold_id = NEW.hold_id AND r.type IN ('post', 'void') AND r.op_id <> NEW.op_id);
@@ -92,7 +92,7 @@ BEGIN
     SELECT 1 FROM ledger_transfers c WHERE c.hold_id = NEW.hold_id AND c.closes_hold = NEW.hold_id);
   SELECT RAISE(ABORT, 'resolution exceeds the hold') WHERE
     (SELECT COALESCE(SUM(r.amount), 0) FROM ledger_transfers r WHERE r.hold_id = NEW.hold_id AND r.type IN ('post', 'void'))
-      + NEW.amount > (SELECT h.amount FROM ledger_transfers h WHERE h.hold_id = NEW.hold_id AND h.type = 'pending');
+      + NEW.amount > (SELECT h.amount FROM ledger_transfers h INDEXED BY ledger_transfers_hold WHERE h.hold_id = NEW.hold_id AND h.type = 'pending');
 END;
 
 -- Balances are a fold of the transfer rows, kept by the database itself.
