@@ -11,6 +11,13 @@ import {
 } from './errors';
 import { SqlPanelRegistry, type PanelRegistry } from './panels';
 import { big, nullableStr, placeholders, str } from './sql';
+import {
+  claimOperationsSql,
+  insertRows,
+  lockAccountsSql,
+  ROWS_PER_INSERT,
+  writeAtOnceSql,
+} from './write-sql';
 import type { Row, SqlDriver, SqlTx } from './sql';
 import { ASSETS } from './types';
 import { canonicalBody, normalizeBatch, normalizeOp } from './validate';
@@ -55,30 +62,12 @@ interface NewTransfer {
   contractId: string | null;
 }
 
-const INSERT_TRANSFER = `INSERT INTO ledger_transfers
-  (op_id, idx, type, asset, debit_owner, credit_owner, amount, hold_id, closes_hold, hold_kind, contract_id, created_at)
-  VALUES`;
-const INSERT_OPERATION = 'INSERT INTO ledger_operations (id, kind, body, created_at) VALUES';
-/** Rows per multi-row INSERT: 12 columns stay far below either database's parameter limit. */
-const ROWS_PER_INSERT = 500;
-
-/** `(?, ?), (?, ?)` for `rows` rows of `columns` columns. */
-function values(rows: number, columns: number): string {
-  const row = `(${placeholders(columns)})`;
-  return Array.from({ length: rows }, () => row).join(', ');
-}
-
-/** Inserts rows in as few statements as the limit allows: one round trip per statement, not per row. */
-async function insertRows(tx: SqlTx, insert: string, rows: unknown[][]): Promise<void> {
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    const chunk = rows.slice(i, i + ROWS_PER_INSERT);
-    await tx.run(`${insert} ${values(chunk.length, chunk[0]!.length)}`, chunk.flat());
-  }
-}
-
 const HOLD_COLUMNS = `h.op_id, h.debit_owner, h.asset, h.amount, h.hold_kind, h.contract_id, h.created_at,
   c.op_id AS resolved_by`;
-const HOLD_FROM = `ledger_transfers h LEFT JOIN ledger_transfers c ON c.closes_hold = h.op_id`;
+// A hold is found by hold_id (a pending row's hold_id is its op_id), its closing row by (hold_id, closes_hold):
+// both stores index these, and the embedded store indexes nothing else by hold or operation id.
+const HOLD_FROM = `ledger_transfers h
+  LEFT JOIN ledger_transfers c ON c.hold_id = h.hold_id AND c.closes_hold = h.hold_id`;
 
 /** Accounts an operation touches, as [owner, asset] pairs. */
 function accountsOf(op: LedgerOp, hold: (id: string) => HoldFacts): Array<[Owner, Asset]> {
@@ -114,7 +103,26 @@ function accountsOf(op: LedgerOp, hold: (id: string) => HoldFacts): Array<[Owner
 
 const accountKey = (owner: Owner, asset: Asset) => `${owner}|${asset}`;
 
-function requireAvailable(available: Map<string, bigint>, owner: Owner, asset: Asset, amount: bigint): void {
+/** The accounts the operations touch, each once, in the one order every batch locks them in. */
+function accountsTouched(ops: LedgerOp[], hold: (id: string) => HoldFacts): Array<[Owner, Asset]> {
+  const pairs = ops.flatMap((op) => accountsOf(op, hold));
+  return [...new Map(pairs.map(([o, a]) => [accountKey(o, a), [o, a] as [Owner, Asset]])).entries()]
+    .sort(([k1], [k2]) => (k1 < k2 ? -1 : k1 > k2 ? 1 : 0))
+    .map(([, pair]) => pair);
+}
+
+function operationRows(ops: LedgerOp[], now: string): unknown[][] {
+  return ops.map((op) => [op.id, op.kind, canonicalBody(op), now]);
+}
+
+/** Refuses a debit beyond the available balance; with no balances at hand (null) the database's CHECK decides. */
+function requireAvailable(
+  available: Map<string, bigint> | null,
+  owner: Owner,
+  asset: Asset,
+  amount: bigint,
+): void {
+  if (available === null) return;
   const has = available.get(accountKey(owner, asset)) ?? 0n;
   if (has < amount) throw new InsufficientFundsError(owner, asset, amount, has);
 }
@@ -198,13 +206,26 @@ export class SqlLedger implements Ledger {
   }
 
   private async single<K extends OpKind>(kind: K, op: OpInput<K>): Promise<OpResult> {
-    const normalized = normalizeOp({ ...op, kind });
-    const [result] = await this.db.write((tx) => this.applyBatch(tx, [normalized]));
+    const [result] = await this.apply([normalizeOp({ ...op, kind })]);
     return result!;
   }
 
   async batch(input: LedgerOp[]): Promise<OpResult[]> {
-    const ops = normalizeBatch(input);
+    return this.apply(normalizeBatch(input));
+  }
+
+  /**
+   * Where the database runs writes inside WITH (PostgreSQL), a batch is first tried as one statement,
+   * its own transaction, that assumes every id is new and every balance suffices (writeAtOnce).
+   * Anything else — a replay, a conflict, a missing or resolved hold, a refused balance — fails that
+   * statement, which writes nothing, and the batch is applied again step by step in a transaction
+   * (applyBatch), which reaches the same outcome and names the error.
+   */
+  private async apply(ops: LedgerOp[]): Promise<OpResult[]> {
+    if (this.db.autocommit) {
+      const results = await this.db.autocommit((tx) => this.writeAtOnce(tx, ops)).catch(() => undefined);
+      if (results) return results;
+    }
     return this.db.write((tx) => this.applyBatch(tx, ops));
   }
 
@@ -216,15 +237,41 @@ export class SqlLedger implements Ledger {
     if (toApply.length === 0) return results;
 
     const holdOf = await this.holdsReferenced(tx, toApply);
-    const available = await this.lockAccounts(
-      tx,
-      toApply.flatMap((op) => accountsOf(op, holdOf)),
-    );
+    const available = await this.lockAccounts(tx, accountsTouched(toApply, holdOf));
+    await insertRows(tx, this.transferRows(toApply, holdOf, available, now));
+    return results;
+  }
 
+  /**
+   * Reads the holds the batch resolves (their amount, owner and kind never change; a resolution that
+   * lands meanwhile is refused by the triggers), then one statement claims the operation ids, creates
+   * and locks the accounts (in the same fixed order) and writes the transfer rows.
+   */
+  private async writeAtOnce(tx: SqlTx, ops: LedgerOp[]): Promise<OpResult[]> {
+    const now = new Date().toISOString();
+    const holdOf = await this.holdsReferenced(tx, ops);
+    const rows = this.transferRows(ops, holdOf, null, now);
+    if (rows.length > ROWS_PER_INSERT) throw new Error('too many rows for one statement');
+    const accounts = accountsTouched(ops, holdOf);
+    await tx.all(writeAtOnceSql(ops.length, accounts.length, rows.length), [
+      ...operationRows(ops, now).flat(),
+      ...accounts.flat(),
+      ...rows.flat(),
+    ]);
+    return ops.map((op): OpResult => ({ id: op.id, kind: op.kind, replayed: false }));
+  }
+
+  /** The transfer rows of `ops`, checked against `available` as they are planned (when given). */
+  private transferRows(
+    ops: LedgerOp[],
+    holdOf: (id: string) => HoldFacts,
+    available: Map<string, bigint> | null,
+    now: string,
+  ): unknown[][] {
     const rows: unknown[][] = [];
-    for (const op of toApply) {
+    for (const op of ops) {
       const transfers = this.plan(op, holdOf, available);
-      for (const t of transfers) trackAvailable(available, t);
+      if (available) for (const t of transfers) trackAvailable(available, t);
       for (const [i, t] of transfers.entries()) {
         rows.push([
           op.id,
@@ -242,8 +289,7 @@ export class SqlLedger implements Ledger {
         ]);
       }
     }
-    await insertRows(tx, INSERT_TRANSFER, rows);
-    return results;
+    return rows;
   }
 
   /**
@@ -252,12 +298,9 @@ export class SqlLedger implements Ledger {
    */
   private async claimOperations(tx: SqlTx, ops: LedgerOp[], now: string): Promise<LedgerOp[]> {
     const inserted = new Set(
-      (
-        await tx.all(
-          `${INSERT_OPERATION} ${values(ops.length, 4)} ON CONFLICT (id) DO NOTHING RETURNING id`,
-          ops.flatMap((op) => [op.id, op.kind, canonicalBody(op), now]),
-        )
-      ).map((row) => str(row.id)),
+      (await tx.all(claimOperationsSql(ops.length), operationRows(ops, now).flat())).map((row) =>
+        str(row.id),
+      ),
     );
     const prior = ops.filter((op) => !inserted.has(op.id));
     if (prior.length > 0) {
@@ -290,7 +333,7 @@ export class SqlLedger implements Ledger {
     if (wanted.size > 0) {
       const rows = await tx.all(
         `SELECT h.op_id, h.debit_owner, h.asset, h.amount, h.hold_kind, h.contract_id, c.op_id AS resolved_by
-         FROM ${HOLD_FROM} WHERE h.type = 'pending' AND h.op_id IN (${placeholders(wanted.size)})`,
+         FROM ${HOLD_FROM} WHERE h.type = 'pending' AND h.hold_id IN (${placeholders(wanted.size)})`,
         [...wanted],
       );
       for (const row of rows) {
@@ -326,16 +369,8 @@ export class SqlLedger implements Ledger {
    * deadlock on each other), and returns each one's available balance at that moment. One statement:
    * the no-op update of an existing row takes its row lock and RETURNING reads it.
    */
-  private async lockAccounts(tx: SqlTx, pairs: Array<[Owner, Asset]>): Promise<Map<string, bigint>> {
-    const keys = [...new Map(pairs.map(([o, a]) => [accountKey(o, a), [o, a] as const])).entries()]
-      .sort(([k1], [k2]) => (k1 < k2 ? -1 : k1 > k2 ? 1 : 0))
-      .map(([, pair]) => pair);
-    const rows = await tx.all(
-      `INSERT INTO ledger_accounts (owner, asset) VALUES ${values(keys.length, 2)}
-       ON CONFLICT (owner, asset) DO UPDATE SET debits_posted = ledger_accounts.debits_posted
-       RETURNING owner, asset, credits_posted, debits_posted, debits_pending`,
-      keys.flat(),
-    );
+  private async lockAccounts(tx: SqlTx, keys: Array<[Owner, Asset]>): Promise<Map<string, bigint>> {
+    const rows = await tx.all(lockAccountsSql(keys.length), keys.flat());
     return new Map(
       rows.map((row) => [
         accountKey(str(row.owner) as Owner, str(row.asset) as Asset),
@@ -345,7 +380,11 @@ export class SqlLedger implements Ledger {
   }
 
   /** Checks an operation against the current balances and returns the transfer rows it writes. */
-  private plan(op: LedgerOp, hold: (id: string) => HoldFacts, available: Map<string, bigint>): NewTransfer[] {
+  private plan(
+    op: LedgerOp,
+    hold: (id: string) => HoldFacts,
+    available: Map<string, bigint> | null,
+  ): NewTransfer[] {
     const posted = (
       asset: Asset,
       debit: Owner,
@@ -436,7 +475,7 @@ export class SqlLedger implements Ledger {
   }
 
   async getHold(id: string): Promise<Hold | undefined> {
-    const [hold] = await this.queryHolds('h.op_id = ?', [id]);
+    const [hold] = await this.queryHolds('h.hold_id = ?', [id]);
     return hold;
   }
 
@@ -499,7 +538,7 @@ export class SqlLedger implements Ledger {
         `SELECT h.debit_owner AS owner, SUM(h.amount) AS stake FROM ledger_transfers h
          WHERE h.type = 'pending' AND h.hold_kind = 'eligibility' AND h.asset = 'USDC'
            AND h.debit_owner LIKE 'agent:%'
-           AND NOT EXISTS (SELECT 1 FROM ledger_transfers c WHERE c.closes_hold = h.op_id)
+           AND NOT EXISTS (SELECT 1 FROM ledger_transfers c WHERE c.hold_id = h.op_id AND c.closes_hold = h.op_id)
          GROUP BY h.debit_owner HAVING SUM(h.amount) >= ? ORDER BY h.debit_owner`,
         [minStake],
       ),
@@ -576,8 +615,8 @@ export class SqlLedger implements Ledger {
 
       const [counts] = await tx.all(
         `SELECT (SELECT COUNT(*) FROM ledger_transfers) AS transfers,
-                (SELECT COUNT(*) FROM ledger_operations o
-                  WHERE NOT EXISTS (SELECT 1 FROM ledger_transfers t WHERE t.op_id = o.id)) AS empty_ops`,
+                (SELECT COUNT(*) FROM ledger_operations
+                  WHERE id NOT IN (SELECT op_id FROM ledger_transfers)) AS empty_ops`,
       );
       if (big(counts?.empty_ops) !== 0n)
         problems.push(`${big(counts?.empty_ops)} operation(s) without transfers`);

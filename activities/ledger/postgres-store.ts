@@ -7,8 +7,9 @@ import type { PoolClient } from 'pg';
 import { SqlLedger } from './engine';
 import { PANEL_SCHEMA } from './panels';
 import {
+  HOLDER_INDEX,
   OPERATION_COLUMNS,
-  TRANSFER_HOLD_COLUMNS_AND_INDEXES,
+  TRANSFER_HOLD_COLUMNS,
   TRANSFER_PARTY_COLUMNS,
 } from './shared-schema';
 import type { Row, SqlDriver, SqlTx } from './sql';
@@ -36,7 +37,13 @@ CREATE TABLE IF NOT EXISTS ledger_transfers (
   seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
 ${TRANSFER_PARTY_COLUMNS}
   amount BIGINT NOT NULL CHECK (amount > 0),
-${TRANSFER_HOLD_COLUMNS_AND_INDEXES}
+${TRANSFER_HOLD_COLUMNS},
+  UNIQUE (closes_hold),
+  UNIQUE (op_id, idx)
+);
+CREATE INDEX IF NOT EXISTS ledger_transfers_hold ON ledger_transfers (hold_id);
+CREATE INDEX IF NOT EXISTS ledger_transfers_contract ON ledger_transfers (contract_id);
+${HOLDER_INDEX}
 
 CREATE OR REPLACE FUNCTION ledger_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -80,6 +87,16 @@ BEGIN
 END $$;
 CREATE OR REPLACE TRIGGER ledger_transfers_check_resolution BEFORE INSERT ON ledger_transfers
   FOR EACH ROW WHEN (NEW.type IN ('post', 'void')) EXECUTE FUNCTION ledger_check_resolution();
+
+-- Aborts a batch written in one statement (and so everything that statement wrote) unless every one
+-- of its operation ids was new: the engine then applies the batch step by step, replaying or refusing.
+CREATE OR REPLACE FUNCTION ledger_require_new(claimed BIGINT, expected INTEGER) RETURNS BIGINT LANGUAGE plpgsql AS $$
+BEGIN
+  IF claimed <> expected THEN
+    RAISE EXCEPTION 'only % of % operation ids are new', claimed, expected;
+  END IF;
+  RETURN claimed;
+END $$;
 
 -- Balances are a fold of the transfer rows, kept by the database itself.
 CREATE OR REPLACE FUNCTION ledger_apply_transfer() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -146,9 +163,11 @@ class PostgresDriver implements SqlDriver {
     };
   }
 
-  private async once<T>(begin: string, fn: (tx: SqlTx) => Promise<T>): Promise<T> {
+  /** Runs `fn` on one pooled connection, in a transaction opened by `begin` unless it is null. */
+  private async once<T>(begin: string | null, fn: (tx: SqlTx) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     try {
+      if (begin === null) return await fn(this.txOn(client));
       await client.query(begin);
       try {
         const result = await fn(this.txOn(client));
@@ -163,15 +182,23 @@ class PostgresDriver implements SqlDriver {
     }
   }
 
-  async write<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T> {
+  private async retrying<T>(begin: string | null, fn: (tx: SqlTx) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.once('BEGIN', fn);
+        return await this.once(begin, fn);
       } catch (error) {
         if (!isRetryable(error) || attempt >= MAX_ATTEMPTS) throw error;
         await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
       }
     }
+  }
+
+  write<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T> {
+    return this.retrying('BEGIN', fn);
+  }
+
+  autocommit<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T> {
+    return this.retrying(null, fn);
   }
 
   read<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T> {

@@ -15,13 +15,16 @@ export const TRANSFER_PARTY_COLUMNS = `  op_id TEXT NOT NULL REFERENCES ledger_o
   debit_owner TEXT NOT NULL,
   credit_owner TEXT,`;
 
-/** The ledger_transfers columns and constraints after `amount`, the end of the table and its indexes. */
-export const TRANSFER_HOLD_COLUMNS_AND_INDEXES = `  hold_id TEXT,
-  closes_hold TEXT UNIQUE,
+/**
+ * The ledger_transfers columns and constraints after `amount`, up to the end of the table. Each store
+ * adds its own uniqueness and indexes (the embedded store keeps fewer index trees: every one of them
+ * costs a page written and synced per commit).
+ */
+export const TRANSFER_HOLD_COLUMNS = `  hold_id TEXT,
+  closes_hold TEXT,
   hold_kind TEXT CHECK (hold_kind IN ('escrow', 'stake', 'dispute-bond', 'ba-bond', 'eligibility')),
   contract_id TEXT,
   created_at TEXT NOT NULL,
-  UNIQUE (op_id, idx),
   FOREIGN KEY (debit_owner, asset) REFERENCES ledger_accounts (owner, asset),
   FOREIGN KEY (credit_owner, asset) REFERENCES ledger_accounts (owner, asset),
   CHECK (CASE type
@@ -33,8 +36,7 @@ export const TRANSFER_HOLD_COLUMNS_AND_INDEXES = `  hold_id TEXT,
       AND hold_id IS NOT NULL AND hold_kind IS NOT NULL
     WHEN 'void' THEN credit_owner IS NULL AND hold_id IS NOT NULL AND hold_kind IS NOT NULL
   END),
-  CHECK (closes_hold IS NULL OR closes_hold = hold_id)
-);
-CREATE INDEX IF NOT EXISTS ledger_transfers_hold ON ledger_transfers (hold_id);
-CREATE INDEX IF NOT EXISTS ledger_transfers_contract ON ledger_transfers (contract_id);
-CREATE INDEX IF NOT EXISTS ledger_transfers_holder ON ledger_transfers (debit_owner, hold_kind) WHERE type = 'pending';`;
+  CHECK (closes_hold IS NULL OR closes_hold = hold_id)`;
+
+/** The open holds of an owner by kind (holdsOf, eligibleAgents). */
+export const HOLDER_INDEX = `CREATE INDEX IF NOT EXISTS ledger_transfers_holder ON ledger_transfers (debit_owner, hold_kind) WHERE type = 'pending';`;

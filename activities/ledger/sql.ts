@@ -10,6 +10,11 @@ export interface SqlTx {
 
 export interface SqlDriver {
   /**
+   * Only where the database runs INSERTs inside WITH (PostgreSQL): runs `fn` without BEGIN/COMMIT, each
+   * statement its own transaction (retried like `write`). A batch written by one statement needs no more.
+   */
+  autocommit?<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T>;
+  /**
    * Runs `fn` in a read-write transaction. The driver serializes writers as its database needs and
    * retries the whole function on transient conflicts (deadlock, serialization failure, a concurrent
    * insert of the same operation id), so `fn` must only touch the database.

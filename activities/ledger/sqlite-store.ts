@@ -6,12 +6,41 @@ import Database from 'better-sqlite3';
 import { SqlLedger } from './engine';
 import { PANEL_SCHEMA } from './panels';
 import {
+  HOLDER_INDEX,
   OPERATION_COLUMNS,
-  TRANSFER_HOLD_COLUMNS_AND_INDEXES,
+  TRANSFER_HOLD_COLUMNS,
   TRANSFER_PARTY_COLUMNS,
 } from './shared-schema';
 import type { Row, SqlDriver, SqlTx } from './sql';
 import type { Ledger } from './types';
+
+/**
+ * Schema version 2 (PRAGMA user_version): ledger_transfers' seq is a plain row id (never reused, since
+ * rows are never deleted; AUTOINCREMENT wrote sqlite_sequence at every commit), and the table has three
+ * index trees instead of five, so a commit writes and syncs fewer pages. Version 1 files are rebuilt
+ * on open (MIGRATE_TRANSFERS).
+ */
+const SCHEMA_VERSION = 2;
+
+function transfersTable(name: string): string {
+  return `CREATE TABLE IF NOT EXISTS ${name} (
+  seq INTEGER PRIMARY KEY,
+${TRANSFER_PARTY_COLUMNS}
+  amount INTEGER NOT NULL CHECK (typeof(amount) = 'integer' AND amount > 0),
+${TRANSFER_HOLD_COLUMNS}
+);`;
+}
+
+const TRANSFER_COLUMNS =
+  'seq, op_id, idx, type, asset, debit_owner, credit_owner, amount, hold_id, closes_hold, hold_kind, contract_id, created_at';
+
+/** Version 1 → 2: copies the rows (seq kept) into the new table; its triggers and indexes go with the old one. */
+const MIGRATE_TRANSFERS = `
+${transfersTable('ledger_transfers_v2')}
+INSERT INTO ledger_transfers_v2 (${TRANSFER_COLUMNS}) SELECT ${TRANSFER_COLUMNS} FROM ledger_transfers ORDER BY seq;
+DROP TABLE ledger_transfers;
+ALTER TABLE ledger_transfers_v2 RENAME TO ledger_transfers;
+`;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS ledger_accounts (
@@ -33,11 +62,12 @@ CREATE TABLE IF NOT EXISTS ledger_operations (
 ${OPERATION_COLUMNS}
 ) WITHOUT ROWID;
 
-CREATE TABLE IF NOT EXISTS ledger_transfers (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-${TRANSFER_PARTY_COLUMNS}
-  amount INTEGER NOT NULL CHECK (typeof(amount) = 'integer' AND amount > 0),
-${TRANSFER_HOLD_COLUMNS_AND_INDEXES}
+${transfersTable('ledger_transfers')}
+-- One tree serves a hold, its resolution rows and its closing row, and keeps the closing row unique.
+CREATE UNIQUE INDEX IF NOT EXISTS ledger_transfers_hold ON ledger_transfers (hold_id, closes_hold)
+  WHERE hold_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS ledger_transfers_contract ON ledger_transfers (contract_id) WHERE contract_id IS NOT NULL;
+${HOLDER_INDEX}
 
 CREATE TRIGGER IF NOT EXISTS ledger_transfers_no_update BEFORE UPDATE ON ledger_transfers
 BEGIN SELECT RAISE(ABORT, 'ledger_transfers rows are immutable'); END;
@@ -54,15 +84,15 @@ CREATE TRIGGER IF NOT EXISTS ledger_transfers_check_resolution BEFORE INSERT ON 
 WHEN NEW.type IN ('post', 'void')
 BEGIN
   SELECT RAISE(ABORT, 'resolution of an unknown hold') WHERE NOT EXISTS (
-    SELECT 1 FROM ledger_transfers h WHERE h.op_id = NEW.hold_id AND h.type = 'pending'
+    SELECT 1 FROM ledger_transfers h INDEXED BY ledger_transfers_hold WHERE h.hold_id = NEW.hold_id AND h.type = 'pending'
       AND h.asset = NEW.asset AND h.debit_owner = NEW.debit_owner AND h.hold_kind = NEW.hold_kind);
   SELECT RAISE(ABORT, 'hold already resolved by another operation') WHERE EXISTS (
     SELECT 1 FROM ledger_transfers r WHERE r.hold_id = NEW.hold_id AND r.type IN ('post', 'void') AND r.op_id <> NEW.op_id);
   SELECT RAISE(ABORT, 'the first row resolving a hold must close it') WHERE NEW.closes_hold IS NULL AND NOT EXISTS (
-    SELECT 1 FROM ledger_transfers c WHERE c.closes_hold = NEW.hold_id);
+    SELECT 1 FROM ledger_transfers c WHERE c.hold_id = NEW.hold_id AND c.closes_hold = NEW.hold_id);
   SELECT RAISE(ABORT, 'resolution exceeds the hold') WHERE
     (SELECT COALESCE(SUM(r.amount), 0) FROM ledger_transfers r WHERE r.hold_id = NEW.hold_id AND r.type IN ('post', 'void'))
-      + NEW.amount > (SELECT h.amount FROM ledger_transfers h WHERE h.op_id = NEW.hold_id AND h.type = 'pending');
+      + NEW.amount > (SELECT h.amount FROM ledger_transfers h INDEXED BY ledger_transfers_hold WHERE h.hold_id = NEW.hold_id AND h.type = 'pending');
 END;
 
 -- Balances are a fold of the transfer rows, kept by the database itself.
@@ -139,6 +169,34 @@ class SqliteDriver implements SqlDriver {
   }
 }
 
+const schemaVersion = (db: Database.Database) => Number(db.pragma('user_version', { simple: true }));
+
+/**
+ * Upgrades an older file (or stamps a new one) in one write transaction, so processes opening the
+ * file at once agree; a current file takes no write lock, as CREATE ... IF NOT EXISTS writes nothing.
+ */
+function createSchema(db: Database.Database): void {
+  if (schemaVersion(db) < SCHEMA_VERSION) {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      if (schemaVersion(db) < SCHEMA_VERSION) {
+        const hasTransfers = db
+          .prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'ledger_transfers'")
+          .get();
+        if (hasTransfers !== undefined) db.exec(MIGRATE_TRANSFERS);
+        db.exec(SCHEMA);
+        db.pragma(`user_version = ${SCHEMA_VERSION}`);
+      }
+      db.exec('COMMIT');
+    } catch (error) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+  db.exec(SCHEMA);
+  db.exec(PANEL_SCHEMA);
+}
+
 export function openSqliteLedger(path: string): Ledger {
   const db = new Database(path);
   db.defaultSafeIntegers(true);
@@ -146,7 +204,6 @@ export function openSqliteLedger(path: string): Ledger {
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 10000');
-  db.exec(SCHEMA);
-  db.exec(PANEL_SCHEMA);
+  createSchema(db);
   return new SqlLedger(new SqliteDriver(db));
 }

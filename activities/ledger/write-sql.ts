@@ -1,0 +1,56 @@
+// The statements that write a batch: each is one round trip whatever the batch's size (multi-row
+// VALUES), and its text depends only on the row counts, so the driver prepares it once per shape.
+import { placeholders } from './sql';
+import type { SqlTx } from './sql';
+
+const TRANSFER_COLUMNS =
+  'op_id, idx, type, asset, debit_owner, credit_owner, amount, hold_id, closes_hold, hold_kind, contract_id, created_at';
+/** Rows per multi-row INSERT: 12 columns stay far below either database's parameter limit. */
+export const ROWS_PER_INSERT = 500;
+
+/** `(?, ?), (?, ?)` for `rows` rows of `columns` columns. */
+function values(rows: number, columns: number): string {
+  const row = `(${placeholders(columns)})`;
+  return Array.from({ length: rows }, () => row).join(', ');
+}
+
+const insertTransfers = (rows: number) =>
+  `INSERT INTO ledger_transfers (${TRANSFER_COLUMNS}) VALUES ${values(rows, 12)}`;
+
+const insertOperations = (ops: number) =>
+  `INSERT INTO ledger_operations (id, kind, body, created_at) VALUES ${values(ops, 4)}
+   ON CONFLICT (id) DO NOTHING`;
+
+/**
+ * Creates the missing accounts and locks all of them, in the order given; RETURNING reads each one
+ * (the no-op update of an existing row takes its row lock).
+ */
+const upsertAccounts = (accounts: number) =>
+  `INSERT INTO ledger_accounts (owner, asset) VALUES ${values(accounts, 2)}
+   ON CONFLICT (owner, asset) DO UPDATE SET debits_posted = ledger_accounts.debits_posted
+   RETURNING owner, asset, credits_posted, debits_posted, debits_pending`;
+
+/** Stores operation rows (id, kind, body, created_at); returns the ids that were new. */
+export const claimOperationsSql = (ops: number) => `${insertOperations(ops)} RETURNING id`;
+
+export const lockAccountsSql = upsertAccounts;
+
+/** Inserts transfer rows in as few statements as the limit allows. */
+export async function insertRows(tx: SqlTx, rows: unknown[][]): Promise<void> {
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    const chunk = rows.slice(i, i + ROWS_PER_INSERT);
+    await tx.run(insertTransfers(chunk.length), chunk.flat());
+  }
+}
+
+/**
+ * PostgreSQL only (writes inside WITH): the three writes above as one statement, parameters in that
+ * order, which fails as a whole (ledger_require_new) unless every operation id was new. The transfer
+ * rows' foreign keys and triggers run at the end of the statement, after the operations and accounts
+ * exist; the triggers apply the rows in order, each under the accounts' CHECKs.
+ */
+export const writeAtOnceSql = (ops: number, accounts: number, rows: number) =>
+  `WITH claimed AS (${claimOperationsSql(ops)}),
+   locked AS (${upsertAccounts(accounts)}),
+   written AS (${insertTransfers(rows)})
+   SELECT ledger_require_new((SELECT count(*) FROM claimed), ${ops}) AS claimed`;
