@@ -38,6 +38,16 @@ function flag(c: Contract, stuck: StuckStep | null): void {
   upsertSearchAttributes([{ key: needsOperatorKey, value: stuck !== null }]);
 }
 
+/**
+ * Whether a failed step waits for the operator. A leaner contract always does, without asking
+ * patched() here: this runs right after a local activity's failure, which a slow workflow task can
+ * hand to the code one task after the task that recorded it. A patch marker written then sits in a
+ * later task than the replay asks for it, and the replay fails as nondeterministic (seen under load).
+ */
+function watched(c: Contract): boolean {
+  return c.leaner || patched(PATCHES.needsOperator);
+}
+
 /** Runs one step of the main loop; a failure of one of its activities waits for the operator. */
 export async function underWatch(c: Contract, step: string, work: () => Promise<void>): Promise<void> {
   const before = c.snapshot();
@@ -46,8 +56,7 @@ export async function underWatch(c: Contract, step: string, work: () => Promise<
   } catch (error) {
     // A scheduled activity's failure is an ActivityFailure; a local one's (lean history) its own ApplicationFailure.
     const failureType = activityFailureType(error);
-    if (!(error instanceof ActivityFailure || failureType !== null) || !patched(PATCHES.needsOperator))
-      throw error;
+    if (!(error instanceof ActivityFailure || failureType !== null) || !watched(c)) throw error;
     c.restore(before);
     c.record(needsOperatorEvent(c.eventContext('system'), { step, failureType: failureType ?? 'unknown' }));
     flag(c, { step, failureType: failureType ?? 'unknown', since: new Date(Date.now()).toISOString() });

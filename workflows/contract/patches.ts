@@ -20,7 +20,7 @@ export const PATCHES = {
   signalBudget: 'signal-budget',
   /** A Worker Stake that rounds to zero is no hold; before it, the workflow tried to lock it. */
   zeroStake: 'zero-stake-no-hold',
-  /** The leaner history (lean-history.ts): the draw secret and the record as local activities. */
+  /** The leaner history (lean-history.ts): the draw secret and the record as local activities; a failed step waits for the operator without a needs-operator marker (needs-operator.ts). */
   leanerHistory: 'leaner-history',
 } as const;
 
