@@ -1,9 +1,9 @@
 // Ethereum-style identities: secp256k1 keys, addresses, and EIP-191 personal-message signatures
 // (what `personal_sign` / ethers' `signMessage` produce), so any wallet library can sign for the API.
-// Signing and recovery, the costly curve arithmetic of every signed request, run in libsecp256k1
-// compiled to WebAssembly (tiny-secp256k1, shipped inside its npm package): 3-5 times faster than
-// @noble/curves' pure JavaScript, with byte-identical results (RFC 6979, low-s). Parsing and the
-// malleability checks stay with @noble/curves.
+// Signing, recovery and public keys, the costly curve arithmetic of every signed request, run in
+// libsecp256k1 compiled to WebAssembly (tiny-secp256k1, shipped inside its npm package): 3-5 times
+// faster than @noble/curves' pure JavaScript, with byte-identical results (RFC 6979, low-s).
+// Parsing and the malleability checks stay with @noble/curves.
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import * as libsecp256k1 from 'tiny-secp256k1';
 import { keccak_256 } from '@noble/hashes/sha3.js';
@@ -37,7 +37,8 @@ function addressOfUncompressed(uncompressed: Uint8Array): Address {
 }
 
 export function addressFromPrivateKey(privateKey: Uint8Array | string): Address {
-  return addressFromPublicKey(secp256k1.getPublicKey(privateKeyBytes(privateKey), false));
+  // A valid secret key always has a public point (privateKeyBytes refuses the others).
+  return addressOfUncompressed(libsecp256k1.pointFromScalar(privateKeyBytes(privateKey), false)!);
 }
 
 /** A fresh random secp256k1 private key as `0x` + 64 hex digits. */

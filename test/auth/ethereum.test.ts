@@ -73,7 +73,7 @@ describe('Ethereum identities', () => {
     assert.throws(() => recoverPersonalMessageSigner('Some data', malleated), /lower half/);
   });
 
-  test('signs and recovers byte for byte as @noble/curves does (RFC 6979, low-s)', () => {
+  test('signs, recovers and derives addresses byte for byte as @noble/curves does (RFC 6979, low-s)', () => {
     for (let i = 0; i < 40; i++) {
       const key = randomPrivateKey();
       const message = `message ${i} ${key}`;
@@ -88,6 +88,10 @@ describe('Ethereum identities', () => {
         .toBytes(false);
       assert.equal(recoverPersonalMessageSigner(message, signature), addressFromPublicKey(nobleSigner));
       assert.equal(recoverPersonalMessageSigner(message, signature), addressFromPrivateKey(key));
+      assert.equal(
+        addressFromPrivateKey(key),
+        addressFromPublicKey(secp256k1.getPublicKey(privateKeyBytes(key))),
+      );
     }
   });
 
