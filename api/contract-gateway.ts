@@ -22,6 +22,7 @@ import type { ContractEvent } from '../workflows/rules/events';
 import { conflict, notFound } from './errors';
 import { listContracts, type ContractPage, type ListFilter } from './contract-listing';
 import { RefusalMemo } from './refusal-memo';
+import { FixedStakeMemo } from './fixed-stake-memo';
 
 export interface ContractGateway {
   /** Starts the workflow and waits until its escrow is held; InsufficientFunds otherwise. */
@@ -53,6 +54,8 @@ export interface ContractGateway {
   list(filter: ListFilter): Promise<ContractPage>;
   /** True when the Temporal server answers. */
   ping(timeoutMs?: number): Promise<boolean>;
+  /** The Worker Stake of a fixed-price contract this process has read before (api/fixed-stake-memo.ts). */
+  fixedStake(contractId: string): bigint | undefined;
 }
 
 /**
@@ -103,15 +106,20 @@ export function createContractGateway({
   records: ContractRecordStore;
 }): ContractGateway {
   const refusals = new RefusalMemo();
+  const stakes = new FixedStakeMemo();
+  const seen = (view: ContractView): ContractView => {
+    stakes.remember(view);
+    return view;
+  };
   const handle = (contractId: string): WorkflowHandle =>
     client.workflow.getHandle(contractWorkflowId(contractId));
 
   async function readView(contractId: string): Promise<ContractView | undefined> {
     const record = await records.get(contractId);
-    if (record) return record.view;
+    if (record) return seen(record.view);
     try {
       const view = await handle(contractId).query(contractQuery);
-      return view.created ? view : undefined;
+      return view.created ? seen(view) : undefined;
     } catch (err) {
       // A workflow that failed before registering its handlers (e.g. started without the codec key).
       if (err instanceof WorkflowNotFoundError || err instanceof QueryNotRegisteredError) return undefined;
@@ -125,16 +133,17 @@ export function createContractGateway({
   }
 
   return {
-    create: (input, staticSummary) => startContract(client.workflow, taskQueue, input, staticSummary),
+    create: async (input, staticSummary) =>
+      seen(await startContract(client.workflow, taskQueue, input, staticSummary)),
 
     view: readView,
 
     async created(contractId) {
       try {
         // The `created` Update only waits for the escrow and reads: sending it again changes nothing.
-        return await handle(contractId).executeUpdate(createdUpdate, {
-          updateId: createdUpdateId(contractId),
-        });
+        return seen(
+          await handle(contractId).executeUpdate(createdUpdate, { updateId: createdUpdateId(contractId) }),
+        );
       } catch (err) {
         if (!(err instanceof WorkflowNotFoundError)) throw err;
         return readView(contractId); // closed since: its record answers
@@ -183,6 +192,8 @@ export function createContractGateway({
     },
 
     list: (filter) => listContracts({ client, records }, filter),
+
+    fixedStake: (contractId) => stakes.stakeOf(contractId),
 
     async ping(timeoutMs = 2000) {
       try {

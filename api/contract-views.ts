@@ -58,13 +58,18 @@ export type PartyContractView = Omit<ContractView, 'created' | 'quotes'> & {
 };
 export type ContractViewFor = PublicContractView | PartyContractView;
 
+/** The Worker Stake for the contract's price (null while it has none: an auction before its match). */
+export function stakeForPrice(view: Pick<ContractView, 'price' | 'workerStakeBps'>): bigint | null {
+  return view.price === null ? null : bps(BigInt(view.price), view.workerStakeBps);
+}
+
 export function stakeToMatch(view: ContractView): StakeToMatch | null {
   if (view.status !== 'created') return null;
   const rate = view.workerStakeBps;
-  if (view.price === null)
+  const stake = stakeForPrice(view);
+  if (stake === null)
     return { workerStakeBps: rate, workerStake: null, rule: `floor(quote price × ${rate} / 10000)` };
-  const stake = bps(BigInt(view.price), rate).toString();
-  return { workerStakeBps: rate, workerStake: stake, rule: `floor(price × ${rate} / 10000)` };
+  return { workerStakeBps: rate, workerStake: stake.toString(), rule: `floor(price × ${rate} / 10000)` };
 }
 
 export function publicView(view: ContractView): PublicContractView {

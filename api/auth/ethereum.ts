@@ -1,6 +1,11 @@
 // Ethereum-style identities: secp256k1 keys, addresses, and EIP-191 personal-message signatures
 // (what `personal_sign` / ethers' `signMessage` produce), so any wallet library can sign for the API.
+// Signing, recovery and public keys, the costly curve arithmetic of every signed request, run in
+// libsecp256k1 compiled to WebAssembly (tiny-secp256k1, shipped inside its npm package): 3-5 times
+// faster than @noble/curves' pure JavaScript, with byte-identical results (RFC 6979, low-s).
+// Parsing and the malleability checks stay with @noble/curves.
 import { secp256k1 } from '@noble/curves/secp256k1.js';
+import * as libsecp256k1 from 'tiny-secp256k1';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import type { Address } from '../../workflows/rules/address';
@@ -24,12 +29,16 @@ export function privateKeyBytes(key: Uint8Array | string): Uint8Array {
 
 /** keccak256 of the uncompressed public key without its 0x04 prefix; the last 20 bytes. */
 export function addressFromPublicKey(publicKey: Uint8Array): Address {
-  const uncompressed = secp256k1.Point.fromBytes(publicKey).toBytes(false);
+  return addressOfUncompressed(secp256k1.Point.fromBytes(publicKey).toBytes(false));
+}
+
+function addressOfUncompressed(uncompressed: Uint8Array): Address {
   return `0x${bytesToHex(keccak_256(uncompressed.subarray(1)).subarray(-20))}`;
 }
 
 export function addressFromPrivateKey(privateKey: Uint8Array | string): Address {
-  return addressFromPublicKey(secp256k1.getPublicKey(privateKeyBytes(privateKey), false));
+  // A valid secret key always has a public point (privateKeyBytes refuses the others).
+  return addressOfUncompressed(libsecp256k1.pointFromScalar(privateKeyBytes(privateKey), false)!);
 }
 
 /** A fresh random secp256k1 private key as `0x` + 64 hex digits. */
@@ -48,12 +57,11 @@ export function signPersonalMessage(
   message: string | Uint8Array,
   privateKey: Uint8Array | string,
 ): Uint8Array {
-  const recovered = secp256k1.sign(personalMessageHash(message), privateKeyBytes(privateKey), {
-    prehash: false,
-    format: 'recovered',
-  });
-  // noble's 'recovered' layout is recovery ‖ r ‖ s; Ethereum's is r ‖ s ‖ (27 + recovery).
-  return concatBytes(recovered.subarray(1), Uint8Array.of(27 + (recovered[0] ?? 0)));
+  const { signature, recoveryId } = libsecp256k1.signRecoverable(
+    personalMessageHash(message),
+    privateKeyBytes(privateKey),
+  );
+  return concatBytes(signature, Uint8Array.of(27 + recoveryId));
 }
 
 export class BadSignatureError extends Error {
@@ -71,15 +79,17 @@ export function recoverPersonalMessageSigner(message: string | Uint8Array, signa
   const v = signature[64] ?? -1;
   const recovery = v >= 27 ? v - 27 : v;
   if (recovery !== 0 && recovery !== 1) throw new BadSignatureError(`invalid recovery byte v=${v}`);
-  let publicKey: Uint8Array;
+  const compact = signature.subarray(0, 64);
+  let publicKey: Uint8Array | null;
   try {
-    const sig = secp256k1.Signature.fromBytes(signature.subarray(0, 64), 'compact').addRecoveryBit(recovery);
-    if (sig.hasHighS())
+    // Refuses r or s out of range (0 or not below the curve order) with noble's own message.
+    if (secp256k1.Signature.fromBytes(compact, 'compact').hasHighS())
       throw new BadSignatureError('signature s is not in the lower half of the curve order');
-    publicKey = sig.recoverPublicKey(personalMessageHash(message)).toBytes(false);
+    publicKey = libsecp256k1.recover(personalMessageHash(message), compact, recovery, false);
   } catch (err) {
     if (err instanceof BadSignatureError) throw err;
     throw new BadSignatureError(`cannot recover a public key: ${(err as Error).message}`);
   }
-  return addressFromPublicKey(publicKey);
+  if (publicKey === null) throw new BadSignatureError('cannot recover a public key: no point for this r');
+  return addressOfUncompressed(publicKey);
 }

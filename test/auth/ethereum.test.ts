@@ -5,6 +5,7 @@ import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import {
   BadSignatureError,
   addressFromPrivateKey,
+  addressFromPublicKey,
   personalMessageHash,
   privateKeyBytes,
   randomPrivateKey,
@@ -70,6 +71,47 @@ describe('Ethereum identities', () => {
     const highS = new secp256k1.Signature(sig.r, secp256k1.Point.CURVE().n - sig.s).toBytes('compact');
     const malleated = Uint8Array.from([...highS, 27 + 28 - (signature[64] ?? 27)]);
     assert.throws(() => recoverPersonalMessageSigner('Some data', malleated), /lower half/);
+  });
+
+  test('signs, recovers and derives addresses byte for byte as @noble/curves does (RFC 6979, low-s)', () => {
+    for (let i = 0; i < 40; i++) {
+      const key = randomPrivateKey();
+      const message = `message ${i} ${key}`;
+      const hash = personalMessageHash(message);
+      const noble = secp256k1.sign(hash, privateKeyBytes(key), { prehash: false, format: 'recovered' });
+      const ethereumLayout = Uint8Array.from([...noble.subarray(1), 27 + (noble[0] ?? 0)]);
+      const signature = signPersonalMessage(message, key);
+      assert.equal(bytesToHex(signature), bytesToHex(ethereumLayout));
+      const nobleSigner = secp256k1.Signature.fromBytes(noble.subarray(1), 'compact')
+        .addRecoveryBit(noble[0] ?? 0)
+        .recoverPublicKey(hash)
+        .toBytes(false);
+      assert.equal(recoverPersonalMessageSigner(message, signature), addressFromPublicKey(nobleSigner));
+      assert.equal(recoverPersonalMessageSigner(message, signature), addressFromPrivateKey(key));
+      assert.equal(
+        addressFromPrivateKey(key),
+        addressFromPublicKey(secp256k1.getPublicKey(privateKeyBytes(key))),
+      );
+    }
+  });
+
+  test('refuses an r that is no point’s x, and r or s of zero or past the curve order', () => {
+    const hex = (n: bigint) => n.toString(16).padStart(64, '0');
+    const signatureOf = (r: bigint, s: bigint) => hexToBytes(`${hex(r)}${hex(s)}1b`);
+    // 5 is the smallest x with no point on the curve (x³ + 7 is no square mod p).
+    assert.throws(() => secp256k1.Point.fromHex(`02${hex(5n)}`));
+    const order = secp256k1.Point.CURVE().n;
+    for (const [r, s] of [
+      [5n, 1n],
+      [0n, 1n],
+      [1n, 0n],
+      [order, 1n],
+    ] as const) {
+      assert.throws(
+        () => recoverPersonalMessageSigner('Some data', signatureOf(r, s)),
+        (err: unknown) => err instanceof BadSignatureError && /cannot recover a public key/.test(err.message),
+      );
+    }
   });
 
   test('random keys are valid and distinct; bad private keys are refused by name', () => {
