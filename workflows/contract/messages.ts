@@ -54,7 +54,7 @@ import { toWire } from '../rules/money';
 import type { CancellationReason } from '../rules/status';
 import { decideTally, everyoneVoted } from './panel';
 import { PATCHES } from './patches';
-import { scheduled } from './activity-proxies';
+import { messageLock } from './activity-proxies';
 import {
   activityFailureMessage,
   isInsufficientFunds,
@@ -118,7 +118,7 @@ const accept: MessageSpec<{ caller: string }> = {
       try {
         recheck(c, input, validateAccept);
         const amount = c.stakeAmount();
-        const holdId = stakeIsNoHold(amount)
+        const holdId = stakeIsNoHold(c, amount)
           ? null
           : await lockOrRefuse('Worker Stake', amount, () => lockWorkerStake(c, worker, amount));
         c.matched(worker, { amount, holdId });
@@ -251,7 +251,8 @@ function lockBondOrRefuse(
   amount: bigint,
 ): Promise<string> {
   return lockOrRefuse(kind === 'ba-bond' ? 'BA bond' : 'Dispute Bond', amount, () =>
-    scheduled.ledger.lockBond({ contractId: c.contractId, kind, party, amount: toWire(amount) }),
+    // One dispute (the Client's), one vote per drawn BA: they cannot race (activity-proxies.ts).
+    messageLock(c, true).lockBond({ contractId: c.contractId, kind, party, amount: toWire(amount) }),
   );
 }
 
@@ -343,7 +344,10 @@ function admission<I>(c: Contract, spec: MessageSpec<I>, input: unknown): Reject
 
 // The budget on the Signal path is patched (Update validators are not replayed).
 function signalAdmission<I>(c: Contract, spec: MessageSpec<I>, input: unknown): Rejection | null {
-  return spec.validate(c, input) ?? (patched(PATCHES.signalBudget) ? admit(c, spec.message, input) : null);
+  return (
+    spec.validate(c, input) ??
+    (c.versioned || patched(PATCHES.signalBudget) ? admit(c, spec.message, input) : null)
+  );
 }
 
 /** A refusal after acceptance is counted (budget.ts) and recorded; null when `error` is no refusal. */
