@@ -1,8 +1,9 @@
 // What an operator sees in the Temporal UI without the payload codec: typed search attributes and
 // the current details. Content-free: IDs, addresses, statuses, amounts and deadlines only.
 import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { formatUsdc } from '../rules/money';
-import { contractStatusKey, nextDeadlineKey } from '../search-attributes';
+import { contractSearchAttributes } from '../search-attributes';
 import { isAuction, type ContractCode, type ContractType } from '../rules/contract-kinds';
 import { startedWith, visibleAttributes } from './visible-attributes';
 import type { NextDeadline } from '../rules/deadlines';
@@ -101,13 +102,15 @@ export function publishNow(c: Published): void {
 }
 
 /**
- * A contract whose escrow the ledger refused was never created: a start that carried its status
- * takes it back, so the listing (which lists contracts carrying ContractStatus) never shows it.
+ * A contract whose escrow the ledger refused was never created: a start that carried its first search
+ * attributes takes them back, so the listing (it lists contracts carrying ContractStatus) and the
+ * operator's UI never show it. One upsert, on this path only; older runs started without them.
  */
 export function withdrawStartAttributes(): void {
-  if (workflowInfo().typedSearchAttributes.get(contractStatusKey) === undefined) return;
-  upsertSearchAttributes([
-    { key: contractStatusKey, value: null },
-    { key: nextDeadlineKey, value: null },
-  ]);
+  const ours = new Set<string>(contractSearchAttributes.map((k) => k.name));
+  const carried = workflowInfo()
+    .typedSearchAttributes.getAll()
+    .filter((p) => ours.has(p.key.name));
+  if (carried.length === 0) return;
+  upsertSearchAttributes(carried.map((p) => ({ ...p, value: null }) as SearchAttributeUpdatePair));
 }
