@@ -59,7 +59,7 @@ describe('locks made by messages that cannot race', () => {
     assert.ok((await h().ledger().holdsByContract(id)).every((x) => x.status === 'resolved'));
   });
 
-  test('a dispute, then the three drawn Backup Agents vote at once: one bond each, one tally', async () => {
+  test('two disputes at once, then the drawn Backup Agents vote twice each at once: one bond each, one tally', async () => {
     const client = agent(h());
     const worker = agent(h());
     const bas = [agent(h()), agent(h()), agent(h())];
@@ -72,8 +72,11 @@ describe('locks made by messages that cannot race', () => {
     const { contractId: id } = await client.createContract(fixedTerms(worker.address));
     await worker.accept(id);
     await worker.deliver(id, DELIVERY);
-    const disputed = await client.dispute(id);
-    assert.equal(disputed.status, 'disputed');
+    // The Client disputes twice at once: one dispute, one bond.
+    const disputes = await Promise.allSettled([client.dispute(id), client.dispute(id)]);
+    assertRefusedOnly(disputes);
+    assert.ok(disputes.some((r) => r.status === 'fulfilled'));
+    assert.equal((await client.getContract(id)).status, 'disputed');
     assert.deepEqual(await balancesOf(client), [FUNDS - PRICE - DISPUTE_BOND, PRICE + DISPUTE_BOND, 0n, 0n]);
 
     // Each BA votes twice at once as well: its second vote is refused, its bond held once.
