@@ -5,7 +5,8 @@
 // The same with the worker killed after writing the durable record: the retried task writes it again
 // (a later task of the same run: the store takes the rewrite) and the workflow completes. And the
 // worker killed right after a direct award's stake lock, a local activity inside the accept's task:
-// the retried task locks it again under the same id, so one stake is held and the accept answers.
+// the retried task locks it again under the same id, so one stake is held and the accept answers;
+// the same for the Client's Dispute Bond.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -22,7 +23,7 @@ import { DELIVERY, fixedTerms } from '../e2e/support';
 import { runContractWorker, TASK_QUEUE, testSettingsEnv } from '../support/service';
 import { createDevServerEnv } from '../support/temporal';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { FUNDS, PRICE, WORKER_STAKE } from '../support/fixtures';
+import { DISPUTE_BOND, FUNDS, PRICE, WORKER_STAKE } from '../support/fixtures';
 import { eventually, waitClosed } from '../support/eventually';
 
 let env: TestWorkflowEnvironment;
@@ -44,7 +45,7 @@ after(async () => {
 /** Starts the crashing worker (it bundles, then polls); the returned promise settles when it dies. */
 function startCrashingWorker(
   settingsEnv: NodeJS.ProcessEnv,
-  activity: 'settle' | 'recordContract' | 'lockStake',
+  activity: 'settle' | 'recordContract' | 'lockStake' | 'lockBond',
 ) {
   const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'crashing-worker.ts')], {
     env: {
@@ -70,7 +71,7 @@ const usdc = async (address: string) => (await ledger.balances(agentOwner(addres
  * `activity` committed: the money has moved already. `approving` settles once a fresh worker finishes.
  */
 /** The API (no worker of its own), the ledger, a crashing worker, and a funded Client and Worker. */
-async function partiesWithCrashingWorker(activity: 'settle' | 'recordContract' | 'lockStake') {
+async function partiesWithCrashingWorker(activity: 'settle' | 'recordContract' | 'lockStake' | 'lockBond') {
   const settingsEnv = testSettingsEnv(env, dir);
   const settings = loadSettings(settingsEnv);
   ledger ??= await openLedger(settings.ledger);
@@ -206,6 +207,48 @@ test("a worker killed after a direct award's stake lock (a local activity): one 
     await fresh.stop();
   }
   assert.deepEqual(await usdc(client.address), settledBalances.client);
+  assert.deepEqual(await usdc(worker.address), settledBalances.worker);
+  assert.equal((await ledger.audit()).openHolds, 0);
+});
+
+test("a worker killed after the Dispute Bond's lock (a local activity): one bond held, the dispute decides once", async () => {
+  const { settings, crashed, client, worker } = await partiesWithCrashingWorker('lockBond');
+  const { contractId: id } = await client.createContract(fixedTerms(worker.address));
+  await worker.accept(id);
+  await worker.deliver(id, DELIVERY);
+  const disputing = client.dispute(id).catch((err: unknown) => err);
+  await crashOf(crashed, disputing);
+  assert.deepEqual(await usdc(client.address), {
+    available: FUNDS - PRICE - DISPUTE_BOND,
+    held: PRICE + DISPUTE_BOND,
+  });
+
+  const fresh = await runContractWorker(env, ledger, settings);
+  try {
+    if ((await disputing) instanceof Error) {
+      await client
+        .dispute(id)
+        .catch((err: unknown) => assert.ok(err instanceof AgentApiError && err.status === 409, String(err)));
+    }
+    // Nobody holds the eligibility stake here: the panel is empty, tallied at once (every criterion
+    // unclear, counted met), so the delivery is fully met and the unfounded bond goes to the treasury.
+    const view = await eventually(
+      () => client.getContract(id),
+      (v) => v.status.startsWith('settled-'),
+      90_000,
+    );
+    assert.equal(view.status, 'settled-fully-met');
+    await waitClosed(env.client, id);
+  } finally {
+    await fresh.stop();
+  }
+  const bonds = (await ledger.holdsByContract(id)).filter((x) => x.kind === 'dispute-bond');
+  assert.deepEqual(
+    bonds.map((x) => x.status),
+    ['resolved'],
+    'the retried lock replayed the same bond',
+  );
+  assert.deepEqual(await usdc(client.address), { available: FUNDS - PRICE - DISPUTE_BOND, held: 0n });
   assert.deepEqual(await usdc(worker.address), settledBalances.worker);
   assert.equal((await ledger.audit()).openHolds, 0);
 });
