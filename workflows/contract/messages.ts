@@ -57,6 +57,7 @@ import { PATCHES } from './patches';
 import { messageLock } from './activity-proxies';
 import {
   activityFailureMessage,
+  asActivityFailure,
   isInsufficientFunds,
   reject,
   rejection,
@@ -233,7 +234,8 @@ async function lockOrRefuse(
   try {
     return (await lock()).holdId;
   } catch (error) {
-    if (!isInsufficientFunds(error)) throw error;
+    // A local lock's (activity-proxies.ts messageLock) other failures fail the step, as a scheduled one's.
+    if (!isInsufficientFunds(error)) throw asActivityFailure(error, `lock ${what}`);
     return reject(
       rejection(
         FailureType.InsufficientFunds,
