@@ -18,6 +18,7 @@ import {
   type MessageReceipt,
 } from '../workflows/definitions';
 import type { ContractRecordStore } from '../activities/records';
+import { createdAttributes } from '../workflows/contract/visible-attributes';
 import type { ContractEvent } from '../workflows/rules/events';
 import { conflict, notFound } from './errors';
 import { listContracts, type ContractPage, type ListFilter } from './contract-listing';
@@ -84,6 +85,8 @@ export function startContract(
     workflowIdConflictPolicy: 'FAIL',
     workflowIdReusePolicy: 'REJECT_DUPLICATE',
     staticSummary,
+    // Its first search attributes, so its first workflow task does not upsert them (visible-attributes.ts).
+    typedSearchAttributes: createdAttributes(input),
   });
   return workflows.executeUpdateWithStart(createdUpdate, {
     startWorkflowOperation,

@@ -76,7 +76,20 @@ export interface ContractInput {
   terms: WorkflowTermsWire;
   /** The parameter snapshot in force at creation (rules/params paramsToWire), used for the whole life. */
   params: ProtocolParamsWire;
+  /**
+   * The history's shape the contract was started for (HISTORY_VERSION), set by the API for every new
+   * contract; absent on contracts started before it, which decide by patched() as they always did
+   * (workflows/contract/lean-history.ts). Workers must understand it before the API sets it
+   * (docs/operations.md "Rolling out a history version").
+   */
+  historyVersion?: number;
 }
+
+/**
+ * 1: no patch marker; the holds of messages that cannot race (a direct award's accept, a dispute, a
+ * vote) locked as local activities; the start carries the contract's first search attributes.
+ */
+export const HISTORY_VERSION = 1;
 
 /** Why a contract was never created: its escrow lock was refused (the `created` Update's failure code). */
 export type EscrowRefusal = 'insufficient_funds' | 'escrow_refused';

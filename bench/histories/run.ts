@@ -1,7 +1,7 @@
 // History events per path, read from the saved histories (test/histories), against the goals of the
 // performance issue: FDP happy path <= 40, dispute with 3 votes <= 100, auction with 10 bidders <= 150.
-// Measures only. `before` is the same path's history recorded before leaner-history
-// (legacy-<path>-before-leaner-history.json: main's lean histories with the draw secret). `real` leaves out the workflow task a refused Update
+// Measures only. `before` is the same path's history recorded before the history version
+// (legacy-<path>-before-history-version.json: leaner histories, asked by patch). `real` leaves out the workflow task a refused Update
 // costs here: the saved histories come from the time-skipping test server, which writes that task;
 // the Temporal server drops a refused Update's (speculative) workflow task, so there it costs no event.
 // An auction history with fewer than 10 quotes is projected to 10 with what one quote costs in that
@@ -14,7 +14,7 @@ import { historyFromFile } from '../../test/histories/format';
 
 const DIR = join(import.meta.dirname, '../../test/histories');
 const AUCTION_BIDDERS = 10;
-const LEGACY_SUFFIX = '-before-leaner-history';
+const LEGACY_SUFFIX = '-before-history-version';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 const T = temporal.api.enums.v1.EventType;

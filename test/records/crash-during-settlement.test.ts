@@ -3,7 +3,10 @@
 // itself; Temporal retries the activity on a fresh worker once its start-to-close timeout passes.
 // The retry posts nothing (same operation ids), the contract settles once, the balances are exact.
 // The same with the worker killed after writing the durable record: the retried task writes it again
-// (a later task of the same run: the store takes the rewrite) and the workflow completes.
+// (a later task of the same run: the store takes the rewrite) and the workflow completes. And the
+// worker killed right after a direct award's stake lock, a local activity inside the accept's task:
+// the retried task locks it again under the same id, so one stake is held and the accept answers;
+// the same for the Client's Dispute Bond.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -13,14 +16,14 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { agentOwner, openLedger, type Ledger } from '../../activities/ledger';
 import { openRecords } from '../../activities/records';
-import { createAgentClient, createOperatorClient, randomPrivateKey } from '../../api/sdk';
+import { AgentApiError, createAgentClient, createOperatorClient, randomPrivateKey } from '../../api/sdk';
 import { startApiServer, type ApiServer } from '../../service/api-server';
 import { loadSettings } from '../../service/settings';
 import { DELIVERY, fixedTerms } from '../e2e/support';
 import { runContractWorker, TASK_QUEUE, testSettingsEnv } from '../support/service';
 import { createDevServerEnv } from '../support/temporal';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { FUNDS, PRICE } from '../support/fixtures';
+import { DISPUTE_BOND, FUNDS, PRICE, WORKER_STAKE } from '../support/fixtures';
 import { eventually, waitClosed } from '../support/eventually';
 
 let env: TestWorkflowEnvironment;
@@ -40,7 +43,10 @@ after(async () => {
 });
 
 /** Starts the crashing worker (it bundles, then polls); the returned promise settles when it dies. */
-function startCrashingWorker(settingsEnv: NodeJS.ProcessEnv, activity: 'settle' | 'recordContract') {
+function startCrashingWorker(
+  settingsEnv: NodeJS.ProcessEnv,
+  activity: 'settle' | 'recordContract' | 'lockStake' | 'lockBond',
+) {
   const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'crashing-worker.ts')], {
     env: {
       ...process.env,
@@ -64,7 +70,8 @@ const usdc = async (address: string) => (await ledger.balances(agentOwner(addres
  * A contract approved while the crashing worker runs, after that worker died by its own SIGKILL once
  * `activity` committed: the money has moved already. `approving` settles once a fresh worker finishes.
  */
-async function approvedIntoCrash(activity: 'settle' | 'recordContract') {
+/** The API (no worker of its own), the ledger, a crashing worker, and a funded Client and Worker. */
+async function partiesWithCrashingWorker(activity: 'settle' | 'recordContract' | 'lockStake' | 'lockBond') {
   const settingsEnv = testSettingsEnv(env, dir);
   const settings = loadSettings(settingsEnv);
   ledger ??= await openLedger(settings.ledger);
@@ -76,21 +83,27 @@ async function approvedIntoCrash(activity: 'settle' | 'recordContract') {
   const worker = createAgentClient({ baseUrl: api.url, privateKey: randomPrivateKey() });
   await operator.deposit({ address: client.address, amount: FUNDS.toString() });
   await operator.deposit({ address: worker.address, amount: FUNDS.toString() });
+  return { settings, crashed, client, worker };
+}
+
+/** Waits for the crashing worker's SIGKILL, failing after a minute with what `pending` answered. */
+async function crashOf(crashed: Promise<[number | null, NodeJS.Signals | null]>, pending: Promise<unknown>) {
+  const [, signal] = await Promise.race([
+    crashed,
+    new Promise<never>((_, reject) =>
+      setTimeout(() => void pending.then((r) => reject(new Error(`no crash; call: ${String(r)}`))), 60_000),
+    ),
+  ]);
+  assert.equal(signal, 'SIGKILL');
+}
+
+async function approvedIntoCrash(activity: 'settle' | 'recordContract') {
+  const { settings, crashed, client, worker } = await partiesWithCrashingWorker(activity);
   const { contractId: id } = await client.createContract(fixedTerms(worker.address));
   await worker.accept(id);
   await worker.deliver(id, DELIVERY);
   const approving = client.approve(id).catch((err: unknown) => err);
-
-  const [, signal] = await Promise.race([
-    crashed,
-    new Promise<never>((_, reject) =>
-      setTimeout(
-        () => void approving.then((r) => reject(new Error(`no crash; approve: ${String(r)}`))),
-        60_000,
-      ),
-    ),
-  ]);
-  assert.equal(signal, 'SIGKILL');
+  await crashOf(crashed, approving);
   assert.deepEqual(await usdc(client.address), settledBalances.client);
   assert.deepEqual(await usdc(worker.address), settledBalances.worker);
   const afterCrash = await ledger.audit();
@@ -152,4 +165,90 @@ test('a worker killed after writing the record (a local activity): the retried t
   assert.ok(last.writer.at > first.writer.at, 'the retried task, later by the workflow clock, wrote it');
   const settled = last.events.filter((e) => e.type === 'contract.settled');
   assert.equal(settled.length, 1, "the record is one task's, never a mix");
+});
+
+test("a worker killed after a direct award's stake lock (a local activity): one stake held, the accept answers", async () => {
+  // Created before the crash: the crashing worker runs the creation's task too (its escrow lock).
+  const { settings, crashed, client, worker } = await partiesWithCrashingWorker('lockStake');
+  const { contractId: id } = await client.createContract(fixedTerms(worker.address));
+  const accepting = worker.accept(id).catch((err: unknown) => err);
+  await crashOf(crashed, accepting);
+  // The stake is locked, but its accept is in no history yet: the task that locked it never completed.
+  const held = { available: FUNDS - WORKER_STAKE, held: WORKER_STAKE };
+  assert.deepEqual(await usdc(worker.address), held);
+
+  const fresh = await runContractWorker(env, ledger, settings);
+  try {
+    // The Update comes back with the retried task; a caller whose answer was lost sends it again.
+    const answered = await accepting;
+    if (answered instanceof Error) {
+      // Already matched by the Update the retried task took: a 409 tells the caller so.
+      await worker
+        .accept(id)
+        .catch((err: unknown) => assert.ok(err instanceof AgentApiError && err.status === 409, String(err)));
+    }
+    const view = await eventually(
+      () => client.getContract(id),
+      (v) => v.status === 'matched',
+      90_000,
+    );
+    assert.equal(view.view === 'party' && view.worker, worker.address);
+    const stakes = (await ledger.holdsByContract(id)).filter((x) => x.kind === 'stake');
+    assert.deepEqual(
+      stakes.map((x) => x.status),
+      ['open'],
+      'the retried lock replayed the same hold',
+    );
+    assert.deepEqual(await usdc(worker.address), held);
+    await worker.deliver(id, DELIVERY);
+    await client.approve(id);
+    await waitClosed(env.client, id);
+  } finally {
+    await fresh.stop();
+  }
+  assert.deepEqual(await usdc(client.address), settledBalances.client);
+  assert.deepEqual(await usdc(worker.address), settledBalances.worker);
+  assert.equal((await ledger.audit()).openHolds, 0);
+});
+
+test("a worker killed after the Dispute Bond's lock (a local activity): one bond held, the dispute decides once", async () => {
+  const { settings, crashed, client, worker } = await partiesWithCrashingWorker('lockBond');
+  const { contractId: id } = await client.createContract(fixedTerms(worker.address));
+  await worker.accept(id);
+  await worker.deliver(id, DELIVERY);
+  const disputing = client.dispute(id).catch((err: unknown) => err);
+  await crashOf(crashed, disputing);
+  assert.deepEqual(await usdc(client.address), {
+    available: FUNDS - PRICE - DISPUTE_BOND,
+    held: PRICE + DISPUTE_BOND,
+  });
+
+  const fresh = await runContractWorker(env, ledger, settings);
+  try {
+    if ((await disputing) instanceof Error) {
+      await client
+        .dispute(id)
+        .catch((err: unknown) => assert.ok(err instanceof AgentApiError && err.status === 409, String(err)));
+    }
+    // Nobody holds the eligibility stake here: the panel is empty, tallied at once (every criterion
+    // unclear, counted met), so the delivery is fully met and the unfounded bond goes to the treasury.
+    const view = await eventually(
+      () => client.getContract(id),
+      (v) => v.status.startsWith('settled-'),
+      90_000,
+    );
+    assert.equal(view.status, 'settled-fully-met');
+    await waitClosed(env.client, id);
+  } finally {
+    await fresh.stop();
+  }
+  const bonds = (await ledger.holdsByContract(id)).filter((x) => x.kind === 'dispute-bond');
+  assert.deepEqual(
+    bonds.map((x) => x.status),
+    ['resolved'],
+    'the retried lock replayed the same bond',
+  );
+  assert.deepEqual(await usdc(client.address), { available: FUNDS - PRICE - DISPUTE_BOND, held: 0n });
+  assert.deepEqual(await usdc(worker.address), settledBalances.worker);
+  assert.equal((await ledger.audit()).openHolds, 0);
 });

@@ -15,7 +15,8 @@ async function main(): Promise<void> {
   const ledger = await openLedger(settings.ledger);
   const records = await openRecords(settings.ledger);
   const activities = createActivities({ ledger, records });
-  const crashing = (process.env.CRASH_ACTIVITY ?? 'settle') as 'settle' | 'recordContract';
+  const crashing = (process.env.CRASH_ACTIVITY ?? 'settle') as
+    'settle' | 'recordContract' | 'lockStake' | 'lockBond';
   const real = activities[crashing] as (input: unknown) => Promise<unknown>;
   const connection = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS! });
   const worker = await Worker.create({

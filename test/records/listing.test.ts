@@ -31,7 +31,8 @@ test('closed contracts are listed from their records, after `temporal workflow d
   await client.approve(settled);
   await waitClosed(h().env.client, settled);
   const closed = [settled, await cancelled(client, worker.address), await cancelled(client, worker.address)];
-  const { contractId: open } = await client.createContract(fixedTerms(worker.address));
+  const openTerms = fixedTerms(worker.address);
+  const { contractId: open } = await client.createContract(openTerms);
 
   await deleteContractWorkflow(h().env, settled);
 
@@ -46,10 +47,14 @@ test('closed contracts are listed from their records, after `temporal workflow d
     closed.slice(1).sort(),
   );
   // The open one is on visibility (eventually consistent): wait until it shows there.
-  await eventually(
+  const openRows = await eventually(
     () => client.listContracts({ status: 'created', contractType: 'fixed' }),
     (rows) => rows.some((c) => c.contractId === open),
   );
+  // Its row comes from the start's search attributes (the workflow did not upsert them again).
+  const openRow = openRows.find((c) => c.contractId === open)!;
+  assert.equal(openRow.contractCode, 'FDP');
+  assert.equal(openRow.nextDeadline, new Date(openTerms.deadlines.match).toISOString());
 
   // One row a page: the open contract, then the closed ones newest closed first. A contract closes
   // once the pages have reached the closed ones: it is not mixed into the later pages (it sorts ahead

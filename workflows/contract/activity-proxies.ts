@@ -10,9 +10,12 @@
 // and the durable record (record.ts: the store takes a retried task's rewrite). A local activity is run again only when
 // its workflow task fails before completing; the retried task replays the same history and makes the
 // same call, which the ledger answers as a replay (or refuses as a conflict: never a second move).
-// Scheduled, always: a hold a message locks (stake, bonds, an auction's match), since a retried task
-// may refuse that message and the hold must not exist without it; and the reads a later write depends
-// on (the panel registry, the eligibility holds), whose answer must be in the history first.
+// Scheduled: a hold a message locks where messages race (an open tender's accepts, an auction's
+// match), since a retried task may take another message first and the hold must not exist without
+// its message's acceptance (docs/performance.md §3); on a versioned history the holds of messages
+// that cannot race — a direct award's accept, the dispute, a vote — are local (messageLock). Scheduled,
+// always: the reads a later write depends on (the panel registry, the eligibility holds), whose answer
+// must be in the history first.
 import { proxyActivities, proxyLocalActivities, type ActivityInterfaceFor } from '@temporalio/workflow';
 import type { DrawActivities } from '../../activities/draw-activities';
 import type { LedgerActivities, SettleInput } from '../../activities/ledger-activities';
@@ -43,6 +46,17 @@ const local = {
 /** The escrow lock and the last batch: local activities on a lean history. */
 export function ledger(c: Lean): ActivityInterfaceFor<LedgerActivities> {
   return c.lean ? local.ledger : scheduled.ledger;
+}
+
+/**
+ * The hold a message locks (a stake, a bond). Local only on a versioned history and only where
+ * `raceFree`: one caller can pass the message's validator, once (the named Worker's accept, the
+ * Client's dispute, a drawn BA's vote), so a retried task locks the same hold under the same operation
+ * id and a hold left by a task that never completed is released by the contract's last batch
+ * (`final`, settleLast).
+ */
+export function messageLock(c: Lean, raceFree: boolean): ActivityInterfaceFor<LedgerActivities> {
+  return c.versioned && raceFree ? local.ledger : scheduled.ledger;
 }
 
 /** The panel's seats (open, close): local activities on a lean history. */

@@ -5,19 +5,30 @@
 // a later patched() call could answer differently once a replayed workflow reaches live execution.
 // The leaner history (a second patch, asked first so a new contract records one marker, not two)
 // adds: the draw secret and the durable record as local activities, without the draw secret's marker.
+// A versioned history (the input's historyVersion, set by the API for every new contract) asks no
+// patch at all — a patch marker and the SDK's TemporalChangeVersion upsert are 2 events — and locks
+// the holds of messages that cannot race as local activities (activity-proxies.ts).
 import { patched } from '@temporalio/workflow';
+import { HISTORY_VERSION, type ContractInput } from '../definitions';
 import { PATCHES, type PatchId } from './patches';
 
 export interface Lean {
   readonly lean: boolean;
   /** Implies `lean`. */
   readonly leaner: boolean;
+  /** Implies `leaner`: started with historyVersion, decided from the input (no marker). */
+  readonly versioned: boolean;
 }
 
-/** Called once, before the workflow's first command. */
-export function startsLean(): Lean {
-  if (patched(PATCHES.leanerHistory)) return { lean: true, leaner: true };
-  return { lean: patched(PATCHES.leanHistory), leaner: false };
+/**
+ * Called once, before the workflow's first command. The input is in the history's first event, so a
+ * replay decides as the run did; an input without historyVersion asks patched() exactly as before.
+ */
+export function startsLean(input: Pick<ContractInput, 'historyVersion'>): Lean {
+  if (input.historyVersion !== undefined && input.historyVersion >= HISTORY_VERSION)
+    return { lean: true, leaner: true, versioned: true };
+  if (patched(PATCHES.leanerHistory)) return { lean: true, leaner: true, versioned: false };
+  return { lean: patched(PATCHES.leanHistory), leaner: false, versioned: false };
 }
 
 /**

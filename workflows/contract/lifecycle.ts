@@ -14,6 +14,7 @@ import { closeBiddingAtDeadline } from './auction-match';
 import { applyDecision } from './closing';
 import { newDrawSecret } from './draw-secret';
 import { releaseByOperator, underWatch } from './needs-operator';
+import { withdrawStartAttributes } from './observability';
 import { decideTally, drawPanelFor } from './panel';
 import { DeadlineTimer } from './deadline-timer';
 import { patchedBefore } from './lean-history';
@@ -41,6 +42,7 @@ export async function lockEscrow(c: Contract): Promise<boolean> {
       reason: short ? 'insufficient_funds' : 'escrow_refused',
       message: activityFailureMessage(error),
     });
+    withdrawStartAttributes();
     return false;
   }
   // After the lock (a contract never created has no secret and no patch marker), before the escrow

@@ -54,9 +54,10 @@ import { toWire } from '../rules/money';
 import type { CancellationReason } from '../rules/status';
 import { decideTally, everyoneVoted } from './panel';
 import { PATCHES } from './patches';
-import { scheduled } from './activity-proxies';
+import { messageLock } from './activity-proxies';
 import {
   activityFailureMessage,
+  asActivityFailure,
   isInsufficientFunds,
   reject,
   rejection,
@@ -118,7 +119,7 @@ const accept: MessageSpec<{ caller: string }> = {
       try {
         recheck(c, input, validateAccept);
         const amount = c.stakeAmount();
-        const holdId = stakeIsNoHold(amount)
+        const holdId = stakeIsNoHold(c, amount)
           ? null
           : await lockOrRefuse('Worker Stake', amount, () => lockWorkerStake(c, worker, amount));
         c.matched(worker, { amount, holdId });
@@ -233,7 +234,8 @@ async function lockOrRefuse(
   try {
     return (await lock()).holdId;
   } catch (error) {
-    if (!isInsufficientFunds(error)) throw error;
+    // A local lock's (activity-proxies.ts messageLock) other failures fail the step, as a scheduled one's.
+    if (!isInsufficientFunds(error)) throw asActivityFailure(error, `lock ${what}`);
     return reject(
       rejection(
         FailureType.InsufficientFunds,
@@ -251,7 +253,8 @@ function lockBondOrRefuse(
   amount: bigint,
 ): Promise<string> {
   return lockOrRefuse(kind === 'ba-bond' ? 'BA bond' : 'Dispute Bond', amount, () =>
-    scheduled.ledger.lockBond({ contractId: c.contractId, kind, party, amount: toWire(amount) }),
+    // One dispute (the Client's), one vote per drawn BA: they cannot race (activity-proxies.ts).
+    messageLock(c, true).lockBond({ contractId: c.contractId, kind, party, amount: toWire(amount) }),
   );
 }
 
@@ -343,7 +346,10 @@ function admission<I>(c: Contract, spec: MessageSpec<I>, input: unknown): Reject
 
 // The budget on the Signal path is patched (Update validators are not replayed).
 function signalAdmission<I>(c: Contract, spec: MessageSpec<I>, input: unknown): Rejection | null {
-  return spec.validate(c, input) ?? (patched(PATCHES.signalBudget) ? admit(c, spec.message, input) : null);
+  return (
+    spec.validate(c, input) ??
+    (c.versioned || patched(PATCHES.signalBudget) ? admit(c, spec.message, input) : null)
+  );
 }
 
 /** A refusal after acceptance is counted (budget.ts) and recorded; null when `error` is no refusal. */

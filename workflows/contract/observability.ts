@@ -1,16 +1,11 @@
 // What an operator sees in the Temporal UI without the payload codec: typed search attributes and
 // the current details. Content-free: IDs, addresses, statuses, amounts and deadlines only.
-import { setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
+import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { formatUsdc } from '../rules/money';
-import {
-  clientKey,
-  contractCodeKey,
-  contractStatusKey,
-  nextDeadlineKey,
-  quoteCountKey,
-  workerKey,
-} from '../search-attributes';
+import { contractSearchAttributes } from '../search-attributes';
 import { isAuction, type ContractCode, type ContractType } from '../rules/contract-kinds';
+import { startedWith, visibleAttributes } from './visible-attributes';
 import type { NextDeadline } from '../rules/deadlines';
 
 /** What publishing reads and writes of the contract's state (state.ts's Contract is one). */
@@ -89,14 +84,33 @@ export function publishNow(c: Published): void {
   if (isAuction(c.terms)) visible.push(c.quotes.length);
   const key = JSON.stringify(visible);
   if (key === c.publication.key) return;
+  const first = c.publication.key === '';
   c.publication.key = key;
-  upsertSearchAttributes([
-    { key: contractStatusKey, value: c.status },
-    { key: contractCodeKey, value: c.terms.code },
-    { key: clientKey, value: c.terms.client },
-    { key: workerKey, value: c.worker },
-    { key: nextDeadlineKey, value: next === null ? null : new Date(next.at) },
-    ...(isAuction(c.terms) ? [{ key: quoteCountKey, value: c.quotes.length }] : []),
-  ]);
+  const attributes = visibleAttributes({
+    status: c.status,
+    code: c.terms.code,
+    client: c.terms.client,
+    worker: c.worker,
+    next,
+    quoteCount: isAuction(c.terms) ? c.quotes.length : null,
+  });
+  // A contract started with these values (api/contract-gateway.ts) shows them already: no upsert.
+  // Read from the history's first event, so a replay decides alike; older runs started without them.
+  if (!(first && startedWith(workflowInfo().typedSearchAttributes, attributes)))
+    upsertSearchAttributes(attributes);
   setCurrentDetails(details(c, next));
+}
+
+/**
+ * A contract whose escrow the ledger refused was never created: a start that carried its first search
+ * attributes takes them back, so the listing (it lists contracts carrying ContractStatus) and the
+ * operator's UI never show it. One upsert, on this path only; older runs started without them.
+ */
+export function withdrawStartAttributes(): void {
+  const ours = new Set<string>(contractSearchAttributes.map((k) => k.name));
+  const carried = workflowInfo()
+    .typedSearchAttributes.getAll()
+    .filter((p) => ours.has(p.key.name));
+  if (carried.length === 0) return;
+  upsertSearchAttributes(carried.map((p) => ({ ...p, value: null }) as SearchAttributeUpdatePair));
 }

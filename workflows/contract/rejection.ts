@@ -1,5 +1,6 @@
 // A message the rules refuse: its failure type (the kind of refusal; the API maps it to a status),
 // a machine code for the event log, the offending field, and a message for the caller.
+import { RetryState } from '@temporalio/common';
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
 import type { FailureType } from '../definitions';
 import { FAILURE_TYPES, type RejectionDetails } from '../definitions';
@@ -41,12 +42,29 @@ function activityError(error: unknown): ApplicationFailure | null {
   return error instanceof ApplicationFailure ? error : null;
 }
 
-/** The ApplicationFailure type of an activity's non-retryable domain error (e.g. `InsufficientFunds`). */
+/**
+ * A local activity's domain error wrapped as a scheduled one's arrives (an ActivityFailure around it),
+ * for a handler that rethrows it: unwrapped, an ApplicationFailure of a known type would read as a
+ * rule's rejection of the message (rejectionOf) rather than a step that failed.
+ */
+export function asActivityFailure(error: unknown, activityType: string): unknown {
+  if (!(error instanceof ApplicationFailure)) return error;
+  return new ActivityFailure(
+    error.message,
+    activityType,
+    undefined,
+    RetryState.NON_RETRYABLE_FAILURE,
+    undefined,
+    error,
+  );
+}
+
 /** The ledger refused for lack of funds (InsufficientFunds): nothing was locked. */
 export function isInsufficientFunds(error: unknown): boolean {
   return activityFailureType(error) === 'InsufficientFunds';
 }
 
+/** The ApplicationFailure type of an activity's non-retryable domain error (e.g. `InsufficientFunds`). */
 export function activityFailureType(error: unknown): string | null {
   return activityError(error)?.type ?? null;
 }

@@ -115,7 +115,11 @@ type ReadOnlyField<V> = V extends readonly (infer E)[] ? readonly E[] : V;
 export type Contract = { readonly [K in keyof ContractState]: ReadOnlyField<ContractState[K]> };
 
 /** A new contract's state; `startsLean` is asked once its input is valid (lean-history.ts). */
-export function newContract(input: ContractInput, now: number, startsLean: () => Lean): Contract {
+export function newContract(
+  input: ContractInput,
+  now: number,
+  startsLean: (input: ContractInput) => Lean,
+): Contract {
   return new ContractState(input, now, startsLean);
 }
 
@@ -131,6 +135,8 @@ class ContractState {
   readonly lean: boolean;
   /** Decided once, at the start (lean-history.ts): the draw secret and the record as local activities. */
   readonly leaner: boolean;
+  /** Decided once, from the input (lean-history.ts): no patch markers, race-free locks local. */
+  readonly versioned: boolean;
 
   escrow: EscrowState = { state: 'pending' };
   status: ContractStatus = 'created';
@@ -179,7 +185,7 @@ class ContractState {
   /** A step waiting for the operator, the operator's pending action, and steps done (needs-operator.ts). */
   operator: Readonly<OperatorState> = { stuck: null, action: null, releasing: false, completed: 0 };
 
-  constructor(input: ContractInput, now: number, startsLean: () => Lean) {
+  constructor(input: ContractInput, now: number, startsLean: (input: ContractInput) => Lean) {
     try {
       this.params = paramsFromWire(input.params);
       this.terms = { ...input.terms, amount: fromWire(input.terms.amount) };
@@ -192,9 +198,10 @@ class ContractState {
     this.contractId = input.contractId;
     this.worker = this.terms.worker;
     this.createdAt = now;
-    const lean = startsLean();
+    const lean = startsLean(input);
     this.lean = lean.lean;
     this.leaner = lean.leaner;
+    this.versioned = lean.versioned;
   }
 
   /** The main loop must react to this change: it waits until the revision moves. */

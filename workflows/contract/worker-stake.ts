@@ -5,16 +5,20 @@
 import { patched } from '@temporalio/workflow';
 import type { Address } from '../rules/address';
 import { toWire } from '../rules/money';
-import { scheduled } from './activity-proxies';
+import { messageLock } from './activity-proxies';
 import { PATCHES } from './patches';
 import type { Contract } from './state';
 
 /** True when `amount` needs no lock: it rounds to zero (docs/protocol.md "A stake that rounds to zero"). */
-export function stakeIsNoHold(amount: bigint): boolean {
-  return amount === 0n && patched(PATCHES.zeroStake);
+export function stakeIsNoHold(c: Contract, amount: bigint): boolean {
+  return amount === 0n && (c.versioned || patched(PATCHES.zeroStake));
 }
 
-/** Locks `worker`'s stake (`<contractId>:stake:<address>`); fails with InsufficientFunds when it cannot fund it. */
+/**
+ * Locks `worker`'s stake (`<contractId>:stake:<address>`); fails with InsufficientFunds when it cannot
+ * fund it. Only a direct award's accept cannot race (only the named Worker passes its validator).
+ */
 export function lockWorkerStake(c: Contract, worker: Address, amount: bigint): Promise<{ holdId: string }> {
-  return scheduled.ledger.lockStake({ contractId: c.contractId, worker, amount: toWire(amount) });
+  const raceFree = c.terms.awardMethod === 'direct' && c.terms.contractType !== 'auction';
+  return messageLock(c, raceFree).lockStake({ contractId: c.contractId, worker, amount: toWire(amount) });
 }
