@@ -89,16 +89,12 @@ export class ThreadLedger implements Ledger {
   /** Closes the database once every call sent before has been answered, and waits for the thread to end. */
   async close(): Promise<void> {
     if (this.closed) return;
-    const thread = this.thread;
-    if (!thread) {
-      this.closed = true;
-      return;
-    }
-    const worker = await thread;
-    const exited = new Promise((resolve) => worker.once('exit', resolve));
-    const closing = this.call('close', []);
     this.closed = true;
-    await closing;
+    const thread = this.thread;
+    const worker = await thread?.catch(() => undefined);
+    if (!worker || this.thread !== thread) return; // never started, or already ended
+    const exited = new Promise((resolve) => worker.once('exit', resolve));
+    await this.send(worker, 'close', []);
     await exited;
   }
 
@@ -132,7 +128,10 @@ export class ThreadLedger implements Ledger {
 
   private async call(method: ThreadMethod, args: unknown[]): Promise<unknown> {
     if (this.closed) throw new Error('the ledger is closed');
-    const worker = await this.start();
+    return this.send(await this.start(), method, args);
+  }
+
+  private send(worker: Worker, method: ThreadMethod, args: unknown[]): Promise<unknown> {
     const id = this.nextId++;
     // Held while a call is in flight, so the process waits for the answer; idle, the thread keeps
     // nothing alive (as the in-process store's open file does not).

@@ -4,9 +4,11 @@
 // the thread with the database closed cleanly. (Every other ledger suite runs against it too: stores.ts.)
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import {
   LedgerError,
   LedgerThreadExitedError,
@@ -187,6 +189,22 @@ describe('the SQLite ledger on its own thread', () => {
       assert.deepEqual((await again.balances(alice)).USDC, { available: 20n, held: 0n });
     } finally {
       await again.close();
+    }
+  });
+
+  test('a call in flight keeps the process alive until answered, an idle thread does not', async () => {
+    const file = path();
+    const child = join(__dirname, 'support', 'unclosed-ledger.ts');
+    // The child ends by itself (execFile's timeout would kill a hung one and fail the test).
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', child, file], {
+      timeout: 60_000,
+    });
+    assert.equal(stdout, 'applied');
+    const ledger = await openLedger({ kind: 'sqlite', path: file, thread: false });
+    try {
+      assert.deepEqual((await ledger.balances(alice)).USDC, { available: 5n, held: 0n });
+    } finally {
+      await ledger.close();
     }
   });
 });
