@@ -3,5 +3,6 @@ export * from './types';
 export * from './errors';
 export { agentOwner, addressOf, MAX_AMOUNT } from './validate';
 export { openLedger } from './open';
+export { LedgerThreadExitedError } from './thread-ledger';
 export type { LedgerConfig } from './open';
 export type { PanelRegistry, VoteRecord, RowVote } from './panels';

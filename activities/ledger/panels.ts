@@ -3,7 +3,7 @@
 // tallied panel (readable by contract and by agent). Written by the contract workflow's activities
 // (a panel opens when it is drawn, closes with its vote rows at the tally); read by the API.
 // Both writes are idempotent, so a retried activity changes nothing the second time.
-import { isAddress } from '../../workflows/rules/address';
+import { isAddress } from '../../workflows/rules/address-format';
 import { big, str } from './sql';
 import type { Row, SqlDriver } from './sql';
 

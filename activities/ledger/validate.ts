@@ -1,6 +1,6 @@
 // Checks and normalizes operations before they reach a store, and gives each its canonical body:
 // the text stored with the operation id, compared on a repeat to tell a replay from a conflict.
-import { ADDRESS_RE } from '../../workflows/rules/address';
+import { ADDRESS_RE } from '../../workflows/rules/address-format';
 import { InvalidOperationError } from './errors';
 import { ASSETS, ASSET_ISSUANCE, HOLD_KINDS } from './types';
 import type { Asset, HoldKind, LedgerOp, Owner, ResolvePart } from './types';

@@ -1,5 +1,6 @@
 // A SQLite ledger file written by the schema-version-1 store (support/ledger-v1.sql) opens with the
-// current store, keeps every balance, hold and operation id, and goes on working with its guards.
+// current store (on the caller's thread and on its own thread), keeps every balance, hold and operation
+// id, and goes on working with its guards.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -29,100 +30,102 @@ function inspect(path: string, sql: string): unknown[] {
   }
 }
 
-test('a ledger file of schema version 1 is upgraded on open and keeps working', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'oc-ledger-v1-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const path = versionOneFile(dir);
-  const seqBefore = inspect(path, 'SELECT seq, op_id, idx FROM ledger_transfers ORDER BY seq');
+for (const thread of [false, true]) {
+  test(`a ledger file of schema version 1 is upgraded on open and keeps working (${thread ? 'own thread' : 'in process'})`, async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'oc-ledger-v1-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const path = versionOneFile(dir);
+    const seqBefore = inspect(path, 'SELECT seq, op_id, idx FROM ledger_transfers ORDER BY seq');
 
-  const ledger = await openLedger({ kind: 'sqlite', path });
-  try {
-    // Everything the old file held, unchanged.
-    assert.deepEqual((await ledger.balances(alice)).USDC, { available: 400n, held: 300n });
-    assert.deepEqual(await ledger.balances(bob), {
-      USDC: { available: 290n, held: 0n },
-      OCT: { available: 5n, held: 0n },
-    });
-    assert.equal((await ledger.getHold('c1:escrow'))?.status, 'resolved');
-    assert.deepEqual((await ledger.getHold('c1:escrow'))?.resolution?.parts, [
-      { to: bob, amount: 290n },
-      { to: 'treasury', amount: 10n },
-    ]);
-    assert.deepEqual(
-      (await ledger.holdsOf(alice, { open: true })).map((h) => h.id),
-      ['c2:escrow', 'elig:a'],
-    );
-    assert.equal((await ledger.eligibleAgents(100n))[0]?.address, alice.slice('agent:'.length));
-    const audit = await ledger.audit();
-    assert.equal(audit.transfers, 7);
-    assert.equal(audit.openHolds, 2);
+    const ledger = await openLedger({ kind: 'sqlite', path, thread });
+    try {
+      // Everything the old file held, unchanged.
+      assert.deepEqual((await ledger.balances(alice)).USDC, { available: 400n, held: 300n });
+      assert.deepEqual(await ledger.balances(bob), {
+        USDC: { available: 290n, held: 0n },
+        OCT: { available: 5n, held: 0n },
+      });
+      assert.equal((await ledger.getHold('c1:escrow'))?.status, 'resolved');
+      assert.deepEqual((await ledger.getHold('c1:escrow'))?.resolution?.parts, [
+        { to: bob, amount: 290n },
+        { to: 'treasury', amount: 10n },
+      ]);
+      assert.deepEqual(
+        (await ledger.holdsOf(alice, { open: true })).map((h) => h.id),
+        ['c2:escrow', 'elig:a'],
+      );
+      assert.equal((await ledger.eligibleAgents(100n))[0]?.address, alice.slice('agent:'.length));
+      const audit = await ledger.audit();
+      assert.equal(audit.transfers, 7);
+      assert.equal(audit.openHolds, 2);
 
-    // Ids applied before the upgrade replay; new postings continue the sequence.
-    assert.equal(
-      (await ledger.deposit({ id: 'd1', asset: 'USDC', to: alice, amount: 1000n })).replayed,
-      true,
-    );
-    await ledger.resolve({ id: 'c2:settle:0', holdId: 'c2:escrow', parts: [{ to: bob, amount: 200n }] });
-    await assert.rejects(
-      ledger.voidHold({ id: 'c2:again', holdId: 'c2:escrow' }),
-      (e: { code?: string }) => e.code === 'HoldAlreadyResolved',
-    );
-    const postings = await ledger.postingsByContract('c2');
+      // Ids applied before the upgrade replay; new postings continue the sequence.
+      assert.equal(
+        (await ledger.deposit({ id: 'd1', asset: 'USDC', to: alice, amount: 1000n })).replayed,
+        true,
+      );
+      await ledger.resolve({ id: 'c2:settle:0', holdId: 'c2:escrow', parts: [{ to: bob, amount: 200n }] });
+      await assert.rejects(
+        ledger.voidHold({ id: 'c2:again', holdId: 'c2:escrow' }),
+        (e: { code?: string }) => e.code === 'HoldAlreadyResolved',
+      );
+      const postings = await ledger.postingsByContract('c2');
+      assert.deepEqual(
+        postings.map((p) => [p.type, p.seq > 7n]),
+        [
+          ['pending', false],
+          ['post', true],
+        ],
+      );
+      assert.equal((await ledger.audit()).openHolds, 1);
+    } finally {
+      await ledger.close();
+    }
+
+    // The rows kept their sequence numbers, the file is stamped, and the database still refuses a
+    // second resolution and any change to a row on its own.
     assert.deepEqual(
-      postings.map((p) => [p.type, p.seq > 7n]),
+      inspect(path, 'SELECT seq, op_id, idx FROM ledger_transfers WHERE seq <= 7 ORDER BY seq'),
+      seqBefore,
+    );
+    assert.deepEqual(inspect(path, 'PRAGMA user_version'), [{ user_version: 2 }]);
+    assert.deepEqual(
+      inspect(
+        path,
+        "SELECT name FROM sqlite_schema WHERE tbl_name = 'ledger_transfers' AND type = 'index' ORDER BY name",
+      ),
       [
-        ['pending', false],
-        ['post', true],
+        { name: 'ledger_transfers_contract' },
+        { name: 'ledger_transfers_hold' },
+        { name: 'ledger_transfers_holder' },
       ],
     );
-    assert.equal((await ledger.audit()).openHolds, 1);
-  } finally {
-    await ledger.close();
-  }
-
-  // The rows kept their sequence numbers, the file is stamped, and the database still refuses a
-  // second resolution and any change to a row on its own.
-  assert.deepEqual(
-    inspect(path, 'SELECT seq, op_id, idx FROM ledger_transfers WHERE seq <= 7 ORDER BY seq'),
-    seqBefore,
-  );
-  assert.deepEqual(inspect(path, 'PRAGMA user_version'), [{ user_version: 2 }]);
-  assert.deepEqual(
-    inspect(
-      path,
-      "SELECT name FROM sqlite_schema WHERE tbl_name = 'ledger_transfers' AND type = 'index' ORDER BY name",
-    ),
-    [
-      { name: 'ledger_transfers_contract' },
-      { name: 'ledger_transfers_hold' },
-      { name: 'ledger_transfers_holder' },
-    ],
-  );
-  assert.deepEqual(inspect(path, "SELECT name FROM sqlite_sequence WHERE name = 'ledger_transfers'"), []);
-  const db = new Database(path);
-  try {
-    db.pragma('foreign_keys = ON');
-    assert.throws(() => db.exec('DELETE FROM ledger_transfers'), /immutable/);
-    assert.throws(
-      () =>
-        db.exec(`BEGIN;
+    assert.deepEqual(inspect(path, "SELECT name FROM sqlite_sequence WHERE name = 'ledger_transfers'"), []);
+    const db = new Database(path);
+    try {
+      db.pragma('foreign_keys = ON');
+      assert.throws(() => db.exec('DELETE FROM ledger_transfers'), /immutable/);
+      assert.throws(
+        () =>
+          db.exec(`BEGIN;
           INSERT INTO ledger_operations VALUES ('raw', 'resolve', '{}', 'now');
           INSERT INTO ledger_transfers (op_id, idx, type, asset, debit_owner, credit_owner, amount, hold_id, closes_hold, hold_kind, created_at)
           VALUES ('raw', 0, 'void', 'USDC', '${alice}', NULL, 300, 'c1:escrow', 'c1:escrow', 'escrow', 'now');
           COMMIT`),
-      /already resolved|unique/i,
-    );
-  } finally {
-    if (db.inTransaction) db.exec('ROLLBACK');
-    db.close();
-  }
+        /already resolved|unique/i,
+      );
+    } finally {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      db.close();
+    }
 
-  // Opening the upgraded file again changes nothing.
-  const again = await openLedger({ kind: 'sqlite', path });
-  try {
-    assert.deepEqual((await again.balances(alice)).USDC, { available: 400n, held: 100n });
-    await again.audit();
-  } finally {
-    await again.close();
-  }
-});
+    // Opening the upgraded file again changes nothing.
+    const again = await openLedger({ kind: 'sqlite', path, thread });
+    try {
+      assert.deepEqual((await again.balances(alice)).USDC, { available: 400n, held: 100n });
+      await again.audit();
+    } finally {
+      await again.close();
+    }
+  });
+}

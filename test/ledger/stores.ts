@@ -1,5 +1,7 @@
-// Runs one ledger test suite against both stores: a fresh SQLite file, and a fresh schema on a real
-// PostgreSQL server started for the test file (a server that cannot start fails the suite).
+// Runs one ledger test suite against every store: a fresh SQLite file opened on the caller's thread and
+// on a thread of its own (the product's embedded default, activities/ledger/thread-ledger.ts), and a
+// fresh schema on a real PostgreSQL server started for the test file (a server that cannot start fails
+// the suite).
 import { after, before, describe } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +13,7 @@ import type { Ledger, LedgerConfig } from '../../activities/ledger';
 import { startPostgres } from '../support/postgres';
 import type { PostgresServer } from '../support/postgres';
 
-export type StoreKind = 'sqlite' | 'postgres';
+export type StoreKind = 'sqlite' | 'sqlite-thread' | 'postgres';
 
 export interface FreshStore {
   ledger: Ledger;
@@ -46,9 +48,13 @@ export class StoreHarness {
   /** Configuration of a new, empty store (each call: a new SQLite file or a new PostgreSQL schema). */
   newConfig(): LedgerConfig {
     this.count += 1;
-    return this.kind === 'sqlite'
-      ? { kind: 'sqlite', path: join(this.dir, `ledger-${this.count}.db`) }
-      : { kind: 'postgres', connectionString: this.database, schema: `t${this.count}`, poolSize: 4 };
+    if (this.kind === 'postgres')
+      return { kind: 'postgres', connectionString: this.database, schema: `t${this.count}`, poolSize: 4 };
+    return {
+      kind: 'sqlite',
+      path: join(this.dir, `ledger-${this.count}.db`),
+      thread: this.kind === 'sqlite-thread',
+    };
   }
 
   /** Opens a store and closes it when the suite ends. */
@@ -90,7 +96,7 @@ async function rawExec(config: LedgerConfig, sql: string): Promise<void> {
 
 /** Declares `body` once per store, each in its own `describe` with the store started and stopped around it. */
 export function describeEachStore(title: string, body: (store: StoreHarness) => void): void {
-  for (const kind of ['sqlite', 'postgres'] as const) {
+  for (const kind of ['sqlite', 'sqlite-thread', 'postgres'] as const) {
     describe(`${title} [${kind}]`, () => {
       const store = new StoreHarness(kind);
       before(() => store.start());
