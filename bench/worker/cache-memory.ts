@@ -11,8 +11,8 @@ import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import { WorkflowClient } from '@temporalio/client';
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { agentOwner, openLedger } from '../../activities/ledger';
 import { openRecords } from '../../activities/records';
 import { startContract } from '../../api/contract-gateway';
@@ -20,6 +20,7 @@ import { contractInput } from '../../api/contract-input';
 import { createPayloadCodec } from '../../service/codec';
 import {
   CONTRACT_WORKER_TUNING,
+  CONTRACT_WORKFLOWS_PATH,
   MAX_CACHED_CONTRACTS,
   createContractWorker,
   type ContractWorkerTuning,
@@ -31,6 +32,7 @@ import { contractWorkflowId } from '../../workflows/definitions';
 import { validateContractTerms } from '../../workflows/rules/contract-terms';
 import { DEFAULT_PARAMS } from '../../workflows/rules/params';
 import { pool } from '../contracts/pool';
+import { withThreadHeapLimit } from './thread-heap';
 import { load } from '../fleet/fleet';
 
 const OPEN = Number(process.env.BENCH_OPEN ?? 2000);
@@ -43,8 +45,10 @@ const HOUR = 3_600_000;
 interface Setting {
   name: string;
   tuning?: ContractWorkerTuning;
-  /** The workflow thread's V8 old-generation limit (MB), set before the worker starts its thread. */
+  /** The workflow thread's V8 old-generation limit (MB); V8's default (from the machine's memory) without. */
   workflowHeapMb?: number;
+  /** Modules the bundle evaluates once and shares, frozen, between workflows (bundler preloadModules). */
+  preloadModules?: string[];
 }
 
 const SETTINGS: Setting[] = [
@@ -52,6 +56,7 @@ const SETTINGS: Setting[] = [
   { name: 'workflow heap 1536 MB', workflowHeapMb: 1536 },
   { name: 'workflow heap 1024 MB', workflowHeapMb: 1024 },
   { name: '2 workflow threads', tuning: { workflowThreadPoolSize: 2 } },
+  { name: 'zod preloaded', preloadModules: ['zod'] },
 ];
 /** BENCH_SETTINGS: which of SETTINGS to run, by index (e.g. "0,2"); all by default. */
 const CHOSEN = (process.env.BENCH_SETTINGS ?? SETTINGS.map((_, i) => i).join(',')).split(',').map(Number);
@@ -68,7 +73,6 @@ interface Result {
 const rssMb = () => process.memoryUsage.rss() / 2 ** 20;
 
 async function measure(setting: Setting): Promise<Result> {
-  if (setting.workflowHeapMb) setFlagsFromString(`--max-old-space-size=${setting.workflowHeapMb}`);
   const env = await createDevServerEnv();
   const dir = mkdtempSync(join(tmpdir(), 'bench-cache-'));
   const config = { kind: 'sqlite', path: join(dir, 'ledger.db') } as const;
@@ -78,15 +82,24 @@ async function measure(setting: Setting): Promise<Result> {
   const taskQueue = 'bench-cache';
   try {
     await ledger.deposit({ id: 'bench', asset: 'USDC', to: agentOwner(CLIENT), amount: 10n ** 18n });
-    const worker = await createContractWorker({
-      connection: env.nativeConnection,
-      taskQueue,
-      ledger,
-      records,
-      dataConverter,
-      workflowBundle: await prebuiltWorkflowBundle(),
-      tuning: { ...CONTRACT_WORKER_TUNING, ...setting.tuning },
-    });
+    const workflowBundle = setting.preloadModules
+      ? await bundleWorkflowCode({
+          workflowsPath: CONTRACT_WORKFLOWS_PATH,
+          preloadModules: setting.preloadModules,
+          logger: new DefaultLogger('WARN'),
+        })
+      : await prebuiltWorkflowBundle();
+    const worker = await withThreadHeapLimit(setting.workflowHeapMb ?? 0, () =>
+      createContractWorker({
+        connection: env.nativeConnection,
+        taskQueue,
+        ledger,
+        records,
+        dataConverter,
+        workflowBundle,
+        tuning: { ...CONTRACT_WORKER_TUNING, ...setting.tuning },
+      }),
+    );
     const client = new WorkflowClient({ connection: env.connection, dataConverter });
     return await worker.runUntil(async () => {
       const deadlineAt = Date.now() + CREATE_MS;
