@@ -5,7 +5,9 @@
 // shadow workflow: escrow as a local activity, an upsert, the timer; at the deadline a local activity,
 // an upsert and one scheduled activity) with its worker in a process of its own and the same settings,
 // its creations spread evenly among the contracts' so that both fleets' timers interleave; the drain
-// ratio compares the share of each fleet closed in the same window (docs/performance.md, section 4).
+// ratio compares the share of each fleet closed in the same window. The ratio needs fleets of the same
+// size (each worker then carries as much with the same slots); BENCH_SHADOW_FLEET=0 measures the RSS
+// curve alone, on a fleet twice as large in the same time (docs/performance.md, section 4).
 // Contracts are created with the function the API's POST /contracts calls (bench/fleet/stack.ts).
 // Run: npx tsx bench/fleet/run.ts
 //   BENCH_FLEET (default 20000) contracts; BENCH_SHADOW_FLEET shadows (default as many, 0 for none);
@@ -93,10 +95,10 @@ async function main(): Promise<void> {
 
     const drained = await drain(stack, deadlineAt, DRAIN_S);
     const after = memory(stack);
-    log(
-      `peak while draining: worker ${drained.peak.contract.toFixed(0)} MB, shadow ${drained.peak.shadow.toFixed(0)} MB; ` +
-        `after: ${after.contract.toFixed(0)} / ${after.shadow.toFixed(0)} MB; load ${load()}`,
-    );
+    const fleets = Object.keys(stack.workers) as Fleet[];
+    const memoryOf = (fleet: Fleet) =>
+      `${fleet} worker ${drained.peak[fleet].toFixed(0)} MB at the peak, ${after[fleet].toFixed(0)} MB after`;
+    log(`while draining: ${fleets.map(memoryOf).join('; ')}; load ${load()}`);
     const describe = (fleet: Fleet) => {
       const s = drained.seconds[fleet];
       const open = drained.open[fleet];
@@ -104,12 +106,11 @@ async function main(): Promise<void> {
         ? `${open} ${fleet}s, not drained in ${DRAIN_S} s`
         : `${open} ${fleet}s in ${s.toFixed(0)} s (${(open / s).toFixed(1)}/s)`;
     };
-    const fleets = Object.keys(stack.workers) as Fleet[];
     console.log(`drain after the common deadline: ${fleets.map(describe).join(', ')}`);
     const { contract, shadow } = drained.share;
     if (contract !== undefined && shadow !== undefined) {
-      // Both fleets' timers interleave in one queue: at the same pace each closes the same share of
-      // itself in the same window, whatever its size (equal sizes: the ratio of their drain rates).
+      // Equal fleets, timers interleaved in one queue: the share each closed by the time the first had
+      // drained is the ratio of their drain rates, and it holds when the window ends first.
       console.log(
         `share closed when the first fleet had drained (or the window ended): contracts ${(contract * 100).toFixed(1)}%, ` +
           `shadows ${(shadow * 100).toFixed(1)}%; ratio (product / shadow pace) ${(contract / shadow).toFixed(2)}`,
