@@ -30,6 +30,8 @@ export type ContractWorkerTuning = Pick<
   | 'maxConcurrentWorkflowTaskExecutions'
   | 'maxConcurrentActivityTaskExecutions'
   | 'maxConcurrentLocalActivityExecutions'
+  | 'workflowThreadPoolSize'
+  | 'reuseV8Context'
 >;
 
 /**

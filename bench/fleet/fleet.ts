@@ -1,4 +1,4 @@
-// Creating a fleet (both kinds at once, each with its own pool) and draining it after its common
+// Creating a fleet (contracts with their shadows interleaved) and draining it after its common
 // deadline, for bench/fleet/run.ts, bench/fleet/sweep.ts and bench/servers/pragmas.ts.
 import { readFileSync } from 'node:fs';
 import { pool } from '../contracts/pool';
@@ -14,75 +14,88 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const log = (line: string) =>
   console.log(`[fleet +${((performance.now() - t0) / 1000).toFixed(0)}s] ${line}`);
 
-export interface Sample {
-  open: number;
-  rss: number;
-  devServerRss: number;
-  dbMb: number;
-  perSecond: number;
-}
+/** How many shadows are owed once `contracts` contracts were asked for: spread evenly over the fleet. */
+const shadowsOwed = (contracts: number, size: number, shadows: number) =>
+  Math.floor((contracts * shadows) / size);
 
-/** Creates both fleets at once, each with its own pool; samples memory at the checkpoints. */
+/**
+ * Creates `size` contracts, `concurrency` at a time, and beside them `shadows` shadows (default: as many
+ * as contracts when the stack runs a shadow worker) spread evenly through the contracts' order, so
+ * that both fleets' timers, which share one deadline, interleave in the server's timer queue.
+ * `onCreated` hears every contract created, with the count so far.
+ */
 export async function createFleets(
   stack: FleetStack,
-  options: { size: number; deadlineAt: number; concurrency: number; checkpoints?: number[] },
+  options: {
+    size: number;
+    shadows?: number;
+    deadlineAt: number;
+    concurrency: number;
+    onCreated?: (contracts: number) => void;
+  },
 ) {
-  const { size, deadlineAt, concurrency, checkpoints = [] } = options;
-  const fleets = Object.keys(stack.workers) as Fleet[];
+  const { size, deadlineAt, concurrency, onCreated } = options;
+  const shadows = stack.workers.shadow ? (options.shadows ?? size) : 0;
   const stopAt = deadlineAt - CREATE_MARGIN_MS;
-  const samples: Record<Fleet, Sample[]> = { contract: [], shadow: [] };
   const created: Record<Fleet, number> = { contract: 0, shadow: 0 };
-  const seconds: Record<Fleet, number> = { contract: 0, shadow: 0 };
   const failed: Record<Fleet, number> = { contract: 0, shadow: 0 };
+  const finished: Record<Fleet, number> = { contract: 0, shadow: 0 };
   const started = performance.now();
-  await Promise.all(
-    fleets.map(async (fleet) => {
-      seconds[fleet] = await pool(size, concurrency, async (i) => {
-        if (Date.now() > stopAt) return;
-        try {
-          await stack.create(fleet, deadlineAt, i);
-        } catch (error) {
-          // Counted, not fatal: the drain counts what visibility holds, whatever the answer was.
-          if (++failed[fleet] <= 3) log(`${fleet} creation failed: ${String(error)}`);
-          return;
-        }
-        const n = ++created[fleet];
-        if (n % 1000 === 0 && fleet === 'contract') {
-          log(`created ${n}/${size} contracts, ${created.shadow} shadows; load ${load()}`);
-        }
-        if (checkpoints.includes(n)) {
-          const sample = {
-            open: n,
-            rss: rssMb(stack.workers[fleet]!.pid),
-            devServerRss: rssMb(stack.devServer.pid),
-            dbMb: stack.dbMb(),
-            perSecond: n / ((performance.now() - started) / 1000),
-          };
-          samples[fleet].push(sample);
-          log(
-            `${n} ${fleet}s open: ${fleet} worker RSS ${sample.rss.toFixed(0)} MB, dev server ${sample.devServerRss.toFixed(0)} MB, its file ${sample.dbMb.toFixed(0)} MB`,
-          );
-        }
-      });
-    }),
-  );
+  const attempt = async (fleet: Fleet, index: number) => {
+    try {
+      await stack.create(fleet, deadlineAt, index);
+    } catch (error) {
+      // Counted, not fatal: the drain counts what visibility holds, whatever the answer was.
+      if (++failed[fleet] <= 3) log(`${fleet} creation failed: ${String(error)}`);
+      return;
+    }
+    const n = ++created[fleet];
+    finished[fleet] = performance.now();
+    if (fleet === 'contract') onCreated?.(n);
+  };
+  await pool(size, concurrency, async (i) => {
+    if (Date.now() > stopAt) return;
+    const from = shadowsOwed(i, size, shadows);
+    const to = shadowsOwed(i + 1, size, shadows);
+    const shadowJobs = Array.from({ length: to - from }, (_, k) => attempt('shadow', from + k));
+    await Promise.all([attempt('contract', i), ...shadowJobs]);
+  });
   if (failed.contract + failed.shadow > 0) log(`creations failed: ${JSON.stringify(failed)}`);
-  return { samples, created, seconds, failed };
+  const seconds = {
+    contract: (finished.contract - started) / 1000,
+    shadow: (finished.shadow - started) / 1000,
+  };
+  return { created, seconds, failed, shadows };
 }
 
-/** From the deadline until no workflow of the stack's fleets runs; the workers' peak RSS meanwhile. */
-export async function drain(stack: FleetStack, deadlineAt: number) {
+export interface Drained {
+  /** Seconds from the deadline until none of the fleet ran; undefined when the window ended first. */
+  seconds: Partial<Record<Fleet, number>>;
+  /** Each fleet's share closed when the first fleet had drained (or the window ended). */
+  share: Partial<Record<Fleet, number>>;
+  peak: Record<Fleet, number>;
+  open: Record<Fleet, number>;
+}
+
+/**
+ * From the deadline until no workflow of the stack's fleets runs, or `limitS` seconds after the
+ * deadline; the workers' peak RSS meanwhile. Prints what each fleet has left every 30 s.
+ */
+export async function drain(stack: FleetStack, deadlineAt: number, limitS = Infinity): Promise<Drained> {
   const fleets = Object.keys(stack.workers) as Fleet[];
-  const peak: Partial<Record<Fleet, number>> = {};
+  const peak: Record<Fleet, number> = { contract: 0, shadow: 0 };
   const done: Partial<Record<Fleet, number>> = {};
-  const open: Partial<Record<Fleet, number>> = {};
+  const open: Record<Fleet, number> = { contract: 0, shadow: 0 };
+  const left: Record<Fleet, number> = { contract: 0, shadow: 0 };
+  let share: Partial<Record<Fleet, number>> | undefined;
   await sleep(Math.max(0, deadlineAt - Date.now()));
-  for (const fleet of fleets) open[fleet] = await stack.running(fleet);
+  for (const fleet of fleets) open[fleet] = left[fleet] = await stack.running(fleet);
+  const closedShare = (): Partial<Record<Fleet, number>> =>
+    Object.fromEntries(fleets.map((f) => [f, open[f] === 0 ? 1 : (open[f] - left[f]) / open[f]]));
   let lastLog = Date.now();
-  while (fleets.some((f) => done[f] === undefined)) {
-    const left: string[] = [];
+  while (fleets.some((f) => done[f] === undefined) && Date.now() - deadlineAt < limitS * 1000) {
     for (const fleet of fleets) {
-      peak[fleet] = Math.max(peak[fleet] ?? 0, rssMb(stack.workers[fleet]!.pid));
+      peak[fleet] = Math.max(peak[fleet], rssMb(stack.workers[fleet]!.pid));
       if (done[fleet] !== undefined) continue;
       // An overloaded dev server answers "unavailable" for a while: counted, tried again next poll.
       const running = await stack.running(fleet).catch((error: unknown) => {
@@ -90,18 +103,21 @@ export async function drain(stack: FleetStack, deadlineAt: number) {
         return undefined;
       });
       if (running === undefined) continue;
-      left.push(`${running} ${fleet}`);
+      left[fleet] = running;
       if (running === 0) done[fleet] = (Date.now() - deadlineAt) / 1000;
     }
+    if (share === undefined && fleets.some((f) => done[f] !== undefined)) share = closedShare();
     if (Date.now() - lastLog > 30_000) {
       lastLog = Date.now();
-      log(`draining: ${left.join(', ')} still open; load ${load()}`);
+      const status = fleets.map(
+        (f) =>
+          `${f} ${open[f] - left[f]}/${open[f]} closed, RSS ${rssMb(stack.workers[f]!.pid).toFixed(0)} MB`,
+      );
+      log(
+        `draining +${((Date.now() - deadlineAt) / 1000).toFixed(0)}s: ${status.join('; ')}; load ${load()}`,
+      );
     }
     await sleep(POLL_MS);
   }
-  return {
-    seconds: done as Record<Fleet, number>,
-    peak: peak as Record<Fleet, number>,
-    open: open as Record<Fleet, number>,
-  };
+  return { seconds: done, share: share ?? closedShare(), peak, open };
 }

@@ -42,7 +42,7 @@ async function measure(tuning: ContractWorkerTuning) {
     const drained = await drain(stack, deadlineAt);
     return {
       create: created.contract / seconds.contract,
-      drain: drained.open.contract / drained.seconds.contract,
+      drain: drained.open.contract / (drained.seconds.contract ?? NaN),
       created: created.contract,
       failed: failed.contract,
     };
