@@ -4,9 +4,10 @@
 // Ledger: the postings the product makes. One posting per transaction: an escrow hold (lockEscrow).
 // Ten per transaction: a settle-shaped batch, five escrow holds each resolved to the provider and the
 // treasury's fee (idempotency, account locks, hold checks, operation rows, transfer rows, balance triggers).
-// Run: npx tsx bench/ledger/run.ts   (BENCH_POSTINGS sets the postings per measurement)
+// Run: npx tsx bench/ledger/run.ts   (BENCH_POSTINGS sets the postings per measurement; BENCH_STORES,
+// e.g. `postgres`, the stores to measure, default `sqlite,postgres`)
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Client } from 'pg';
@@ -15,6 +16,7 @@ import type { Ledger, LedgerConfig, LedgerOp } from '../../activities/ledger';
 import { startPostgres } from '../../test/support/postgres';
 
 const POSTINGS = Number(process.env.BENCH_POSTINGS ?? 2000);
+const STORES = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',');
 const BATCH = 10;
 const client = agentOwner('0x' + 'c'.repeat(40));
 const provider = agentOwner('0x' + 'd'.repeat(40));
@@ -197,9 +199,18 @@ async function benchPostgres(): Promise<Figures[]> {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'oc-ledger-bench-'));
+  const load = () =>
+    loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ');
   try {
-    const figures = [...(await benchSqlite(dir)), ...(await benchPostgres())];
+    const loadBefore = load();
+    const figures = [
+      ...(STORES.includes('sqlite') ? await benchSqlite(dir) : []),
+      ...(STORES.includes('postgres') ? await benchPostgres() : []),
+    ];
     console.log(`ledger throughput, ${POSTINGS} postings per measurement`);
+    console.log(`load average before: ${loadBefore}; after: ${load()}`);
     console.log('store     shape                         raw inserts/s  ledger postings/s  ratio');
     for (const f of figures) {
       console.log(
