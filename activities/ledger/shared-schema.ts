@@ -25,9 +25,9 @@ export const TRANSFER_PARTY_COLUMNS = PARTY_COLUMNS(' REFERENCES ledger_operatio
 export const TRANSFER_PARTY_COLUMNS_UNKEYED = PARTY_COLUMNS('');
 
 /**
- * The ledger_transfers columns and constraints after `amount`, up to the end of the table. Each store
- * adds its own uniqueness and indexes (the embedded store keeps fewer index trees: every one of them
- * costs a page written and synced per commit).
+ * The ledger_transfers columns and constraints after `amount`, up to the end of the table. Uniqueness
+ * comes from the indexes below: few, since each one is written at every posting (on SQLite, a page
+ * synced per commit; on PostgreSQL, server time per row).
  */
 const HOLD_COLUMNS = (accountKeys: string) => `  hold_id TEXT,
   closes_hold TEXT,
