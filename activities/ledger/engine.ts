@@ -11,13 +11,7 @@ import {
 } from './errors';
 import { SqlPanelRegistry, type PanelRegistry } from './panels';
 import { big, nullableStr, placeholders, str } from './sql';
-import {
-  claimOperationsSql,
-  insertRows,
-  lockAccountsSql,
-  ROWS_PER_INSERT,
-  writeAtOnceSql,
-} from './write-sql';
+import { claimOperationsSql, insertRows, lockAccountsSql, ROWS_PER_INSERT, writeAtOnce } from './write-sql';
 import type { Row, SqlDriver, SqlTx } from './sql';
 import { ASSETS } from './types';
 import { canonicalBody, normalizeBatch, normalizeOp } from './validate';
@@ -252,12 +246,8 @@ export class SqlLedger implements Ledger {
     const holdOf = await this.holdsReferenced(tx, ops);
     const rows = this.transferRows(ops, holdOf, null, now);
     if (rows.length > ROWS_PER_INSERT) throw new Error('too many rows for one statement');
-    const accounts = accountsTouched(ops, holdOf);
-    await tx.all(writeAtOnceSql(ops.length, accounts.length, rows.length), [
-      ...operationRows(ops, now).flat(),
-      ...accounts.flat(),
-      ...rows.flat(),
-    ]);
+    const { sql, params } = writeAtOnce(operationRows(ops, now), accountsTouched(ops, holdOf), rows);
+    await tx.run(sql, params);
     return ops.map((op): OpResult => ({ id: op.id, kind: op.kind, replayed: false }));
   }
 

@@ -18,8 +18,7 @@ const insertTransfers = (rows: number) =>
   `INSERT INTO ledger_transfers (${TRANSFER_COLUMNS}) VALUES ${values(rows, 12)}`;
 
 const insertOperations = (ops: number) =>
-  `INSERT INTO ledger_operations (id, kind, body, created_at) VALUES ${values(ops, 4)}
-   ON CONFLICT (id) DO NOTHING`;
+  `INSERT INTO ledger_operations (id, kind, body, created_at) VALUES ${values(ops, 4)}`;
 
 /**
  * Creates the missing accounts and locks all of them, in the order given; RETURNING reads each one
@@ -31,7 +30,8 @@ const upsertAccounts = (accounts: number) =>
    RETURNING owner, asset, credits_posted, debits_posted, debits_pending`;
 
 /** Stores operation rows (id, kind, body, created_at); returns the ids that were new. */
-export const claimOperationsSql = (ops: number) => `${insertOperations(ops)} RETURNING id`;
+export const claimOperationsSql = (ops: number) =>
+  `${insertOperations(ops)} ON CONFLICT (id) DO NOTHING RETURNING id`;
 
 export const lockAccountsSql = upsertAccounts;
 
@@ -44,13 +44,23 @@ export async function insertRows(tx: SqlTx, rows: unknown[][]): Promise<void> {
 }
 
 /**
- * PostgreSQL only (writes inside WITH): the three writes above as one statement, parameters in that
- * order, which fails as a whole (ledger_require_new) unless every operation id was new. The transfer
- * rows' foreign keys and triggers run at the end of the statement, after the operations and accounts
- * exist; the triggers apply the rows in order, each under the accounts' CHECKs.
+ * PostgreSQL only (writes inside WITH): a batch as one statement, which writes all of it or, failing,
+ * nothing. The operation rows are a plain INSERT, so an id stored before fails the statement (a
+ * unique violation). Where the batch touches several accounts it creates and locks them, in the order
+ * given; where it touches one (holds, voids, a resolve back to the owner), that account must exist and
+ * hold the funds, and the balance trigger's update, which refuses a missing account, locks it. The
+ * transfer rows' triggers run at the end of the statement, after the operations and accounts exist,
+ * and apply the rows in order, each under the accounts' CHECKs.
  */
-export const writeAtOnceSql = (ops: number, accounts: number, rows: number) =>
-  `WITH claimed AS (${claimOperationsSql(ops)}),
-   locked AS (${upsertAccounts(accounts)}),
-   written AS (${insertTransfers(rows)})
-   SELECT ledger_require_new((SELECT count(*) FROM claimed), ${ops}) AS claimed`;
+export function writeAtOnce(
+  ops: unknown[][],
+  accounts: unknown[][],
+  rows: unknown[][],
+): { sql: string; params: unknown[] } {
+  const lock = accounts.length > 1;
+  return {
+    sql: `WITH claimed AS (${insertOperations(ops.length)})${lock ? `, locked AS (${upsertAccounts(accounts.length)})` : ''}
+   ${insertTransfers(rows.length)}`,
+    params: [...ops.flat(), ...(lock ? accounts.flat() : []), ...rows.flat()],
+  };
+}

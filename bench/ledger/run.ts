@@ -4,9 +4,10 @@
 // Ledger: the postings the product makes. One posting per transaction: an escrow hold (lockEscrow).
 // Ten per transaction: a settle-shaped batch, five escrow holds each resolved to the provider and the
 // treasury's fee (idempotency, account locks, hold checks, operation rows, transfer rows, balance triggers).
-// Run: npx tsx bench/ledger/run.ts   (BENCH_POSTINGS sets the postings per measurement)
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// Run: npx tsx bench/ledger/run.ts   (BENCH_POSTINGS sets the postings per measurement; BENCH_STORES,
+// e.g. `postgres`, the stores to measure, default `sqlite,postgres`)
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Client } from 'pg';
@@ -15,6 +16,7 @@ import type { Ledger, LedgerConfig, LedgerOp } from '../../activities/ledger';
 import { startPostgres } from '../../test/support/postgres';
 
 const POSTINGS = Number(process.env.BENCH_POSTINGS ?? 2000);
+const STORES = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',');
 const BATCH = 10;
 const client = agentOwner('0x' + 'c'.repeat(40));
 const provider = agentOwner('0x' + 'd'.repeat(40));
@@ -38,16 +40,44 @@ async function timed(from: number, to: number, perTx: number, commit: Commit): P
   return Number(process.hrtime.bigint() - start) / 1e9;
 }
 
+/** Server CPU seconds used so far by the database's client connections (PostgreSQL), or 0. */
+type CpuClock = () => Promise<number>;
+const noServer: CpuClock = async () => 0;
+
+interface Rates {
+  raw: number;
+  ledger: number;
+  /** Server CPU microseconds per posting, raw and ledger (0 where there is no server). */
+  rawCpu: number;
+  ledgerCpu: number;
+}
+
 /** Postings per second of `raw` and of `ledger` over `count` postings each, in alternating rounds. */
-async function rates(count: number, perTx: number, raw: Commit, ledger: Commit): Promise<[number, number]> {
+async function rates(
+  count: number,
+  perTx: number,
+  raw: Commit,
+  ledger: Commit,
+  cpu: CpuClock,
+): Promise<Rates> {
   const chunk = Math.ceil(count / ROUNDS / perTx) * perTx;
-  let [rawSeconds, ledgerSeconds] = [0, 0];
+  const seconds = { raw: 0, ledger: 0, rawCpu: 0, ledgerCpu: 0 };
+  const measure = async (side: 'raw' | 'ledger', from: number, to: number, commit: Commit) => {
+    const cpuBefore = await cpu();
+    seconds[side] += await timed(from, to, perTx, commit);
+    seconds[`${side}Cpu`] += (await cpu()) - cpuBefore;
+  };
   for (let from = 0; from < count; from += chunk) {
     const to = Math.min(count, from + chunk);
-    rawSeconds += await timed(from, to, perTx, raw);
-    ledgerSeconds += await timed(from, to, perTx, ledger);
+    await measure('raw', from, to, raw);
+    await measure('ledger', from, to, ledger);
   }
-  return [count / rawSeconds, count / ledgerSeconds];
+  return {
+    raw: count / seconds.raw,
+    ledger: count / seconds.ledger,
+    rawCpu: (seconds.rawCpu * 1e6) / count,
+    ledgerCpu: (seconds.ledgerCpu * 1e6) / count,
+  };
 }
 
 const escrowHold = (id: string): LedgerOp => ({
@@ -91,11 +121,9 @@ async function settleCommit(ledger: Ledger, run: string, count: number) {
   };
 }
 
-interface Figures {
+interface Figures extends Rates {
   store: string;
   shape: string;
-  raw: number;
-  ledger: number;
 }
 
 /**
@@ -106,6 +134,7 @@ async function measureLedger(
   config: LedgerConfig,
   raw: (run: string) => Commit,
   settled: () => Promise<void> = async () => undefined,
+  cpu: CpuClock = noServer,
 ): Promise<Figures[]> {
   const ledger = await openLedger(config);
   try {
@@ -117,12 +146,10 @@ async function measureLedger(
       const commit =
         perTx === 1 ? holdCommit(ledger, 'hold') : await settleCommit(ledger, 'settle', POSTINGS);
       await settled();
-      const [rawRate, ledgerRate] = await rates(POSTINGS, perTx, raw(`raw${perTx}`), commit);
       figures.push({
         store: config.kind,
         shape: perTx === 1 ? '1 posting/tx (hold)' : `${perTx} postings/tx (settle)`,
-        raw: rawRate,
-        ledger: ledgerRate,
+        ...(await rates(POSTINGS, perTx, raw(`raw${perTx}`), commit, cpu)),
       });
     }
     await ledger.audit();
@@ -156,6 +183,24 @@ async function benchSqlite(dir: string): Promise<Figures[]> {
   }
 }
 
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU seconds (user + system, from /proc) of the server processes serving the bench database's clients:
+ * the raw connection and the ledger's pool. Unlike wall time, other load on the machine barely moves it.
+ */
+async function backendCpu(pg: Client): Promise<number> {
+  const { rows } = await pg.query<{ pid: number }>(
+    "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend'",
+  );
+  let ticks = 0;
+  for (const { pid } of rows) {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+  }
+  return ticks / TICKS_PER_SECOND;
+}
+
 async function benchPostgres(): Promise<Figures[]> {
   const server = await startPostgres();
   try {
@@ -184,9 +229,14 @@ async function benchPostgres(): Promise<Figures[]> {
         await pg.query('COMMIT');
       };
     try {
-      return await measureLedger({ kind: 'postgres', connectionString, poolSize: 2 }, raw, async () => {
-        await pg.query('ANALYZE');
-      });
+      return await measureLedger(
+        { kind: 'postgres', connectionString, poolSize: 2 },
+        raw,
+        async () => {
+          await pg.query('ANALYZE');
+        },
+        () => backendCpu(pg),
+      );
     } finally {
       await pg.end();
     }
@@ -197,13 +247,28 @@ async function benchPostgres(): Promise<Figures[]> {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'oc-ledger-bench-'));
+  const load = () =>
+    loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ');
   try {
-    const figures = [...(await benchSqlite(dir)), ...(await benchPostgres())];
+    const loadBefore = load();
+    const figures = [
+      ...(STORES.includes('sqlite') ? await benchSqlite(dir) : []),
+      ...(STORES.includes('postgres') ? await benchPostgres() : []),
+    ];
     console.log(`ledger throughput, ${POSTINGS} postings per measurement`);
-    console.log('store     shape                         raw inserts/s  ledger postings/s  ratio');
+    console.log(`load average before: ${loadBefore}; after: ${load()}`);
+    console.log(
+      'store     shape                         raw inserts/s  ledger postings/s  ratio  server CPU µs/posting raw  ledger  ratio',
+    );
     for (const f of figures) {
+      const cpu =
+        f.ledgerCpu > 0
+          ? `${f.rawCpu.toFixed(0).padStart(26)}  ${f.ledgerCpu.toFixed(0).padStart(6)}  ${(f.rawCpu / f.ledgerCpu).toFixed(2).padStart(5)}`
+          : '';
       console.log(
-        `${f.store.padEnd(9)} ${f.shape.padEnd(29)} ${f.raw.toFixed(0).padStart(13)}  ${f.ledger.toFixed(0).padStart(17)}  ${(f.ledger / f.raw).toFixed(2).padStart(5)}`,
+        `${f.store.padEnd(9)} ${f.shape.padEnd(29)} ${f.raw.toFixed(0).padStart(13)}  ${f.ledger.toFixed(0).padStart(17)}  ${(f.ledger / f.raw).toFixed(2).padStart(5)}${cpu}`,
       );
     }
     console.log(
