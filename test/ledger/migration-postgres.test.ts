@@ -7,12 +7,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { agentOwner, openLedger } from '../../activities/ledger';
+import { alice, assertVersionOneContents, bob } from './support/v1-fixture';
 import type { LedgerConfig } from '../../activities/ledger';
 import { startPostgres } from '../support/postgres';
 import type { PostgresServer } from '../support/postgres';
 
-const alice = agentOwner('0x' + 'a'.repeat(40));
-const bob = agentOwner('0x' + 'b'.repeat(40));
 const SCHEMA = 'ledger_v1';
 
 let server: PostgresServer;
@@ -46,23 +45,7 @@ test('a PostgreSQL ledger of schema version 1 is upgraded on open and keeps work
   const [ledger, other] = await Promise.all([openLedger(config()), openLedger(config())]);
   await other.close();
   try {
-    assert.deepEqual((await ledger.balances(alice)).USDC, { available: 400n, held: 300n });
-    assert.deepEqual(await ledger.balances(bob), {
-      USDC: { available: 290n, held: 0n },
-      OCT: { available: 5n, held: 0n },
-    });
-    assert.deepEqual((await ledger.getHold('c1:escrow'))?.resolution?.parts, [
-      { to: bob, amount: 290n },
-      { to: 'treasury', amount: 10n },
-    ]);
-    assert.deepEqual(
-      (await ledger.holdsOf(alice, { open: true })).map((h) => h.id),
-      ['c2:escrow', 'elig:a'],
-    );
-    assert.equal((await ledger.eligibleAgents(100n))[0]?.address, alice.slice('agent:'.length));
-    const audit = await ledger.audit();
-    assert.equal(audit.transfers, 7);
-    assert.equal(audit.openHolds, 2);
+    await assertVersionOneContents(ledger);
 
     // Ids applied before the upgrade replay (or conflict); new postings continue the sequence.
     assert.equal(

@@ -7,10 +7,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { agentOwner, openLedger } from '../../activities/ledger';
-
-const alice = agentOwner('0x' + 'a'.repeat(40));
-const bob = agentOwner('0x' + 'b'.repeat(40));
+import { openLedger } from '../../activities/ledger';
+import { alice, assertVersionOneContents, bob } from './support/v1-fixture';
 
 function versionOneFile(dir: string): string {
   const path = join(dir, 'ledger.db');
@@ -40,24 +38,7 @@ for (const thread of [false, true]) {
     const ledger = await openLedger({ kind: 'sqlite', path, thread });
     try {
       // Everything the old file held, unchanged.
-      assert.deepEqual((await ledger.balances(alice)).USDC, { available: 400n, held: 300n });
-      assert.deepEqual(await ledger.balances(bob), {
-        USDC: { available: 290n, held: 0n },
-        OCT: { available: 5n, held: 0n },
-      });
-      assert.equal((await ledger.getHold('c1:escrow'))?.status, 'resolved');
-      assert.deepEqual((await ledger.getHold('c1:escrow'))?.resolution?.parts, [
-        { to: bob, amount: 290n },
-        { to: 'treasury', amount: 10n },
-      ]);
-      assert.deepEqual(
-        (await ledger.holdsOf(alice, { open: true })).map((h) => h.id),
-        ['c2:escrow', 'elig:a'],
-      );
-      assert.equal((await ledger.eligibleAgents(100n))[0]?.address, alice.slice('agent:'.length));
-      const audit = await ledger.audit();
-      assert.equal(audit.transfers, 7);
-      assert.equal(audit.openHolds, 2);
+      await assertVersionOneContents(ledger);
 
       // Ids applied before the upgrade replay; new postings continue the sequence.
       assert.equal(
