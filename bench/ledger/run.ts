@@ -5,7 +5,8 @@
 // Ten per transaction: a settle-shaped batch, five escrow holds each resolved to the provider and the
 // treasury's fee (idempotency, account locks, hold checks, operation rows, transfer rows, balance triggers).
 // Run: npx tsx bench/ledger/run.ts   (BENCH_POSTINGS sets the postings per measurement; BENCH_STORES,
-// e.g. `postgres`, the stores to measure, default `sqlite,postgres`)
+// e.g. `postgres`, the stores to measure, default `sqlite,sqlite-in-process,postgres`: `sqlite` is the
+// store on its own thread, as the service runs it, `sqlite-in-process` the store on the caller's thread)
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +17,7 @@ import type { Ledger, LedgerConfig, LedgerOp } from '../../activities/ledger';
 import { startPostgres } from '../../test/support/postgres';
 
 const POSTINGS = Number(process.env.BENCH_POSTINGS ?? 2000);
-const STORES = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',');
+const STORES = (process.env.BENCH_STORES ?? 'sqlite,sqlite-in-process,postgres').split(',');
 const BATCH = 10;
 const client = agentOwner('0x' + 'c'.repeat(40));
 const provider = agentOwner('0x' + 'd'.repeat(40));
@@ -147,7 +148,7 @@ async function measureLedger(
         perTx === 1 ? holdCommit(ledger, 'hold') : await settleCommit(ledger, 'settle', POSTINGS);
       await settled();
       figures.push({
-        store: config.kind,
+        store: config.kind === 'sqlite' && config.thread === false ? 'sqlite-in-process' : config.kind,
         shape: perTx === 1 ? '1 posting/tx (hold)' : `${perTx} postings/tx (settle)`,
         ...(await rates(POSTINGS, perTx, raw(`raw${perTx}`), commit, cpu)),
       });
@@ -159,9 +160,9 @@ async function measureLedger(
   }
 }
 
-async function benchSqlite(dir: string): Promise<Figures[]> {
-  const path = join(dir, 'bench.db');
-  const config: LedgerConfig = { kind: 'sqlite', path };
+async function benchSqlite(dir: string, thread: boolean): Promise<Figures[]> {
+  const path = join(dir, thread ? 'bench-thread.db' : 'bench.db');
+  const config: LedgerConfig = { kind: 'sqlite', path, thread };
   await (await openLedger(config)).close(); // create the schema and pragmas first
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
@@ -254,13 +255,14 @@ async function main(): Promise<void> {
   try {
     const loadBefore = load();
     const figures = [
-      ...(STORES.includes('sqlite') ? await benchSqlite(dir) : []),
+      ...(STORES.includes('sqlite') ? await benchSqlite(dir, true) : []),
+      ...(STORES.includes('sqlite-in-process') ? await benchSqlite(dir, false) : []),
       ...(STORES.includes('postgres') ? await benchPostgres() : []),
     ];
     console.log(`ledger throughput, ${POSTINGS} postings per measurement`);
     console.log(`load average before: ${loadBefore}; after: ${load()}`);
     console.log(
-      'store     shape                         raw inserts/s  ledger postings/s  ratio  server CPU µs/posting raw  ledger  ratio',
+      'store             shape                         raw inserts/s  ledger postings/s  ratio  server CPU µs/posting raw  ledger  ratio',
     );
     for (const f of figures) {
       const cpu =
@@ -268,7 +270,7 @@ async function main(): Promise<void> {
           ? `${f.rawCpu.toFixed(0).padStart(26)}  ${f.ledgerCpu.toFixed(0).padStart(6)}  ${(f.rawCpu / f.ledgerCpu).toFixed(2).padStart(5)}`
           : '';
       console.log(
-        `${f.store.padEnd(9)} ${f.shape.padEnd(29)} ${f.raw.toFixed(0).padStart(13)}  ${f.ledger.toFixed(0).padStart(17)}  ${(f.ledger / f.raw).toFixed(2).padStart(5)}${cpu}`,
+        `${f.store.padEnd(17)} ${f.shape.padEnd(29)} ${f.raw.toFixed(0).padStart(13)}  ${f.ledger.toFixed(0).padStart(17)}  ${(f.ledger / f.raw).toFixed(2).padStart(5)}${cpu}`,
       );
     }
     console.log(
