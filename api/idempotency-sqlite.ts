@@ -1,4 +1,5 @@
 // The idempotency store in a SQLite file (one API process); the rules are idempotency-store.ts's.
+import type { Transaction } from 'better-sqlite3';
 import type { SqliteDatabase } from './auth/sqlite-file';
 import { openSqliteFile } from './auth/sqlite-file';
 import type {
@@ -15,7 +16,7 @@ import {
   pruneCutoffs,
 } from './idempotency-store';
 
-export type SqliteIdempotencyStoreOptions = IdempotencyStoreOptions;
+type ReserveTx = (scope: IdempotencyScope, requestHash: string, now: number) => Reservation;
 
 interface Row {
   request_hash: string;
@@ -32,6 +33,8 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   private readonly leaseMs: number;
   private readonly retentionMs: number;
   private lastPrune = -Infinity;
+  private readonly sql: ReturnType<typeof prepareStatements>;
+  private readonly reserveTransaction: Transaction<ReserveTx>;
 
   constructor(path: string, options: IdempotencyStoreOptions = {}) {
     ({
@@ -54,21 +57,15 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       PRIMARY KEY (caller, method, path, key)
     ) WITHOUT ROWID;
     CREATE INDEX IF NOT EXISTS idempotency_keys_reserved_at ON idempotency_keys (reserved_at);`);
+    this.sql = prepareStatements(this.db);
+    this.reserveTransaction = this.db.transaction(this.reserveTx);
   }
 
-  private readonly where = 'caller = @caller AND method = @method AND path = @path AND key = @key';
-
   // IMMEDIATE takes the write lock before reading, so two processes cannot both see "no record".
-  private readonly reserveTx = (scope: IdempotencyScope, requestHash: string, now: number): Reservation => {
-    const row = this.db.prepare(`SELECT * FROM idempotency_keys WHERE ${this.where}`).get(scope) as
-      Row | undefined;
+  private readonly reserveTx: ReserveTx = (scope, requestHash, now) => {
+    const row = this.sql.select.get(scope) as Row | undefined;
     if (!row) {
-      this.db
-        .prepare(
-          `INSERT INTO idempotency_keys (caller, method, path, key, request_hash, state, reserved_at)
-           VALUES (@caller, @method, @path, @key, @requestHash, 'pending', @now)`,
-        )
-        .run({ ...scope, requestHash, now });
+      this.sql.insert.run({ ...scope, requestHash, now });
       return { kind: 'reserved' };
     }
     const judged = judgeRecord(
@@ -85,49 +82,60 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       this.leaseMs,
     );
     if (judged.kind !== 'take_over') return judged;
-    this.db
-      .prepare(`UPDATE idempotency_keys SET reserved_at = @now WHERE ${this.where}`)
-      .run({ ...scope, now });
+    this.sql.takeOver.run({ ...scope, now });
     return { kind: 'reserved' };
   };
 
   async reserve(scope: IdempotencyScope, requestHash: string): Promise<Reservation> {
     const now = this.now();
     if (now - this.lastPrune >= IDEMPOTENCY_PRUNE_INTERVAL_MS) this.prune();
-    return this.db.transaction(this.reserveTx).immediate(scope, requestHash, now);
+    return this.reserveTransaction.immediate(scope, requestHash, now);
   }
 
   async complete(scope: IdempotencyScope, answer: SavedAnswer): Promise<void> {
-    this.db
-      .prepare(
-        `UPDATE idempotency_keys SET state = 'done', status = @status, content_type = @contentType, body = @body
-         WHERE ${this.where} AND state = 'pending'`,
-      )
-      .run({
-        ...scope,
-        status: answer.status,
-        contentType: answer.contentType,
-        body: Buffer.from(answer.body),
-      });
+    this.sql.complete.run({
+      ...scope,
+      status: answer.status,
+      contentType: answer.contentType,
+      body: Buffer.from(answer.body),
+    });
   }
 
   async release(scope: IdempotencyScope): Promise<void> {
-    this.db.prepare(`DELETE FROM idempotency_keys WHERE ${this.where} AND state = 'pending'`).run(scope);
+    this.sql.release.run(scope);
   }
 
   /** Deletes answers older than the retention period and reservations past their lease; returns how many. */
   prune(): number {
     const now = this.now();
     this.lastPrune = now;
-    return this.db
-      .prepare(
-        `DELETE FROM idempotency_keys
-         WHERE (state = 'done' AND reserved_at < @doneBefore) OR (state = 'pending' AND reserved_at < @pendingBefore)`,
-      )
-      .run(pruneCutoffs(now, this.leaseMs, this.retentionMs)).changes;
+    return this.sql.prune.run(pruneCutoffs(now, this.leaseMs, this.retentionMs)).changes;
   }
 
   close(): void {
     this.db.close();
   }
+}
+
+const WHERE = 'caller = @caller AND method = @method AND path = @path AND key = @key';
+
+/** Every statement the store runs, compiled once per file. */
+function prepareStatements(db: SqliteDatabase) {
+  return {
+    select: db.prepare(`SELECT * FROM idempotency_keys WHERE ${WHERE}`),
+    insert: db.prepare(
+      `INSERT INTO idempotency_keys (caller, method, path, key, request_hash, state, reserved_at)
+       VALUES (@caller, @method, @path, @key, @requestHash, 'pending', @now)`,
+    ),
+    takeOver: db.prepare(`UPDATE idempotency_keys SET reserved_at = @now WHERE ${WHERE}`),
+    complete: db.prepare(
+      `UPDATE idempotency_keys SET state = 'done', status = @status, content_type = @contentType, body = @body
+       WHERE ${WHERE} AND state = 'pending'`,
+    ),
+    release: db.prepare(`DELETE FROM idempotency_keys WHERE ${WHERE} AND state = 'pending'`),
+    prune: db.prepare(
+      `DELETE FROM idempotency_keys
+       WHERE (state = 'done' AND reserved_at < @doneBefore) OR (state = 'pending' AND reserved_at < @pendingBefore)`,
+    ),
+  };
 }
