@@ -20,7 +20,7 @@ import {
 import type { ContractRecordStore } from '../activities/records';
 import { createdAttributes } from '../workflows/contract/visible-attributes';
 import type { ContractEvent } from '../workflows/rules/events';
-import { conflict, notFound } from './errors';
+import { conflict, contractNotFound } from './errors';
 import { listContracts, type ContractPage, type ListFilter } from './contract-listing';
 import { RefusalMemo } from './refusal-memo';
 import { FixedStakeMemo } from './fixed-stake-memo';
@@ -186,7 +186,7 @@ export function createContractGateway({
         if (!(err instanceof WorkflowNotFoundError)) throw err;
         // A closed workflow refuses Updates as "not found": a finished contract is a wrong state.
         const view = await readView(contractId);
-        if (view === undefined) throw notFound(`no contract ${contractId}`, undefined, 'contract_not_found');
+        if (view === undefined) throw contractNotFound(contractId);
         throw conflict(`contract ${contractId} is ${view.status}`, { status: view.status }, 'wrong_state');
       }
       const view = await readView(contractId);

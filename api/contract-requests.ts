@@ -1,20 +1,16 @@
-// What the /contracts/{id} routes share: the 404 for an id that names no contract (written here
-// once), and the Update ID an Idempotency-Key derives.
+// What the /contracts/{id} routes share: the 404 for an id that names no contract, and the Update ID
+// an Idempotency-Key derives.
 import type { Context } from 'hono';
 import type { ContractView } from '../workflows/definitions';
 import { isContractId, keyToken } from './contract-ids';
 import type { ApiContext } from './deps';
-import { notFound } from './errors';
+import { contractNotFound } from './errors';
 import { IDEMPOTENCY_HEADER } from './idempotency';
-
-function noSuchContract(id: string) {
-  return notFound(`no contract ${id}`, undefined, 'contract_not_found');
-}
 
 /** What `read` finds under a contract id: 404 for an id that is not a contract's, whatever its form. */
 export async function fromContract<T>(id: string, read: (id: string) => Promise<T | undefined>): Promise<T> {
   const found = isContractId(id) ? await read(id) : undefined;
-  if (found === undefined) throw noSuchContract(id);
+  if (found === undefined) throw contractNotFound(id);
   return found;
 }
 
@@ -23,7 +19,7 @@ export async function fromContract<T>(id: string, read: (id: string) => Promise<
  * sent to a contract that does not exist is answered 404 by the error mapping.
  */
 export function contractIdOf(id: string): string {
-  if (!isContractId(id)) throw noSuchContract(id);
+  if (!isContractId(id)) throw contractNotFound(id);
   return id;
 }
 

@@ -55,6 +55,11 @@ export const notFound = errorHelper(404);
 export const conflict = errorHelper(409);
 export const unprocessable = errorHelper(422);
 
+/** The 404 for an id that names no contract, wherever it is found out. */
+export function contractNotFound(id: string): ApiError {
+  return notFound(`no contract ${id}`, undefined, 'contract_not_found');
+}
+
 /** A 400 whose message names the fields and whose details list each issue. */
 export function invalidFields(errors: FieldError[]): ApiError {
   return badRequest(invalidFieldsMessage(errors), { fields: errors }, 'invalid_input');

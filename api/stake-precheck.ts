@@ -18,12 +18,16 @@ async function availableUsdc(ctx: ApiContext, caller: string): Promise<bigint> {
 
 export async function requireStakeFunds(ctx: ApiContext, contractId: string, caller: string): Promise<void> {
   const known = ctx.contracts.fixedStake(contractId);
-  if (known !== undefined && (await availableUsdc(ctx, caller)) >= known) return;
+  let available: bigint | undefined;
+  if (known !== undefined) {
+    available = await availableUsdc(ctx, caller);
+    if (available >= known) return;
+  }
   const view = await existingContract(ctx, contractId);
   const stake = stakeToMatch(view)?.workerStake;
   if (stake === undefined || stake === null) return;
   const needed = BigInt(stake);
-  const available = await availableUsdc(ctx, caller);
+  available ??= await availableUsdc(ctx, caller); // one ledger read per refused accept
   if (available >= needed) return;
   throw insufficientFunds(`the caller has ${available} USDC available, the Worker Stake needs ${needed}`, {
     available: available.toString(),

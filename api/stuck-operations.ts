@@ -15,7 +15,7 @@ import {
 import { contractWorkflowId } from '../workflows/definitions';
 import { resolveStuckUpdate, type ResolveStuckResult } from '../workflows/operator-messages';
 import type { OperatorAction } from '../workflows/rules/events';
-import { conflict, notFound } from './errors';
+import { conflict, contractNotFound } from './errors';
 
 export interface StuckOperations {
   /** Sends the operator's action to a contract waiting for it; 409 when it is not waiting. */
@@ -40,8 +40,7 @@ export function createStuckOperations(deps: {
           .executeUpdate(resolveStuckUpdate, { args: [{ action }] });
       } catch (err) {
         if (!(err instanceof WorkflowNotFoundError)) throw err;
-        if ((await deps.records.get(contractId)) === undefined)
-          throw notFound(`no contract ${contractId}`, undefined, 'contract_not_found');
+        if ((await deps.records.get(contractId)) === undefined) throw contractNotFound(contractId);
         throw conflict(`contract ${contractId} is closed`, undefined, 'not_stuck');
       }
     },
