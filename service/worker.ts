@@ -31,7 +31,6 @@ export type ContractWorkerTuning = Pick<
   | 'maxConcurrentActivityTaskExecutions'
   | 'maxConcurrentLocalActivityExecutions'
   | 'workflowThreadPoolSize'
-  | 'reuseV8Context'
 >;
 
 /**

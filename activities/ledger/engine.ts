@@ -11,7 +11,13 @@ import {
 } from './errors';
 import { SqlPanelRegistry, type PanelRegistry } from './panels';
 import { big, nullableStr, placeholders, str } from './sql';
-import { claimOperationsSql, insertRows, lockAccountsSql, ROWS_PER_INSERT, writeAtOnce } from './write-sql';
+import {
+  claimOperationsSql,
+  insertRows,
+  lockAccountsSql,
+  ROWS_PER_INSERT,
+  writeAtOnceSql,
+} from './write-sql';
 import type { Row, SqlDriver, SqlTx } from './sql';
 import { ASSETS } from './types';
 import { canonicalBody, normalizeBatch, normalizeOp } from './validate';
@@ -241,12 +247,12 @@ export class SqlLedger implements Ledger {
    * lands meanwhile is refused by the triggers), then one statement claims the operation ids, creates
    * and locks the accounts (in the same fixed order) and writes the transfer rows.
    */
-  private async writeAtOnce(tx: SqlTx, ops: LedgerOp[]): Promise<OpResult[]> {
+  private async writeAtOnce(tx: SqlTx, ops: LedgerOp[]): Promise<OpResult[] | undefined> {
     const now = new Date().toISOString();
     const holdOf = await this.holdsReferenced(tx, ops);
     const rows = this.transferRows(ops, holdOf, null, now);
-    if (rows.length > ROWS_PER_INSERT) throw new Error('too many rows for one statement');
-    const { sql, params } = writeAtOnce(operationRows(ops, now), accountsTouched(ops, holdOf), rows);
+    if (rows.length > ROWS_PER_INSERT) return undefined; // too many for one statement: step by step
+    const { sql, params } = writeAtOnceSql(operationRows(ops, now), accountsTouched(ops, holdOf), rows);
     await tx.run(sql, params);
     return ops.map((op): OpResult => ({ id: op.id, kind: op.kind, replayed: false }));
   }

@@ -6,12 +6,15 @@ import Database from 'better-sqlite3';
 import { SqlLedger } from './engine';
 import { PANEL_SCHEMA } from './panels';
 import {
+  CONTRACT_INDEX,
+  HOLD_INDEX,
   HOLDER_INDEX,
   OPERATION_COLUMNS,
   TRANSFER_HOLD_COLUMNS,
   TRANSFER_PARTY_COLUMNS,
 } from './shared-schema';
 import type { Row, SqlDriver, SqlTx } from './sql';
+import { TRANSFER_COLUMNS } from './write-sql';
 import type { Ledger } from './types';
 
 /**
@@ -31,13 +34,12 @@ ${TRANSFER_HOLD_COLUMNS}
 );`;
 }
 
-const TRANSFER_COLUMNS =
-  'seq, op_id, idx, type, asset, debit_owner, credit_owner, amount, hold_id, closes_hold, hold_kind, contract_id, created_at';
+const MIGRATED_COLUMNS = `seq, ${TRANSFER_COLUMNS}`;
 
 /** Version 1 → 2: copies the rows (seq kept) into the new table; its triggers and indexes go with the old one. */
 const MIGRATE_TRANSFERS = `
 ${transfersTable('ledger_transfers_v2')}
-INSERT INTO ledger_transfers_v2 (${TRANSFER_COLUMNS}) SELECT ${TRANSFER_COLUMNS} FROM ledger_transfers ORDER BY seq;
+INSERT INTO ledger_transfers_v2 (${MIGRATED_COLUMNS}) SELECT ${MIGRATED_COLUMNS} FROM ledger_transfers ORDER BY seq;
 DROP TABLE ledger_transfers;
 ALTER TABLE ledger_transfers_v2 RENAME TO ledger_transfers;
 `;
@@ -64,9 +66,8 @@ ${OPERATION_COLUMNS}
 
 ${transfersTable('ledger_transfers')}
 -- One tree serves a hold, its resolution rows and its closing row, and keeps the closing row unique.
-CREATE UNIQUE INDEX IF NOT EXISTS ledger_transfers_hold ON ledger_transfers (hold_id, closes_hold)
-  WHERE hold_id IS NOT NULL;
-CREATE INDEX IF NOT EXISTS ledger_transfers_contract ON ledger_transfers (contract_id) WHERE contract_id IS NOT NULL;
+${HOLD_INDEX}
+${CONTRACT_INDEX}
 ${HOLDER_INDEX}
 
 CREATE TRIGGER IF NOT EXISTS ledger_transfers_no_update BEFORE UPDATE ON ledger_transfers

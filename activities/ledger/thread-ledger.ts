@@ -35,10 +35,6 @@ interface Pending {
   reject(error: Error): void;
 }
 
-type Method<M extends LedgerMethod> = Ledger[M] extends (...args: infer A) => infer R
-  ? (...args: A) => R
-  : never;
-
 export class ThreadLedger implements Ledger {
   readonly panels: PanelRegistry;
   private thread: Promise<Worker> | undefined;
@@ -46,7 +42,7 @@ export class ThreadLedger implements Ledger {
   private nextId = 0;
   private closed = false;
 
-  private constructor(private readonly path: string) {
+  constructor(private readonly path: string) {
     const panel = <M extends PanelMethod>(name: M) =>
       ((...args: unknown[]) => this.call(`panels.${name}`, args)) as PanelRegistry[M];
     this.panels = {
@@ -58,15 +54,8 @@ export class ThreadLedger implements Ledger {
     };
   }
 
-  /** Starts the thread and resolves once it has opened (or created, or migrated) the file. */
-  static async open(path: string): Promise<ThreadLedger> {
-    const ledger = new ThreadLedger(path);
-    await ledger.start();
-    return ledger;
-  }
-
-  private method<M extends LedgerMethod>(name: M): Method<M> {
-    return ((...args: unknown[]) => this.call(name, args)) as Method<M>;
+  private method<M extends LedgerMethod>(name: M): Ledger[M] {
+    return ((...args: unknown[]) => this.call(name, args)) as Ledger[M];
   }
 
   readonly deposit = this.method('deposit');
@@ -103,7 +92,8 @@ export class ThreadLedger implements Ledger {
     await (await this.thread)?.terminate();
   }
 
-  private start(): Promise<Worker> {
+  /** Starts the thread (once) and resolves once it has opened (or created, or migrated) the file. */
+  start(): Promise<Worker> {
     this.thread ??= new Promise<Worker>((ready, failed) => {
       const worker = new Worker(THREAD_BOOT, { eval: true, workerData: { path: this.path } });
       let failure: Error | undefined;
@@ -151,6 +141,8 @@ export class ThreadLedger implements Ledger {
   }
 }
 
-export function openThreadLedger(path: string): Promise<ThreadLedger> {
-  return ThreadLedger.open(path);
+export async function openThreadLedger(path: string): Promise<ThreadLedger> {
+  const ledger = new ThreadLedger(path);
+  await ledger.start();
+  return ledger;
 }

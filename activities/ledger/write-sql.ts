@@ -3,7 +3,7 @@
 import { placeholders } from './sql';
 import type { SqlTx } from './sql';
 
-const TRANSFER_COLUMNS =
+export const TRANSFER_COLUMNS =
   'op_id, idx, type, asset, debit_owner, credit_owner, amount, hold_id, closes_hold, hold_kind, contract_id, created_at';
 /** Rows per multi-row INSERT: 12 columns stay far below either database's parameter limit. */
 export const ROWS_PER_INSERT = 500;
@@ -24,7 +24,7 @@ const insertOperations = (ops: number) =>
  * Creates the missing accounts and locks all of them, in the order given; RETURNING reads each one
  * (the no-op update of an existing row takes its row lock).
  */
-const upsertAccounts = (accounts: number) =>
+export const lockAccountsSql = (accounts: number) =>
   `INSERT INTO ledger_accounts (owner, asset) VALUES ${values(accounts, 2)}
    ON CONFLICT (owner, asset) DO UPDATE SET debits_posted = ledger_accounts.debits_posted
    RETURNING owner, asset, credits_posted, debits_posted, debits_pending`;
@@ -32,8 +32,6 @@ const upsertAccounts = (accounts: number) =>
 /** Stores operation rows (id, kind, body, created_at); returns the ids that were new. */
 export const claimOperationsSql = (ops: number) =>
   `${insertOperations(ops)} ON CONFLICT (id) DO NOTHING RETURNING id`;
-
-export const lockAccountsSql = upsertAccounts;
 
 /** Inserts transfer rows in as few statements as the limit allows. */
 export async function insertRows(tx: SqlTx, rows: unknown[][]): Promise<void> {
@@ -52,14 +50,14 @@ export async function insertRows(tx: SqlTx, rows: unknown[][]): Promise<void> {
  * transfer rows' triggers run at the end of the statement, after the operations and accounts exist,
  * and apply the rows in order, each under the accounts' CHECKs.
  */
-export function writeAtOnce(
+export function writeAtOnceSql(
   ops: unknown[][],
   accounts: unknown[][],
   rows: unknown[][],
 ): { sql: string; params: unknown[] } {
   const lock = accounts.length > 1;
   return {
-    sql: `WITH claimed AS (${insertOperations(ops.length)})${lock ? `, locked AS (${upsertAccounts(accounts.length)})` : ''}
+    sql: `WITH claimed AS (${insertOperations(ops.length)})${lock ? `, locked AS (${lockAccountsSql(accounts.length)})` : ''}
    ${insertTransfers(rows.length)}`,
     params: [...ops.flat(), ...(lock ? accounts.flat() : []), ...rows.flat()],
   };
