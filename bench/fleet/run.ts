@@ -15,7 +15,8 @@
 //   start of creation to the common deadline (default 1.5 x the warm-up's pace + 60; creation stops
 //   15 s before it); BENCH_FLEET_DRAIN_S (default unlimited) longest drain watched.
 import { MAX_CACHED_CONTRACTS } from '../../service/worker';
-import { createFleets, drain, load, log, sleep } from './fleet';
+import { createFleets, drain, log, sleep } from './fleet';
+import { load } from '../stats';
 import { rssMb, startFleetStack, type Fleet, type FleetStack } from './stack';
 
 const SIZE = Number(process.env.BENCH_FLEET ?? 20_000);

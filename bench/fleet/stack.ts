@@ -6,28 +6,25 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Connection, WithStartWorkflowOperation, type Client } from '@temporalio/client';
+import { WithStartWorkflowOperation } from '@temporalio/client';
 import { agentOwner, openLedger } from '../../activities/ledger';
 import { openRecords } from '../../activities/records';
 import { randomContractId } from '../../api/contract-ids';
 import { createContractGateway } from '../../api/contract-gateway';
 import { startDevServer, type DevServer } from '../../service/dev-server';
 import { loadSettings } from '../../service/settings';
-import { createTemporalClient } from '../../service/temporal-client';
+import { connectTemporalClient } from '../../service/temporal-client';
+import { freePort } from '../../service/postgres-server';
 import type { ContractWorkerTuning } from '../../service/worker';
 import { TASK_QUEUE } from '../../temporal.config';
 import { CONTRACT_WORKFLOW_TYPE, type ContractInput } from '../../workflows/definitions';
 import { validateContractTerms } from '../../workflows/rules/contract-terms';
-import { termsToWire } from '../../workflows/rules/contract-terms-wire';
-import { DEFAULT_PARAMS, paramsToWire } from '../../workflows/rules/params';
+import { DEFAULT_PARAMS } from '../../workflows/rules/params';
+import { contractInput } from '../../api/contract-input';
+import { CLIENT, HOUR, WORKER, contractBody } from '../../test/support/fixtures';
 import { OPERATOR_TOKEN, VAULT_MASTER_KEY } from '../../test/support/harness';
 import { shadowContract, shadowUpdate, type ShadowShape } from '../contracts/shadow-workflow';
 import { SHADOW_QUEUE } from '../contracts/shadow-worker';
-
-const CLIENT = '0x' + 'c1'.repeat(20);
-const WORKER = '0x' + 'a7'.repeat(20);
-const PRICE = 1_000_000n;
-const HOUR = 3_600_000;
 
 export type Fleet = 'contract' | 'shadow';
 export const FLEETS: readonly Fleet[] = ['contract', 'shadow'];
@@ -44,28 +41,14 @@ export function idleShadowShape(deadlineAt: number): ShadowShape {
   };
 }
 
-/** A direct-award FDP contract whose Worker never answers: it ends at its acceptance (match) deadline. */
+/**
+ * A direct-award FDP contract whose Worker never answers: it ends at its acceptance (match) deadline.
+ * Built as POST /contracts builds it (the same checks and input, history version included).
+ */
 function idleContractInput(deadlineAt: number): ContractInput {
-  const iso = (hours: number) => new Date(deadlineAt + hours * HOUR).toISOString();
-  const checked = validateContractTerms(
-    {
-      contractType: 'fixed',
-      awardMethod: 'direct',
-      worker: WORKER,
-      taskDescription: 'Summarise the attached report in 200 words.',
-      acceptanceCriteria: ['at most 200 words'],
-      amount: PRICE.toString(),
-      deadlines: { match: iso(0), withdrawal: iso(1), delivery: iso(2), review: iso(3) },
-    },
-    Date.now(),
-    CLIENT,
-  );
+  const checked = validateContractTerms(contractBody(WORKER, {}, deadlineAt - HOUR), Date.now(), CLIENT);
   if (!checked.ok) throw new Error(`fleet terms refused: ${JSON.stringify(checked.errors)}`);
-  return {
-    contractId: randomContractId(),
-    terms: termsToWire(checked.terms),
-    params: paramsToWire(DEFAULT_PARAMS),
-  };
+  return contractInput(randomContractId(), checked.terms, DEFAULT_PARAMS);
 }
 
 interface ChildWorker {
@@ -100,7 +83,6 @@ export function rssMb(pid: number): number {
 
 export interface FleetStack {
   devServer: DevServer;
-  client: Client;
   workers: Partial<Record<Fleet, ChildWorker>>;
   /** Creates one contract (or shadow) that ends at `deadlineAt` unless told otherwise. */
   create(fleet: Fleet, deadlineAt: number, index: number): Promise<void>;
@@ -119,10 +101,9 @@ export async function startFleetStack(
   } = {},
 ): Promise<FleetStack> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-fleet-'));
-  const port = 21000 + Math.floor(Math.random() * 20000);
   const devServer = await startDevServer(dir, 1, {
-    port,
-    uiPort: port + 1,
+    port: await freePort(),
+    uiPort: await freePort(),
     ...(options.sqlitePragmas ? { sqlitePragmas: options.sqlitePragmas } : {}),
   });
   const env: NodeJS.ProcessEnv = {
@@ -142,18 +123,12 @@ export async function startFleetStack(
   const records = await openRecords(settings.ledger);
   const workers: Partial<Record<Fleet, ChildWorker>> = {};
   for (const fleet of options.workers ?? FLEETS) workers[fleet] = await startChildWorker(fleet, env);
-  const connection = await Connection.connect({ address: devServer.address });
-  const client = createTemporalClient({
-    connection,
-    namespace: 'default',
-    codecKey: settings.payloadCodecKey,
-  });
+  const { client, connection } = await connectTemporalClient({ codecKey: settings.payloadCodecKey, env });
   const gateway = createContractGateway({ client, taskQueue: TASK_QUEUE, records });
   const types: Record<Fleet, string> = { contract: CONTRACT_WORKFLOW_TYPE, shadow: shadowContract.name };
 
   return {
     devServer,
-    client,
     workers,
     async create(fleet, deadlineAt, index) {
       if (fleet === 'contract') {

@@ -4,8 +4,9 @@
 // the history, a local activity, a scheduled activity), on the dev server's file, every setting at once.
 // Run: npx tsx bench/fleet/sweep.ts   (BENCH_ROUNDS, default 1; BENCH_CONTRACTS per setting, default 200; BENCH_DEADLINE_S, default 150)
 import { CONTRACT_WORKER_TUNING, type ContractWorkerTuning } from '../../service/worker';
-import { createFleets, drain, load, log } from './fleet';
+import { createFleets, drain, log } from './fleet';
 import { startFleetStack } from './stack';
+import { load, mean } from '../stats';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const CONTRACTS = Number(process.env.BENCH_CONTRACTS ?? 200);
@@ -67,15 +68,14 @@ async function main(): Promise<void> {
       );
     }
   }
-  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const base = results[0]!;
   console.log(`\ncontract worker slots (${ROUNDS} round(s), mean; ratio to the SDK default)`);
   console.log('setting                               created/s  ratio  drained/s  ratio');
+  const c0 = mean(base.map((r) => r.create));
+  const d0 = mean(base.map((r) => r.drain));
   for (const [i, setting] of SETTINGS.entries()) {
     const c = mean(results[i]!.map((r) => r.create));
     const d = mean(results[i]!.map((r) => r.drain));
-    const c0 = mean(base.map((r) => r.create));
-    const d0 = mean(base.map((r) => r.drain));
     console.log(
       `${setting.name.padEnd(36)} ${c.toFixed(1).padStart(9)}  ${(c / c0).toFixed(2)}  ${d.toFixed(1).padStart(9)}  ${(d / d0).toFixed(2)}`,
     );

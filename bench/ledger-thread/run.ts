@@ -5,11 +5,12 @@
 // Run: npx tsx bench/ledger-thread/run.ts   (BENCH_POSTINGS per round, default 300; BENCH_ROUNDS, default 3;
 // BENCH_IN_FLIGHT holds sent at once, default 8)
 import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agentOwner, openLedger } from '../../activities/ledger';
 import type { Ledger } from '../../activities/ledger';
 import { pool } from '../contracts/pool';
+import { load, median } from '../stats';
 
 const POSTINGS = Number(process.env.BENCH_POSTINGS ?? 300);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -55,8 +56,6 @@ async function round(ledger: Ledger, tag: string): Promise<Sample> {
   return { seconds, p50: at(0.5), p99: at(0.99), max: gaps[gaps.length - 1]! };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'oc-bench-ledger-thread-'));
   try {
@@ -68,19 +67,11 @@ async function main(): Promise<void> {
       }),
     );
     const samples: Sample[][] = MODES.map(() => []);
-    console.log(
-      `load average before: ${loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' ')}`,
-    );
+    console.log(`load average before: ${load()}`);
     for (let r = 0; r < ROUNDS; r++) {
       for (const [m, ledger] of ledgers.entries()) samples[m]!.push(await round(ledger, `r${r}`));
     }
-    console.log(
-      `load average after: ${loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' ')}`,
-    );
+    console.log(`load average after: ${load()}`);
     console.log(
       `${POSTINGS} escrow holds per round, ${IN_FLIGHT} in flight, ${ROUNDS} rounds; medians over rounds`,
     );

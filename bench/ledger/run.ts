@@ -8,13 +8,14 @@
 // e.g. `postgres`, the stores to measure, default `sqlite,sqlite-in-process,postgres`: `sqlite` is the
 // store on its own thread, as the service runs it, `sqlite-in-process` the store on the caller's thread)
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Client } from 'pg';
 import { agentOwner, openLedger } from '../../activities/ledger';
 import type { Ledger, LedgerConfig, LedgerOp } from '../../activities/ledger';
 import { startPostgres } from '../../test/support/postgres';
+import { load } from '../stats';
 
 const POSTINGS = Number(process.env.BENCH_POSTINGS ?? 2000);
 const STORES = (process.env.BENCH_STORES ?? 'sqlite,sqlite-in-process,postgres').split(',');
@@ -248,10 +249,6 @@ async function benchPostgres(): Promise<Figures[]> {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'oc-ledger-bench-'));
-  const load = () =>
-    loadavg()
-      .map((l) => l.toFixed(2))
-      .join(', ');
   try {
     const loadBefore = load();
     const figures = [

@@ -3,7 +3,8 @@
 // the deadline timer started: what the server persists for every contract) through the contract worker
 // on the dev server's file, in alternating rounds. Start to ready is bench/servers/ready.ts.
 // Run: npx tsx bench/servers/pragmas.ts   (BENCH_ROUNDS, default 2; BENCH_CONTRACTS per measurement, default 150)
-import { createFleets, load, log } from '../fleet/fleet';
+import { createFleets, log } from '../fleet/fleet';
+import { load, mean } from '../stats';
 import { startFleetStack } from '../fleet/stack';
 import { sqliteJournalMode } from '../../service/dev-server';
 import { SQLITE_CANDIDATES } from './sqlite-candidates';
@@ -41,7 +42,6 @@ async function main(): Promise<void> {
       );
     }
   }
-  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const base = mean(rates[0]!);
   console.log(
     `\ncontract creations per second on the dev server's file (${ROUNDS} rounds, mean; ratio to the CLI default)`,

@@ -7,13 +7,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDevServer } from '../../service/dev-server';
+import { freePort } from '../../service/postgres-server';
 import { SQLITE_CANDIDATES } from './sqlite-candidates';
+import { median } from '../stats';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
 async function main(): Promise<void> {
   // Ports of its own, so a running service is not disturbed.
-  const port = 21000 + Math.floor(Math.random() * 20000);
+  const [port, uiPort] = [await freePort(), await freePort()];
   const times = SQLITE_CANDIDATES.map(() => ({ fresh: [] as number[], again: [] as number[] }));
   for (let i = 0; i < RUNS; i++) {
     for (const [c, candidate] of SQLITE_CANDIDATES.entries()) {
@@ -23,7 +25,7 @@ async function main(): Promise<void> {
           const started = performance.now();
           const server = await startDevServer(dir, 3, {
             port,
-            uiPort: port + 1,
+            uiPort,
             sqlitePragmas: candidate.pragmas,
           });
           list.push(performance.now() - started);
@@ -34,7 +36,6 @@ async function main(): Promise<void> {
       }
     }
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const show = (xs: number[]) =>
     `median ${median(xs).toFixed(0)} ms (${xs.map((x) => x.toFixed(0)).join(', ')})`;
   for (const [c, candidate] of SQLITE_CANDIDATES.entries()) {

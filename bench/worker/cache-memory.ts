@@ -17,7 +17,7 @@ import { agentOwner, openLedger } from '../../activities/ledger';
 import { openRecords } from '../../activities/records';
 import { startContract } from '../../api/contract-gateway';
 import { contractInput } from '../../api/contract-input';
-import { createPayloadCodec } from '../../service/codec';
+import { contractDataConverter, workerDataConverter } from '../../service/temporal-client';
 import {
   CONTRACT_WORKER_TUNING,
   CONTRACT_WORKFLOWS_PATH,
@@ -33,7 +33,7 @@ import { validateContractTerms } from '../../workflows/rules/contract-terms';
 import { DEFAULT_PARAMS } from '../../workflows/rules/params';
 import { pool } from '../contracts/pool';
 import { withThreadHeapLimit } from './thread-heap';
-import { load } from '../fleet/fleet';
+import { load, mean } from '../stats';
 
 const OPEN = Number(process.env.BENCH_OPEN ?? 2000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
@@ -78,7 +78,7 @@ async function measure(setting: Setting): Promise<Result> {
   const config = { kind: 'sqlite', path: join(dir, 'ledger.db') } as const;
   const ledger = await openLedger(config);
   const records = await openRecords(config);
-  const dataConverter = { payloadCodecs: [createPayloadCodec(new Uint8Array(32).fill(7))] };
+  const codecKey = new Uint8Array(32).fill(7);
   const taskQueue = 'bench-cache';
   try {
     await ledger.deposit({ id: 'bench', asset: 'USDC', to: agentOwner(CLIENT), amount: 10n ** 18n });
@@ -95,12 +95,15 @@ async function measure(setting: Setting): Promise<Result> {
         taskQueue,
         ledger,
         records,
-        dataConverter,
+        dataConverter: workerDataConverter(codecKey),
         workflowBundle,
         tuning: { ...CONTRACT_WORKER_TUNING, ...setting.tuning },
       }),
     );
-    const client = new WorkflowClient({ connection: env.connection, dataConverter });
+    const client = new WorkflowClient({
+      connection: env.connection,
+      dataConverter: contractDataConverter(codecKey),
+    });
     return await worker.runUntil(async () => {
       const deadlineAt = Date.now() + CREATE_MS;
       const ids: string[] = [];
@@ -168,7 +171,6 @@ async function main(): Promise<void> {
       );
     }
   }
-  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const base = {
     created: mean(results[0]!.map((r) => r.created)),
     drained: mean(results[0]!.map((r) => r.drained)),

@@ -19,14 +19,10 @@ import { createTimeSkippingEnv } from '../../test/support/temporal';
 import { historyFromFile } from '../../test/histories/format';
 import { CLIENT } from '../../test/support/fixtures';
 import { createSuite, Harness, HISTORY_CODEC_KEY } from '../../test/workflows/harness';
+import { median } from '../stats';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const OPEN = Number(process.env.BENCH_OPEN ?? 200);
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
 
 async function startTimes(): Promise<void> {
   const env = await createTimeSkippingEnv();
