@@ -18,15 +18,17 @@ import type { Row, SqlDriver, SqlTx } from './sql';
 import type { Ledger } from './types';
 
 /**
- * Schema version 2 (the highest row of ledger_schema_versions; a database with the ledger's tables and
- * no such table is version 1). Against version 1, one posting costs the server less: ledger_transfers
- * has no foreign keys (the trigger that applies a row to the balances finds the operation and both
- * accounts, which it reads anyway, and refuses the row if one is missing; accounts can no longer be
- * deleted), four index trees instead of six (the embedded store's set: one UNIQUE (hold_id,
- * closes_hold) serves a hold, its resolution rows and its single closing row), and the resolution
- * check reads a hold's rows in one index scan instead of four lookups. MIGRATE_FROM_1 upgrades in place.
+ * Schema version 3 (the highest row of ledger_schema_versions; a database with the ledger's tables and
+ * no such table is version 1). Version 2 took the foreign keys off ledger_transfers (the trigger that
+ * applies rows to the balances finds the operation and both accounts, which it reads anyway, and
+ * refuses a row if one is missing; accounts cannot be deleted), kept four index trees (the embedded
+ * store's set: one UNIQUE (hold_id, closes_hold) serves a hold, its resolution rows and its single
+ * closing row) and read a hold's rows in one index scan. Version 3 checks and applies a statement's
+ * rows once per statement instead of once per row (one UPDATE per account, the resolutions checked
+ * per hold) and drops the primary key on seq, which nothing looked a row up by: three index trees.
+ * MIGRATE_FROM_1 and MIGRATE_FROM_2 upgrade in place.
  */
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 
 const MIGRATE_FROM_1 = `
 ALTER TABLE ledger_transfers
@@ -38,6 +40,15 @@ ALTER TABLE ledger_transfers
 DROP INDEX IF EXISTS ledger_transfers_hold;
 DROP INDEX IF EXISTS ledger_transfers_contract;
 DROP FUNCTION IF EXISTS ledger_require_new(BIGINT, INTEGER);
+`;
+
+/** Versions 1 and 2 applied and checked each row in triggers of its own, and kept seq as the primary key. */
+const MIGRATE_FROM_2 = `
+DROP TRIGGER IF EXISTS ledger_transfers_check_resolution ON ledger_transfers;
+DROP TRIGGER IF EXISTS ledger_transfers_apply ON ledger_transfers;
+DROP FUNCTION IF EXISTS ledger_check_resolution();
+DROP FUNCTION IF EXISTS ledger_apply_transfer();
+ALTER TABLE ledger_transfers DROP CONSTRAINT IF EXISTS ledger_transfers_pkey;
 `;
 
 const SCHEMA = `
@@ -63,8 +74,9 @@ CREATE TABLE IF NOT EXISTS ledger_operations (
 ${OPERATION_COLUMNS}
 );
 
+-- seq orders the rows (reads sort by it) but is no key: nothing looks a row up by it.
 CREATE TABLE IF NOT EXISTS ledger_transfers (
-  seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  seq BIGINT GENERATED ALWAYS AS IDENTITY,
 ${TRANSFER_PARTY_COLUMNS_UNKEYED}
   amount BIGINT NOT NULL CHECK (amount > 0),
 ${TRANSFER_HOLD_COLUMNS_UNKEYED}
@@ -96,66 +108,98 @@ CREATE OR REPLACE TRIGGER ledger_accounts_no_delete BEFORE DELETE ON ledger_acco
 CREATE OR REPLACE TRIGGER ledger_accounts_no_truncate BEFORE TRUNCATE ON ledger_accounts
   FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_delete();
 
--- A resolution row must name an existing hold of the same owner, asset and kind; all rows resolving
--- one hold come from one operation, the first of them closes the hold, and together they never exceed
--- it. One scan of the hold's rows (the hold itself has hold_id = op_id) answers all four.
-CREATE OR REPLACE FUNCTION ledger_check_resolution() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Once per INSERT statement, over its rows (new_rows), after all of them are in the table.
+--
+-- Resolutions, per hold the statement resolves: a resolution row names an existing hold, inserted
+-- before it, of the same owner, asset and kind; all rows resolving one hold come from one operation;
+-- the first of them closes the hold (the UNIQUE (hold_id, closes_hold) index allows one closing row);
+-- together they never exceed it. One scan of each hold's rows answers all of them.
+--
+-- Balances are a fold of the transfer rows, kept by the database itself: each account the rows touch
+-- is updated once, by its rows' sum. The accounts' CHECKs see only that final state, so the running
+-- sums of each account's rows, in the rows' order (seq), give its lowest available balance and its
+-- lowest held amount along the way: an overdraft at any row refuses the statement, exactly as when
+-- each row was applied on its own. The UPDATE also finds each account (a missing one refuses the rows,
+-- what version 1's foreign keys checked) and locks it; each row's operation must be stored.
+CREATE OR REPLACE FUNCTION ledger_apply_transfers() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-  hold_amount BIGINT;
-  resolved NUMERIC;
-  other_operation BOOLEAN;
-  closed BOOLEAN;
+  problem TEXT;
+  missing TEXT;
+  overdrawn TEXT;
+  unstored TEXT;
 BEGIN
-  SELECT max(r.amount) FILTER (WHERE r.type = 'pending' AND r.asset = NEW.asset
-           AND r.debit_owner = NEW.debit_owner AND r.hold_kind = NEW.hold_kind),
-         COALESCE(sum(r.amount) FILTER (WHERE r.type IN ('post', 'void')), 0),
-         bool_or(r.type IN ('post', 'void') AND r.op_id <> NEW.op_id),
-         bool_or(r.closes_hold IS NOT NULL)
-    INTO hold_amount, resolved, other_operation, closed
-    FROM ledger_transfers r WHERE r.hold_id = NEW.hold_id;
-  IF hold_amount IS NULL THEN
-    RAISE EXCEPTION 'resolution of an unknown hold %', NEW.hold_id USING ERRCODE = 'check_violation';
+  SELECT CASE
+      WHEN f.hold_amount IS NULL OR f.hold_seq > f.first_seq THEN 'resolution of an unknown hold ' || t.hold_id
+      WHEN f.operations > 1 THEN 'hold ' || t.hold_id || ' already resolved by another operation'
+      WHEN f.closer_seq IS DISTINCT FROM f.first_seq THEN 'the first row resolving hold ' || t.hold_id || ' must close it'
+      ELSE 'resolution exceeds hold ' || t.hold_id
+    END INTO problem
+  FROM (SELECT DISTINCT hold_id, asset, debit_owner, hold_kind FROM new_rows WHERE type IN ('post', 'void')) t
+  CROSS JOIN LATERAL (
+    SELECT max(r.amount) FILTER (WHERE r.type = 'pending' AND r.asset = t.asset
+             AND r.debit_owner = t.debit_owner AND r.hold_kind = t.hold_kind) AS hold_amount,
+           max(r.seq) FILTER (WHERE r.type = 'pending') AS hold_seq,
+           sum(r.amount) FILTER (WHERE r.type IN ('post', 'void')) AS resolved,
+           count(DISTINCT r.op_id) FILTER (WHERE r.type IN ('post', 'void')) AS operations,
+           min(r.seq) FILTER (WHERE r.type IN ('post', 'void')) AS first_seq,
+           min(r.seq) FILTER (WHERE r.closes_hold IS NOT NULL) AS closer_seq
+    FROM ledger_transfers r WHERE r.hold_id = t.hold_id
+  ) f
+  WHERE f.hold_amount IS NULL OR f.hold_seq > f.first_seq OR f.operations > 1
+     OR f.closer_seq IS DISTINCT FROM f.first_seq OR f.resolved > f.hold_amount
+  LIMIT 1;
+  IF problem IS NOT NULL THEN
+    RAISE EXCEPTION '%', problem USING ERRCODE = 'check_violation';
   END IF;
-  IF other_operation THEN
-    RAISE EXCEPTION 'hold % already resolved by another operation', NEW.hold_id USING ERRCODE = 'check_violation';
-  END IF;
-  IF NEW.closes_hold IS NULL AND NOT closed THEN
-    RAISE EXCEPTION 'the first row resolving hold % must close it', NEW.hold_id USING ERRCODE = 'check_violation';
-  END IF;
-  IF resolved + NEW.amount > hold_amount THEN
-    RAISE EXCEPTION 'resolution exceeds hold %', NEW.hold_id USING ERRCODE = 'check_violation';
-  END IF;
-  RETURN NEW;
-END $$;
-CREATE OR REPLACE TRIGGER ledger_transfers_check_resolution BEFORE INSERT ON ledger_transfers
-  FOR EACH ROW WHEN (NEW.type IN ('post', 'void')) EXECUTE FUNCTION ledger_check_resolution();
 
--- Balances are a fold of the transfer rows, kept by the database itself. The row's operation and
--- accounts must exist (what the foreign keys of version 1 checked, each in a trigger of its own);
--- the operation is looked up inside the debit's update, which saves the trigger a statement.
-CREATE OR REPLACE FUNCTION ledger_apply_transfer() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  UPDATE ledger_accounts SET
-    debits_posted = debits_posted + CASE WHEN NEW.type IN ('posted', 'post') THEN NEW.amount ELSE 0 END,
-    debits_pending = debits_pending
-      + CASE NEW.type WHEN 'pending' THEN NEW.amount WHEN 'posted' THEN 0 ELSE -NEW.amount END
-  WHERE owner = NEW.debit_owner AND asset = NEW.asset
-    AND EXISTS (SELECT FROM ledger_operations WHERE id = NEW.op_id);
-  IF NOT FOUND THEN
-    RAISE EXCEPTION 'transfer names no account %/% or no stored operation %', NEW.debit_owner, NEW.asset, NEW.op_id
-      USING ERRCODE = 'foreign_key_violation';
+  WITH moves AS (
+    SELECT seq, debit_owner AS owner, asset,
+      CASE WHEN type IN ('posted', 'post') THEN amount ELSE 0 END AS debited,
+      0::BIGINT AS credited,
+      CASE type WHEN 'pending' THEN amount WHEN 'posted' THEN 0 ELSE -amount END AS held
+    FROM new_rows
+    UNION ALL
+    SELECT seq, credit_owner, asset, 0, amount, 0 FROM new_rows WHERE credit_owner IS NOT NULL
+  ), running AS (
+    SELECT owner, asset, debited, credited, held,
+      sum(credited - debited - held) OVER w AS available_so_far, sum(held) OVER w AS held_so_far
+    FROM moves WINDOW w AS (PARTITION BY owner, asset ORDER BY seq ROWS UNBOUNDED PRECEDING)
+  ), sums AS (
+    SELECT owner, asset, sum(debited) AS debited, sum(credited) AS credited, sum(held) AS held,
+      min(available_so_far) AS lowest_available, min(held_so_far) AS lowest_held
+    FROM running GROUP BY owner, asset
+  ), applied AS (
+    UPDATE ledger_accounts a SET debits_posted = a.debits_posted + s.debited,
+      credits_posted = a.credits_posted + s.credited, debits_pending = a.debits_pending + s.held
+    FROM sums s WHERE a.owner = s.owner AND a.asset = s.asset
+    -- The balances before the rows (the locked row's latest version less the sums) plus the lowest
+    -- running sums.
+    RETURNING a.owner, a.asset,
+      a.credits_posted::numeric - a.debits_posted - a.debits_pending
+        - (s.credited - s.debited - s.held) + s.lowest_available AS lowest_available,
+      a.debits_pending - s.held + s.lowest_held AS lowest_held
+  )
+  SELECT
+    (SELECT s.owner || '/' || s.asset FROM sums s
+      WHERE NOT EXISTS (SELECT FROM applied p WHERE p.owner = s.owner AND p.asset = s.asset) LIMIT 1),
+    (SELECT p.owner || '/' || p.asset FROM applied p
+      WHERE (p.owner <> 'mint' AND p.lowest_available < 0) OR p.lowest_held < 0 LIMIT 1),
+    (SELECT n.op_id FROM new_rows n
+      WHERE NOT EXISTS (SELECT FROM ledger_operations o WHERE o.id = n.op_id) LIMIT 1)
+  INTO missing, overdrawn, unstored;
+  IF unstored IS NOT NULL THEN
+    RAISE EXCEPTION 'transfer names no stored operation %', unstored USING ERRCODE = 'foreign_key_violation';
   END IF;
-  IF NEW.credit_owner IS NOT NULL THEN
-    UPDATE ledger_accounts SET credits_posted = credits_posted + NEW.amount
-    WHERE owner = NEW.credit_owner AND asset = NEW.asset;
-    IF NOT FOUND THEN
-      RAISE EXCEPTION 'no account %/%', NEW.credit_owner, NEW.asset USING ERRCODE = 'foreign_key_violation';
-    END IF;
+  IF missing IS NOT NULL THEN
+    RAISE EXCEPTION 'no account %', missing USING ERRCODE = 'foreign_key_violation';
+  END IF;
+  IF overdrawn IS NOT NULL THEN
+    RAISE EXCEPTION 'rows overdraw account % at some row', overdrawn USING ERRCODE = 'check_violation';
   END IF;
   RETURN NULL;
 END $$;
-CREATE OR REPLACE TRIGGER ledger_transfers_apply AFTER INSERT ON ledger_transfers
-  FOR EACH ROW EXECUTE FUNCTION ledger_apply_transfer();
+CREATE OR REPLACE TRIGGER ledger_transfers_apply_statement AFTER INSERT ON ledger_transfers
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ledger_apply_transfers();
 
 INSERT INTO ledger_schema_versions (version) VALUES (${SCHEMA_VERSION}) ON CONFLICT DO NOTHING;
 `;
@@ -311,6 +355,7 @@ export async function openPostgresLedger(options: PostgresLedgerOptions): Promis
         );
       }
       if (version === 1) await client.query(MIGRATE_FROM_1);
+      if (version === 1 || version === 2) await client.query(MIGRATE_FROM_2);
       await client.query(SCHEMA);
       await client.query(PANEL_SCHEMA);
       await client.query('COMMIT');

@@ -1,6 +1,7 @@
-// A PostgreSQL ledger schema written by the schema-version-1 store (support/ledger-v1-postgres.sql) opens
-// with the current store, which upgrades it in place: every balance, hold and operation id is kept, and
-// the database's own guards hold without the foreign keys that version 1 had.
+// A PostgreSQL ledger schema written by the schema-version-1 store (support/ledger-v1-postgres.sql) or the
+// version-2 store (support/ledger-v2-postgres.sql) opens with the current store, which upgrades it in
+// place: every balance, hold and operation id is kept, and the database's own guards hold without the
+// foreign keys that version 1 had and with the statement-level trigger of version 3.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -12,11 +13,8 @@ import type { LedgerConfig } from '../../activities/ledger';
 import { startPostgres } from '../support/postgres';
 import type { PostgresServer } from '../support/postgres';
 
-const SCHEMA = 'ledger_v1';
-
 let server: PostgresServer;
 let connectionString: string;
-const config = (): LedgerConfig => ({ kind: 'postgres', connectionString, schema: SCHEMA, poolSize: 2 });
 
 before(async () => {
   server = await startPostgres();
@@ -24,9 +22,9 @@ before(async () => {
 });
 after(() => server?.stop());
 
-/** Runs `sql` on its own connection with the ledger's schema on the search path. */
-async function raw<T>(sql: string): Promise<T[]> {
-  const client = new Client({ connectionString, options: `-c search_path=${SCHEMA}` });
+/** Runs `sql` on its own connection with `schema` on the search path. */
+async function rawIn<T>(schema: string, sql: string): Promise<T[]> {
+  const client = new Client({ connectionString, options: `-c search_path=${schema}` });
   await client.connect();
   try {
     const result = await client.query(sql);
@@ -37,8 +35,16 @@ async function raw<T>(sql: string): Promise<T[]> {
   }
 }
 
-test('a PostgreSQL ledger of schema version 1 is upgraded on open and keeps working', async () => {
-  await raw(readFileSync(join(__dirname, 'support', 'ledger-v1-postgres.sql'), 'utf8'));
+for (const version of [1, 2]) {
+  test(`a PostgreSQL ledger of schema version ${version} is upgraded on open and keeps working`, () =>
+    upgrades(version));
+}
+
+async function upgrades(version: number): Promise<void> {
+  const schema = `ledger_v${version}`;
+  const config = (): LedgerConfig => ({ kind: 'postgres', connectionString, schema, poolSize: 2 });
+  const raw = <T>(sql: string) => rawIn<T>(schema, sql);
+  await raw(readFileSync(join(__dirname, 'support', `ledger-v${version}-postgres.sql`), 'utf8'));
   const seqBefore = await raw('SELECT seq, op_id, idx FROM ledger_transfers ORDER BY seq');
 
   // Two processes opening the old schema at once: one upgrades it, the other finds it upgraded.
@@ -93,25 +99,24 @@ test('a PostgreSQL ledger of schema version 1 is upgraded on open and keeps work
     await ledger.close();
   }
 
-  // The rows kept their sequence numbers; the schema is stamped and has version 2's keys and indexes.
+  // The rows kept their sequence numbers; the schema is stamped and has version 3's keys and indexes.
   assert.deepEqual(
     await raw('SELECT seq, op_id, idx FROM ledger_transfers WHERE seq <= 7 ORDER BY seq'),
     seqBefore,
   );
-  assert.deepEqual(await raw('SELECT max(version) AS version FROM ledger_schema_versions'), [{ version: 2 }]);
+  assert.deepEqual(await raw('SELECT max(version) AS version FROM ledger_schema_versions'), [{ version: 3 }]);
   assert.deepEqual(
-    await raw(`SELECT indexname FROM pg_indexes WHERE schemaname = '${SCHEMA}' AND tablename = 'ledger_transfers'
+    await raw(`SELECT indexname FROM pg_indexes WHERE schemaname = '${schema}' AND tablename = 'ledger_transfers'
                ORDER BY indexname`),
     [
       { indexname: 'ledger_transfers_contract' },
       { indexname: 'ledger_transfers_hold' },
       { indexname: 'ledger_transfers_holder' },
-      { indexname: 'ledger_transfers_pkey' },
     ],
   );
   assert.deepEqual(
-    await raw(`SELECT conname FROM pg_constraint WHERE conrelid = '${SCHEMA}.ledger_transfers'::regclass
-               AND contype IN ('f', 'u')`),
+    await raw(`SELECT conname FROM pg_constraint WHERE conrelid = '${schema}.ledger_transfers'::regclass
+               AND contype IN ('f', 'u', 'p')`),
     [],
   );
 
@@ -141,6 +146,29 @@ test('a PostgreSQL ledger of schema version 1 is upgraded on open and keeps work
   );
   await assert.rejects(raw(`DELETE FROM ledger_accounts WHERE owner = 'treasury'`), /cannot be deleted/);
 
+  // Rows of one statement are applied in their order: the treasury (10) paying 11 before it receives
+  // 5 is an overdraft at the first row though the end balance (4) is not; in the other order it passes.
+  const rows = (op: string, values: string[]) =>
+    `INSERT INTO ledger_transfers (op_id, idx, type, asset, debit_owner, credit_owner, amount, hold_id, closes_hold, hold_kind, created_at)
+     VALUES ${values.map((v, i) => `('${op}', ${i}, ${v}, 'now')`).join(', ')};`;
+  const payOut = `'posted', 'USDC', 'treasury', '${alice}', 11, NULL, NULL, NULL`;
+  const payIn = `'posted', 'USDC', '${bob}', 'treasury', 5, NULL, NULL, NULL`;
+  await assert.rejects(
+    raw(`BEGIN; ${operation('raw4')} ${rows('raw4', [payOut, payIn])} COMMIT`),
+    /overdraw account treasury\/USDC/,
+  );
+  await raw(`BEGIN; ${operation('raw4')} ${rows('raw4', [payIn, payOut])} ROLLBACK`);
+  // A hold's resolution rows, the first of which does not close it.
+  await assert.rejects(
+    raw(
+      `BEGIN; ${operation('raw5')} ${rows('raw5', [
+        `'post', 'USDC', '${alice}', '${bob}', 100, 'c3:escrow', NULL, 'escrow'`,
+        `'post', 'USDC', '${alice}', 'treasury', 300, 'c3:escrow', 'c3:escrow', 'escrow'`,
+      ])} COMMIT`,
+    ),
+    /the first row resolving hold c3:escrow must close it/,
+  );
+
   // Opening the upgraded schema again changes nothing; a schema from a newer store is refused.
   const again = await openLedger(config());
   try {
@@ -149,6 +177,6 @@ test('a PostgreSQL ledger of schema version 1 is upgraded on open and keeps work
   } finally {
     await again.close();
   }
-  await raw('INSERT INTO ledger_schema_versions (version) VALUES (3)');
-  await assert.rejects(openLedger(config()), /schema version 3, newer than this store's 2/);
-});
+  await raw('INSERT INTO ledger_schema_versions (version) VALUES (4)');
+  await assert.rejects(openLedger(config()), /schema version 4, newer than this store's 3/);
+}
