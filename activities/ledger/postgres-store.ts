@@ -115,41 +115,76 @@ CREATE OR REPLACE TRIGGER ledger_accounts_no_truncate BEFORE TRUNCATE ON ledger_
 -- the first of them closes the hold (the UNIQUE (hold_id, closes_hold) index allows one closing row);
 -- together they never exceed it. One scan of each hold's rows answers all of them.
 --
--- Balances are a fold of the transfer rows, kept by the database itself: each account the rows touch
--- is updated once, by its rows' sum. The accounts' CHECKs see only that final state, so the running
--- sums of each account's rows, in the rows' order (seq), give its lowest available balance and its
--- lowest held amount along the way: an overdraft at any row refuses the statement, exactly as when
--- each row was applied on its own. The UPDATE also finds each account (a missing one refuses the rows,
--- what version 1's foreign keys checked) and locks it; each row's operation must be stored.
+-- Balances are a fold of the transfer rows, kept by the database itself. Every row's operation and
+-- accounts must exist (what version 1's foreign keys checked): the UPDATEs find the accounts, and lock
+-- them. A statement of one row (a hold, a deposit) updates its one or two accounts directly, under the
+-- accounts' CHECKs. A statement of several rows (a settle) updates each account it touches once, by
+-- its rows' sum; the CHECKs then see only the final state, so the running sums of each account's rows
+-- in the rows' order (seq) give its lowest available balance and lowest held amount along the way: an
+-- overdraft at any row refuses the statement, as when each row was applied on its own.
 CREATE OR REPLACE FUNCTION ledger_apply_transfers() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
+  r RECORD;
+  n INTEGER := 0;
   problem TEXT;
   missing TEXT;
   overdrawn TEXT;
   unstored TEXT;
 BEGIN
-  SELECT CASE
-      WHEN f.hold_amount IS NULL OR f.hold_seq > f.first_seq THEN 'resolution of an unknown hold ' || t.hold_id
-      WHEN f.operations > 1 THEN 'hold ' || t.hold_id || ' already resolved by another operation'
-      WHEN f.closer_seq IS DISTINCT FROM f.first_seq THEN 'the first row resolving hold ' || t.hold_id || ' must close it'
-      ELSE 'resolution exceeds hold ' || t.hold_id
-    END INTO problem
-  FROM (SELECT DISTINCT hold_id, asset, debit_owner, hold_kind FROM new_rows WHERE type IN ('post', 'void')) t
-  CROSS JOIN LATERAL (
-    SELECT max(r.amount) FILTER (WHERE r.type = 'pending' AND r.asset = t.asset
-             AND r.debit_owner = t.debit_owner AND r.hold_kind = t.hold_kind) AS hold_amount,
-           max(r.seq) FILTER (WHERE r.type = 'pending') AS hold_seq,
-           sum(r.amount) FILTER (WHERE r.type IN ('post', 'void')) AS resolved,
-           count(DISTINCT r.op_id) FILTER (WHERE r.type IN ('post', 'void')) AS operations,
-           min(r.seq) FILTER (WHERE r.type IN ('post', 'void')) AS first_seq,
-           min(r.seq) FILTER (WHERE r.closes_hold IS NOT NULL) AS closer_seq
-    FROM ledger_transfers r WHERE r.hold_id = t.hold_id
-  ) f
-  WHERE f.hold_amount IS NULL OR f.hold_seq > f.first_seq OR f.operations > 1
-     OR f.closer_seq IS DISTINCT FROM f.first_seq OR f.resolved > f.hold_amount
-  LIMIT 1;
-  IF problem IS NOT NULL THEN
-    RAISE EXCEPTION '%', problem USING ERRCODE = 'check_violation';
+  FOR r IN SELECT * FROM new_rows LOOP
+    n := n + 1;
+    EXIT WHEN n > 1;
+  END LOOP;
+  IF n = 0 THEN
+    RETURN NULL;
+  END IF;
+
+  IF n > 1 OR r.type IN ('post', 'void') THEN
+    SELECT CASE
+        WHEN f.hold_amount IS NULL OR f.hold_seq > f.first_seq THEN 'resolution of an unknown hold ' || t.hold_id
+        WHEN f.operations > 1 THEN 'hold ' || t.hold_id || ' already resolved by another operation'
+        WHEN f.closer_seq IS DISTINCT FROM f.first_seq THEN 'the first row resolving hold ' || t.hold_id || ' must close it'
+        ELSE 'resolution exceeds hold ' || t.hold_id
+      END INTO problem
+    FROM (SELECT DISTINCT hold_id, asset, debit_owner, hold_kind FROM new_rows WHERE type IN ('post', 'void')) t
+    CROSS JOIN LATERAL (
+      SELECT max(h.amount) FILTER (WHERE h.type = 'pending' AND h.asset = t.asset
+               AND h.debit_owner = t.debit_owner AND h.hold_kind = t.hold_kind) AS hold_amount,
+             max(h.seq) FILTER (WHERE h.type = 'pending') AS hold_seq,
+             sum(h.amount) FILTER (WHERE h.type IN ('post', 'void')) AS resolved,
+             count(DISTINCT h.op_id) FILTER (WHERE h.type IN ('post', 'void')) AS operations,
+             min(h.seq) FILTER (WHERE h.type IN ('post', 'void')) AS first_seq,
+             min(h.seq) FILTER (WHERE h.closes_hold IS NOT NULL) AS closer_seq
+      FROM ledger_transfers h WHERE h.hold_id = t.hold_id
+    ) f
+    WHERE f.hold_amount IS NULL OR f.hold_seq > f.first_seq OR f.operations > 1
+       OR f.closer_seq IS DISTINCT FROM f.first_seq OR f.resolved > f.hold_amount
+    LIMIT 1;
+    IF problem IS NOT NULL THEN
+      RAISE EXCEPTION '%', problem USING ERRCODE = 'check_violation';
+    END IF;
+  END IF;
+
+  IF n = 1 THEN
+    -- The operation is looked up inside the debit's update, which saves a statement.
+    UPDATE ledger_accounts SET
+      debits_posted = debits_posted + CASE WHEN r.type IN ('posted', 'post') THEN r.amount ELSE 0 END,
+      debits_pending = debits_pending
+        + CASE r.type WHEN 'pending' THEN r.amount WHEN 'posted' THEN 0 ELSE -r.amount END
+    WHERE owner = r.debit_owner AND asset = r.asset
+      AND EXISTS (SELECT FROM ledger_operations WHERE id = r.op_id);
+    IF NOT FOUND THEN
+      RAISE EXCEPTION 'transfer names no account %/% or no stored operation %', r.debit_owner, r.asset, r.op_id
+        USING ERRCODE = 'foreign_key_violation';
+    END IF;
+    IF r.credit_owner IS NOT NULL THEN
+      UPDATE ledger_accounts SET credits_posted = credits_posted + r.amount
+      WHERE owner = r.credit_owner AND asset = r.asset;
+      IF NOT FOUND THEN
+        RAISE EXCEPTION 'no account %/%', r.credit_owner, r.asset USING ERRCODE = 'foreign_key_violation';
+      END IF;
+    END IF;
+    RETURN NULL;
   END IF;
 
   WITH moves AS (
@@ -184,8 +219,8 @@ BEGIN
       WHERE NOT EXISTS (SELECT FROM applied p WHERE p.owner = s.owner AND p.asset = s.asset) LIMIT 1),
     (SELECT p.owner || '/' || p.asset FROM applied p
       WHERE (p.owner <> 'mint' AND p.lowest_available < 0) OR p.lowest_held < 0 LIMIT 1),
-    (SELECT n.op_id FROM new_rows n
-      WHERE NOT EXISTS (SELECT FROM ledger_operations o WHERE o.id = n.op_id) LIMIT 1)
+    (SELECT w.op_id FROM new_rows w
+      WHERE NOT EXISTS (SELECT FROM ledger_operations o WHERE o.id = w.op_id) LIMIT 1)
   INTO missing, overdrawn, unstored;
   IF unstored IS NOT NULL THEN
     RAISE EXCEPTION 'transfer names no stored operation %', unstored USING ERRCODE = 'foreign_key_violation';

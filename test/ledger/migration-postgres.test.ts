@@ -158,6 +158,15 @@ async function upgrades(version: number): Promise<void> {
     /overdraw account treasury\/USDC/,
   );
   await raw(`BEGIN; ${operation('raw4')} ${rows('raw4', [payIn, payOut])} ROLLBACK`);
+  // Several rows name a missing account, or an operation not stored.
+  const stranger = agentOwner('0x' + 'e'.repeat(40));
+  await assert.rejects(
+    raw(
+      `BEGIN; ${operation('raw6')} ${rows('raw6', [payIn, `'posted', 'USDC', 'treasury', '${stranger}', 1, NULL, NULL, NULL`])} COMMIT`,
+    ),
+    /no account agent:0xe+\/USDC/,
+  );
+  await assert.rejects(raw(rows('raw7', [payIn, payIn])), /no stored operation raw7/);
   // A hold's resolution rows, the first of which does not close it.
   await assert.rejects(
     raw(
