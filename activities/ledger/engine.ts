@@ -17,6 +17,7 @@ import {
   lockAccountsSql,
   ROWS_PER_INSERT,
   writeAtOnceSql,
+  writeResolvingAtOnceSql,
 } from './write-sql';
 import type { Row, SqlDriver, SqlTx } from './sql';
 import { ASSETS } from './types';
@@ -109,6 +110,24 @@ function accountsTouched(ops: LedgerOp[], hold: (id: string) => HoldFacts): Arra
   return [...new Map(pairs.map(([o, a]) => [accountKey(o, a), [o, a] as [Owner, Asset]])).entries()]
     .sort(([k1], [k2]) => (k1 < k2 ? -1 : k1 > k2 ? 1 : 0))
     .map(([, pair]) => pair);
+}
+
+/**
+ * The resolves of a batch that name holds stored before it (not opened by an earlier operation of the
+ * batch), when the one-statement write can join them to their holds; undefined when there are none,
+ * or when the batch voids a stored hold or resolves one with no part above zero (those read the holds).
+ */
+function resolvesOfStoredHolds(ops: LedgerOp[]): Set<LedgerOp> | undefined {
+  const opened = new Set<string>();
+  const joined = new Set<LedgerOp>();
+  for (const op of ops) {
+    if (op.kind === 'hold') opened.add(op.id);
+    if ((op.kind === 'resolve' || op.kind === 'void') && !opened.has(op.holdId)) {
+      if (op.kind === 'void' || !op.parts.some((p) => p.amount > 0n)) return undefined;
+      joined.add(op);
+    }
+  }
+  return joined.size > 0 ? joined : undefined;
 }
 
 function operationRows(ops: LedgerOp[], now: string): unknown[][] {
@@ -243,18 +262,59 @@ export class SqlLedger implements Ledger {
   }
 
   /**
-   * Reads the holds the batch resolves (their amount, owner and kind never change; a resolution that
-   * lands meanwhile is refused by the triggers), then one statement claims the operation ids, creates
-   * and locks the accounts (in the same fixed order) and writes the transfer rows.
+   * One statement claims the operation ids, creates and locks the accounts (in the same fixed order)
+   * and writes the transfer rows. Resolves of holds stored before the batch are joined to their holds
+   * inside that statement (writeResolvingAtOnceSql), so a settle is one round trip; a batch that voids
+   * a stored hold, or resolves one with nothing but zero parts, reads its holds first (their amount,
+   * owner and kind never change; a resolution that lands meanwhile is refused by the triggers).
    */
   private async writeAtOnce(tx: SqlTx, ops: LedgerOp[]): Promise<OpResult[] | undefined> {
     const now = new Date().toISOString();
-    const holdOf = await this.holdsReferenced(tx, ops);
-    const rows = this.transferRows(ops, holdOf, null, now);
-    if (rows.length > ROWS_PER_INSERT) return undefined; // too many for one statement: step by step
-    const { sql, params } = writeAtOnceSql(operationRows(ops, now), accountsTouched(ops, holdOf), rows);
+    const results = ops.map((op): OpResult => ({ id: op.id, kind: op.kind, replayed: false }));
+    const joined = resolvesOfStoredHolds(ops);
+    if (joined === undefined) {
+      const holdOf = await this.holdsReferenced(tx, ops);
+      const rows = this.transferRows(ops, holdOf, null, now);
+      if (rows.length > ROWS_PER_INSERT) return undefined; // too many for one statement: step by step
+      const { sql, params } = writeAtOnceSql(operationRows(ops, now), accountsTouched(ops, holdOf), rows);
+      await tx.run(sql, params);
+      return results;
+    }
+    const known = ops.filter((op) => !joined.has(op));
+    const holdOf = await this.holdsReferenced(tx, known); // no read: they name holds of the batch only
+    const rows: unknown[][] = [];
+    const parts: unknown[][] = [];
+    for (const op of ops) {
+      if (op.kind === 'resolve' && joined.has(op)) {
+        const total = op.parts.reduce((sum, p) => sum + p.amount, 0n);
+        for (const [idx, p] of op.parts.filter((part) => part.amount > 0n).entries()) {
+          parts.push([
+            rows.length + parts.length,
+            op.id,
+            idx,
+            op.holdId,
+            p.to,
+            p.amount,
+            idx === 0 ? op.holdId : null,
+            op.contractId ?? null,
+            total,
+          ]);
+        }
+      } else {
+        for (const row of this.transferRows([op], holdOf, null, now))
+          rows.push([rows.length + parts.length, ...row]);
+      }
+    }
+    if (rows.length + parts.length > ROWS_PER_INSERT) return undefined;
+    const { sql, params } = writeResolvingAtOnceSql(
+      operationRows(ops, now),
+      accountsTouched(known, holdOf),
+      rows,
+      parts,
+      now,
+    );
     await tx.run(sql, params);
-    return ops.map((op): OpResult => ({ id: op.id, kind: op.kind, replayed: false }));
+    return results;
   }
 
   /** The transfer rows of `ops`, checked against `available` as they are planned (when given). */

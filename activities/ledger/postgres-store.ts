@@ -108,6 +108,15 @@ CREATE OR REPLACE TRIGGER ledger_accounts_no_delete BEFORE DELETE ON ledger_acco
 CREATE OR REPLACE TRIGGER ledger_accounts_no_truncate BEFORE TRUNCATE ON ledger_accounts
   FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_delete();
 
+-- Fails the statement that calls it unless ok (a one-statement write's own precondition).
+CREATE OR REPLACE FUNCTION ledger_require(ok BOOLEAN, problem TEXT) RETURNS BOOLEAN LANGUAGE plpgsql AS $$
+BEGIN
+  IF NOT ok THEN
+    RAISE EXCEPTION '%', problem USING ERRCODE = 'check_violation';
+  END IF;
+  RETURN true;
+END $$;
+
 -- Once per INSERT statement, over its rows (new_rows), after all of them are in the table.
 --
 -- Resolutions, per hold the statement resolves: a resolution row names an existing hold, inserted
