@@ -24,6 +24,8 @@ import { conflict, contractNotFound } from './errors';
 import { listContracts, type ContractPage, type ListFilter } from './contract-listing';
 import { RefusalMemo } from './refusal-memo';
 import { FixedStakeMemo } from './fixed-stake-memo';
+import { ContractFactsMemo } from './contract-facts-memo';
+import { isTerminal } from '../workflows/rules/status';
 
 export interface ContractGateway {
   /** Starts the workflow and waits until its escrow is held; InsufficientFunds otherwise. */
@@ -43,7 +45,9 @@ export interface ContractGateway {
   earlierAnswer(contractId: string, updateId: string | undefined): Promise<ContractView | undefined>;
   /**
    * Sends a message as an Update and returns the view after it. The Update answers a small receipt
-   * (the history keeps it); the view is read by query, which writes no history.
+   * (the history keeps it); on history version 2 a bounded message's receipt carries the view, which
+   * the API completes from what it remembers of the contract (api/contract-facts-memo.ts); otherwise
+   * the view is read by query, which writes no history.
    */
   send<Arg>(
     contractId: string,
@@ -57,6 +61,8 @@ export interface ContractGateway {
   ping(timeoutMs?: number): Promise<boolean>;
   /** The Worker Stake of a fixed-price contract this process has read before (api/fixed-stake-memo.ts). */
   fixedStake(contractId: string): bigint | undefined;
+  /** The acceptance criteria of a contract this process has read before (api/contract-facts-memo.ts). */
+  knownCriteria(contractId: string): ContractView['acceptanceCriteria'] | undefined;
 }
 
 /**
@@ -110,8 +116,10 @@ export function createContractGateway({
 }): ContractGateway {
   const refusals = new RefusalMemo();
   const stakes = new FixedStakeMemo();
+  const facts = new ContractFactsMemo();
   const seen = (view: ContractView): ContractView => {
     stakes.remember(view);
+    facts.remember(view);
     return view;
   };
   const handle = (contractId: string): WorkflowHandle =>
@@ -128,6 +136,20 @@ export function createContractGateway({
       if (err instanceof WorkflowNotFoundError || err instanceof QueryNotRegisteredError) return undefined;
       throw err;
     }
+  }
+
+  /**
+   * The view an Update answered, completed; undefined when it answered none (a receipt) or the API
+   * does not know the fields it leaves out. A closed contract answers from its record, as readView.
+   */
+  async function answeredView(contractId: string, answer: MessageReceipt): Promise<ContractView | undefined> {
+    if (answer.view === undefined) return undefined;
+    if (isTerminal(answer.view.status)) {
+      const record = await records.get(contractId);
+      if (record) return seen(record.view);
+    }
+    const view = facts.complete(answer.view);
+    return view && seen(view);
   }
 
   async function eventLog(contractId: string): Promise<ContractEvent[]> {
@@ -176,8 +198,9 @@ export function createContractGateway({
     async send(contractId, update, arg, updateId) {
       const caller = (arg as { caller?: string }).caller;
       refusals.check(contractId, update.name, caller);
+      let answer: MessageReceipt;
       try {
-        await handle(contractId).executeUpdate(update, {
+        answer = await handle(contractId).executeUpdate(update, {
           args: [arg],
           ...(updateId ? { updateId } : {}),
         });
@@ -189,7 +212,10 @@ export function createContractGateway({
         if (view === undefined) throw contractNotFound(contractId);
         throw conflict(`contract ${contractId} is ${view.status}`, { status: view.status }, 'wrong_state');
       }
-      const view = await readView(contractId);
+      // An Update ID may name an Update taken earlier, whose answer is the view back then; the caller
+      // gets the view now, as for a message without its view in the answer.
+      const view =
+        (updateId ? undefined : await answeredView(contractId, answer)) ?? (await readView(contractId));
       if (view === undefined) throw new Error(`contract ${contractId} took a message but has no view`);
       return view;
     },
@@ -197,6 +223,8 @@ export function createContractGateway({
     list: (filter) => listContracts({ client, records }, filter),
 
     fixedStake: (contractId) => stakes.stakeOf(contractId),
+
+    knownCriteria: (contractId) => facts.criteriaOf(contractId),
 
     async ping(timeoutMs = 2000) {
       try {

@@ -88,8 +88,10 @@ export interface ContractInput {
 /**
  * 1: no patch marker; the holds of messages that cannot race (a direct award's accept, a dispute, a
  * vote) locked as local activities; the start carries the contract's first search attributes.
+ * 2: the messages whose number per run is bounded (all but `quote` and `award`) answer the view after
+ * the change in their receipt (`MessageReceipt.view`), without what never changes once bidding closed.
  */
-export const HISTORY_VERSION = 1;
+export const HISTORY_VERSION = 2;
 
 /** Why a contract was never created: its escrow lock was refused (the `created` Update's failure code). */
 export type EscrowRefusal = 'insufficient_funds' | 'escrow_refused';
@@ -289,7 +291,19 @@ export interface MessageReceipt {
   backupAgents: Address[];
   /** A quote: the ID of the caller's live quote. */
   quoteId: string | null;
+  /**
+   * History version 2, every message but `quote` and `award`: the view after the change, without the
+   * fields the API remembers per contract (docs/security.md §12). Absent on older contracts' answers.
+   */
+  view?: AnsweredView;
 }
+
+/** The fields an answered view leaves out: fixed at creation, or (an auction's quotes) once bidding closed. */
+export const UNANSWERED_VIEW_FIELDS = ['taskDescription', 'acceptanceCriteria', 'quotes'] as const;
+type UnansweredField = (typeof UNANSWERED_VIEW_FIELDS)[number];
+
+/** The view in an Update's answer: the left-out fields are null, so the others keep the view's key order. */
+export type AnsweredView = Omit<ContractView, UnansweredField> & { [K in UnansweredField]: null };
 
 // ---------------------------------------------------------------------------------------------
 // Messages. Names are the wire names (rules/message-names CONTRACT_MESSAGES); Signal and Update share them.

@@ -1,7 +1,9 @@
 // The messages that change a contract (accept, decline, cancel, withdraw, deliveries, approve): each
 // is sent to the contract's workflow as an Update, whose validator answers at once (SPEC §12); the
-// answer is the caller's view after the change. Roles and states are the workflow's to check, except
-// for a delivery, whose role and state are checked here first; its key and content reach the vault
+// answer is the caller's view after the change. Roles and states are the workflow's to check; a
+// refused delivery is answered by the API's own checks of the view (a retry of the accepted delivery,
+// a keyed retry's earlier answer, the evidence against the criteria), which also run before its
+// Update while the API does not know the contract's criteria. Its key and content reach the vault
 // only once the workflow has accepted it (api/delivery-seal.ts).
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type { UpdateDefinition } from '@temporalio/common';
@@ -15,6 +17,8 @@ import {
   deliverUpdate,
   withdrawUpdate,
   type CallerInput,
+  type ContractView,
+  type DeliverInput,
   type MessageReceipt,
 } from '../../workflows/definitions';
 import { viewFor } from '../contract-views';
@@ -198,34 +202,69 @@ export function contractMessagesApp(ctx: ApiContext, auth: AuthMiddleware) {
       const caller = c.var.caller;
       const id = c.req.valid('param').id;
       const delivery = c.var.ingested;
-      const view = await existingContract(ctx, id);
-      if (view.worker !== caller || view.status === 'created') {
-        throw forbidden('only the matched Worker delivers', { code: 'not_worker' }, 'not_worker');
-      }
       const input = deliverInput(caller, delivery);
-      if (isAcceptedDelivery(view, input)) {
-        await sealDelivery(ctx.vault, id, delivery);
-        return c.json(viewFor(view, caller), 200);
+      const key = updateId(c, caller);
+      // Criteria known and the evidence fits them: the Update first, no read before it. Its validator
+      // refuses what the checks below would (a refused Update writes no history), and any refusal is
+      // then answered by those checks, in their order, so the caller gets what a read first gives.
+      const criteria = ctx.contracts.knownCriteria(id);
+      if (
+        criteria === undefined ||
+        evidenceCriteriaErrors(delivery.evidence ?? [], checksOf(criteria)).length > 0
+      )
+        return c.json(viewFor(await checkedDelivery(ctx, id, delivery, input, key), caller), 200);
+      let after: ContractView;
+      try {
+        after = await ctx.contracts.send(id, deliverUpdate, input, key);
+      } catch (refused) {
+        return c.json(viewFor(await checkedDelivery(ctx, id, delivery, input, key, refused), caller), 200);
       }
-      if (view.status !== 'matched') {
-        // A keyed retry of a delivery that took effect (its answer lost): the same answer, not a refusal.
-        const earlier = await ctx.contracts.earlierAnswer(id, updateId(c, caller));
-        if (earlier) return c.json(viewFor(earlier, caller), 200);
-        throw conflict(
-          `contract ${id} is ${view.status}: nothing to deliver`,
-          { status: view.status },
-          'wrong_state',
-        );
-      }
-      const evidenceErrors = evidenceCriteriaErrors(
-        delivery.evidence ?? [],
-        checksOf(view.acceptanceCriteria),
-      );
-      if (evidenceErrors.length > 0) throw invalidFields(evidenceErrors);
-      const after = await ctx.contracts.send(id, deliverUpdate, input, updateId(c, caller));
       await sealDelivery(ctx.vault, id, delivery);
       return c.json(viewFor(after, caller), 200);
     },
   );
   return app;
+}
+
+/** The refusal of an Update already sent, or none: the delivery's Update is still to send. */
+const NOT_SENT = Symbol('not sent');
+
+/**
+ * A delivery checked against the contract's view before its Update: 404, 403 for anyone but the matched
+ * Worker, a retry of the accepted delivery answered as such, 409 (or a keyed retry's earlier answer) when
+ * not `matched`, 400 for evidence that does not fit the criteria; then the Update, unless it was sent
+ * and refused already (`refused`, thrown again once every check passed). The view after it, sealed.
+ */
+async function checkedDelivery(
+  ctx: ApiContext,
+  id: string,
+  delivery: NormalizedDelivery,
+  input: DeliverInput,
+  key: string | undefined,
+  refused: unknown = NOT_SENT,
+): Promise<ContractView> {
+  const view = await existingContract(ctx, id);
+  if (view.worker !== input.caller || view.status === 'created') {
+    throw forbidden('only the matched Worker delivers', { code: 'not_worker' }, 'not_worker');
+  }
+  if (isAcceptedDelivery(view, input)) {
+    await sealDelivery(ctx.vault, id, delivery);
+    return view;
+  }
+  if (view.status !== 'matched') {
+    // A keyed retry of a delivery that took effect (its answer lost): the same answer, not a refusal.
+    const earlier = await ctx.contracts.earlierAnswer(id, key);
+    if (earlier) return earlier;
+    throw conflict(
+      `contract ${id} is ${view.status}: nothing to deliver`,
+      { status: view.status },
+      'wrong_state',
+    );
+  }
+  const evidenceErrors = evidenceCriteriaErrors(delivery.evidence ?? [], checksOf(view.acceptanceCriteria));
+  if (evidenceErrors.length > 0) throw invalidFields(evidenceErrors);
+  if (refused !== NOT_SENT) throw refused;
+  const after = await ctx.contracts.send(id, deliverUpdate, input, key);
+  await sealDelivery(ctx.vault, id, delivery);
+  return after;
 }

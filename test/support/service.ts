@@ -30,7 +30,7 @@ export { OPERATOR_TOKEN, VAULT_MASTER_KEY, type ServiceHarness } from './harness
 export const TASK_QUEUE = 'opencontract-test';
 
 /** A temp dir the harness removes in close() (node:test's after() inside a hook fires too early). */
-function makeDir(prefix: string): { dir: string; remove(): void } {
+export function makeDir(prefix: string): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), `oc-${prefix}-`));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -9,7 +9,7 @@
 // patch at all — a patch marker and the SDK's TemporalChangeVersion upsert are 2 events — and locks
 // the holds of messages that cannot race as local activities (activity-proxies.ts).
 import { patched } from '@temporalio/workflow';
-import { HISTORY_VERSION, type ContractInput } from '../definitions';
+import type { ContractInput } from '../definitions';
 import { PATCHES, type PatchId } from './patches';
 
 export interface Lean {
@@ -18,17 +18,25 @@ export interface Lean {
   readonly leaner: boolean;
   /** Implies `leaner`: started with historyVersion, decided from the input (no marker). */
   readonly versioned: boolean;
+  /** Implies `versioned`: history version 2, bounded messages answer the view (receipt.ts). */
+  readonly answersViews: boolean;
 }
+
+/** The first history version decided from the input, and the one whose answers carry the view. */
+const VERSIONED = 1;
+const ANSWERS_VIEWS = 2;
 
 /**
  * Called once, before the workflow's first command. The input is in the history's first event, so a
  * replay decides as the run did; an input without historyVersion asks patched() exactly as before.
  */
 export function startsLean(input: Pick<ContractInput, 'historyVersion'>): Lean {
-  if (input.historyVersion !== undefined && input.historyVersion >= HISTORY_VERSION)
-    return { lean: true, leaner: true, versioned: true };
-  if (patched(PATCHES.leanerHistory)) return { lean: true, leaner: true, versioned: false };
-  return { lean: patched(PATCHES.leanHistory), leaner: false, versioned: false };
+  const version = input.historyVersion;
+  if (version !== undefined && version >= VERSIONED)
+    return { lean: true, leaner: true, versioned: true, answersViews: version >= ANSWERS_VIEWS };
+  const unversioned = { versioned: false, answersViews: false };
+  if (patched(PATCHES.leanerHistory)) return { lean: true, leaner: true, ...unversioned };
+  return { lean: patched(PATCHES.leanHistory), leaner: false, ...unversioned };
 }
 
 /**

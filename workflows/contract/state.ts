@@ -137,6 +137,8 @@ class ContractState {
   readonly leaner: boolean;
   /** Decided once, from the input (lean-history.ts): no patch markers, race-free locks local. */
   readonly versioned: boolean;
+  /** Decided once, from the input (lean-history.ts): bounded messages answer the view (receipt.ts). */
+  readonly answersViews: boolean;
 
   escrow: EscrowState = { state: 'pending' };
   status: ContractStatus = 'created';
@@ -202,6 +204,7 @@ class ContractState {
     this.lean = lean.lean;
     this.leaner = lean.leaner;
     this.versioned = lean.versioned;
+    this.answersViews = lean.answersViews;
   }
 
   /** The main loop must react to this change: it waits until the revision moves. */
