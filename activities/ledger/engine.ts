@@ -130,8 +130,9 @@ function resolvesOfStoredHolds(ops: LedgerOp[]): Set<LedgerOp> | undefined {
   return joined.size > 0 ? joined : undefined;
 }
 
-function operationRows(ops: LedgerOp[], now: string): unknown[][] {
-  return ops.map((op) => [op.id, op.kind, canonicalBody(op), now]);
+/** The operation rows of `ops`: id, kind, the body as the store keeps it, and the time. */
+function operationRows(ops: LedgerOp[], body: (op: LedgerOp) => string, now: string): unknown[][] {
+  return ops.map((op) => [op.id, op.kind, body(op), now]);
 }
 
 /** Refuses a debit beyond the available balance; with no balances at hand (null) the database's CHECK decides. */
@@ -201,6 +202,11 @@ export class SqlLedger implements Ledger {
   constructor(private readonly db: SqlDriver) {
     this.panels = new SqlPanelRegistry(db);
   }
+
+  private readonly storedBody = (op: LedgerOp): string => {
+    const body = canonicalBody(op);
+    return this.db.storedBody ? this.db.storedBody(body) : body;
+  };
 
   deposit(op: OpInput<'deposit'>) {
     return this.single('deposit', op);
@@ -276,7 +282,11 @@ export class SqlLedger implements Ledger {
       const holdOf = await this.holdsReferenced(tx, ops);
       const rows = this.transferRows(ops, holdOf, null, now);
       if (rows.length > ROWS_PER_INSERT) return undefined; // too many for one statement: step by step
-      const { sql, params } = writeAtOnceSql(operationRows(ops, now), accountsTouched(ops, holdOf), rows);
+      const { sql, params } = writeAtOnceSql(
+        operationRows(ops, this.storedBody, now),
+        accountsTouched(ops, holdOf),
+        rows,
+      );
       await tx.run(sql, params);
       return results;
     }
@@ -307,7 +317,7 @@ export class SqlLedger implements Ledger {
     }
     if (rows.length + parts.length > ROWS_PER_INSERT) return undefined;
     const { sql, params } = writeResolvingAtOnceSql(
-      operationRows(ops, now),
+      operationRows(ops, this.storedBody, now),
       accountsTouched(known, holdOf),
       rows,
       parts,
@@ -354,8 +364,8 @@ export class SqlLedger implements Ledger {
    */
   private async claimOperations(tx: SqlTx, ops: LedgerOp[], now: string): Promise<LedgerOp[]> {
     const inserted = new Set(
-      (await tx.all(claimOperationsSql(ops.length), operationRows(ops, now).flat())).map((row) =>
-        str(row.id),
+      (await tx.all(claimOperationsSql(ops.length), operationRows(ops, this.storedBody, now).flat())).map(
+        (row) => str(row.id),
       ),
     );
     const prior = ops.filter((op) => !inserted.has(op.id));
@@ -368,7 +378,7 @@ export class SqlLedger implements Ledger {
         bodies.set(str(row.id), str(row.body));
       }
       for (const op of prior) {
-        if (bodies.get(op.id) !== canonicalBody(op)) throw new IdempotencyConflictError(op.id);
+        if (bodies.get(op.id) !== this.storedBody(op)) throw new IdempotencyConflictError(op.id);
       }
     }
     return ops.filter((op) => inserted.has(op.id));

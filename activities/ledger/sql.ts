@@ -15,6 +15,11 @@ export interface SqlDriver {
    */
   autocommit?<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T>;
   /**
+   * What the store keeps of an operation's canonical body in `ledger_operations.body`, and compares a
+   * replayed operation's against (SQLite: its digest); the body itself where absent.
+   */
+  storedBody?(canonical: string): string;
+  /**
    * Runs `fn` in a read-write transaction. The driver serializes writers as its database needs and
    * retries the whole function on transient conflicts (deadlock, serialization failure, a concurrent
    * insert of the same operation id), so `fn` must only touch the database.

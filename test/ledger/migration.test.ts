@@ -1,6 +1,6 @@
-// A SQLite ledger file written by the schema-version-1 store (support/ledger-v1.sql) opens with the
-// current store (on the caller's thread and on its own thread), keeps every balance, hold and operation
-// id, and goes on working with its guards.
+// SQLite ledger files written by the schema-version-1 and -2 stores (support/ledger-v1.sql,
+// ledger-v2.sql: the same contents) open with the current store (on the caller's thread and on its own
+// thread), keep every balance, hold and operation id, and go on working with their guards.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -8,13 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openLedger } from '../../activities/ledger';
+import { bodyDigest } from '../../activities/ledger/sqlite-store';
 import { alice, assertVersionOneContents, bob } from './support/v1-fixture';
 
-function versionOneFile(dir: string): string {
+function olderFile(dir: string, version: number): string {
   const path = join(dir, 'ledger.db');
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
-  db.exec(readFileSync(join(__dirname, 'support', 'ledger-v1.sql'), 'utf8'));
+  db.exec(readFileSync(join(__dirname, 'support', `ledger-v${version}.sql`), 'utf8'));
   db.close();
   return path;
 }
@@ -28,12 +29,23 @@ function inspect(path: string, sql: string): unknown[] {
   }
 }
 
-for (const thread of [false, true]) {
-  test(`a ledger file of schema version 1 is upgraded on open and keeps working (${thread ? 'own thread' : 'in process'})`, async (t) => {
-    const dir = mkdtempSync(join(tmpdir(), 'oc-ledger-v1-'));
+for (const [version, thread] of [
+  [1, false],
+  [1, true],
+  [2, false],
+  [2, true],
+] as const) {
+  test(`a ledger file of schema version ${version} is upgraded on open and keeps working (${thread ? 'own thread' : 'in process'})`, async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), `oc-ledger-v${version}-`));
     t.after(() => rmSync(dir, { recursive: true, force: true }));
-    const path = versionOneFile(dir);
+    const path = olderFile(dir, version);
     const seqBefore = inspect(path, 'SELECT seq, op_id, idx FROM ledger_transfers ORDER BY seq');
+    const operations = () =>
+      inspect(path, 'SELECT id, kind, body, created_at FROM ledger_operations ORDER BY id') as Array<{
+        id: string;
+        body: string;
+      }>;
+    const operationsBefore = operations();
 
     const ledger = await openLedger({ kind: 'sqlite', path, thread });
     try {
@@ -69,7 +81,14 @@ for (const thread of [false, true]) {
       inspect(path, 'SELECT seq, op_id, idx FROM ledger_transfers WHERE seq <= 7 ORDER BY seq'),
       seqBefore,
     );
-    assert.deepEqual(inspect(path, 'PRAGMA user_version'), [{ user_version: 2 }]);
+    assert.deepEqual(inspect(path, 'PRAGMA user_version'), [{ user_version: 3 }]);
+    // Each operation kept its id, kind and time; its body became the body's digest.
+    const kept = new Set(operationsBefore.map((row) => row.id));
+    assert.deepEqual(
+      operations().filter((row) => kept.has(row.id)),
+      operationsBefore.map((row) => ({ ...row, body: bodyDigest(row.body) })),
+    );
+    assert.deepEqual(inspect(path, 'PRAGMA foreign_key_check'), []);
     assert.deepEqual(
       inspect(
         path,
@@ -81,7 +100,14 @@ for (const thread of [false, true]) {
         { name: 'ledger_transfers_holder' },
       ],
     );
-    assert.deepEqual(inspect(path, "SELECT name FROM sqlite_sequence WHERE name = 'ledger_transfers'"), []);
+    // seq is a plain row id (no AUTOINCREMENT, so no sqlite_sequence row written per commit).
+    assert.deepEqual(
+      inspect(
+        path,
+        "SELECT name FROM sqlite_schema WHERE name = 'ledger_transfers' AND sql LIKE '%AUTOINCREMENT%'",
+      ),
+      [],
+    );
     const db = new Database(path);
     try {
       db.pragma('foreign_keys = ON');
