@@ -74,6 +74,7 @@ INSERT INTO ledger_operations_v3 (id, kind, body, created_at)
 DROP TABLE ledger_operations;
 ALTER TABLE ledger_operations_v3 RENAME TO ledger_operations;
 DROP TRIGGER IF EXISTS ledger_transfers_check_resolution;
+DROP TRIGGER IF EXISTS ledger_transfers_apply;
 `;
 
 const SCHEMA = `
@@ -130,15 +131,17 @@ BEGIN
     FROM ledger_transfers r INDEXED BY ledger_transfers_hold WHERE r.hold_id = NEW.hold_id);
 END;
 
--- Balances are a fold of the transfer rows, kept by the database itself.
+-- Balances are a fold of the transfer rows, kept by the database itself: one UPDATE applies a row to
+-- both its accounts (the debit and credit owners differ), each under the accounts' CHECKs.
 CREATE TRIGGER IF NOT EXISTS ledger_transfers_apply AFTER INSERT ON ledger_transfers
 BEGIN
   UPDATE ledger_accounts SET
-    debits_posted = debits_posted + CASE WHEN NEW.type IN ('posted', 'post') THEN NEW.amount ELSE 0 END,
-    debits_pending = debits_pending + CASE NEW.type WHEN 'pending' THEN NEW.amount WHEN 'posted' THEN 0 ELSE -NEW.amount END
-  WHERE owner = NEW.debit_owner AND asset = NEW.asset;
-  UPDATE ledger_accounts SET credits_posted = credits_posted + NEW.amount
-  WHERE NEW.credit_owner IS NOT NULL AND owner = NEW.credit_owner AND asset = NEW.asset;
+    debits_posted = debits_posted
+      + CASE WHEN owner = NEW.debit_owner AND NEW.type IN ('posted', 'post') THEN NEW.amount ELSE 0 END,
+    debits_pending = debits_pending + CASE WHEN owner <> NEW.debit_owner THEN 0
+      ELSE CASE NEW.type WHEN 'pending' THEN NEW.amount WHEN 'posted' THEN 0 ELSE -NEW.amount END END,
+    credits_posted = credits_posted + CASE WHEN owner = NEW.credit_owner THEN NEW.amount ELSE 0 END
+  WHERE asset = NEW.asset AND owner IN (NEW.debit_owner, NEW.credit_owner);
 END;
 `;
 
@@ -178,14 +181,15 @@ class SqliteDriver implements SqlDriver {
   }
 
   private transaction<T>(begin: string, fn: (tx: SqlTx) => Promise<T>): Promise<T> {
+    // Prepared once like every statement (exec parses its text at each call).
     return this.serialize(async () => {
-      this.db.exec(begin);
+      this.prepare(begin).run();
       try {
         const result = await fn(this.tx);
-        this.db.exec('COMMIT');
+        this.prepare('COMMIT').run();
         return result;
       } catch (error) {
-        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        if (this.db.inTransaction) this.prepare('ROLLBACK').run();
         throw error;
       }
     });
