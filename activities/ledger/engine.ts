@@ -63,6 +63,24 @@ interface NewTransfer {
   contractId: string | null;
 }
 
+/** A posting's columns but its contract, of the transfer row aliased `t`. */
+const POSTING_COLUMNS = (t: string) =>
+  [
+    'seq',
+    'op_id',
+    'idx',
+    'type',
+    'asset',
+    'debit_owner',
+    'credit_owner',
+    'amount',
+    'hold_id',
+    'hold_kind',
+    'created_at',
+  ]
+    .map((column) => `${t}.${column}`)
+    .join(', ');
+
 const HOLD_COLUMNS = `h.op_id, h.debit_owner, h.asset, h.amount, h.hold_kind, h.contract_id, h.created_at,
   c.op_id AS resolved_by`;
 // A hold is found by hold_id (a pending row's hold_id is its op_id), its closing row by (hold_id, closes_hold):
@@ -339,6 +357,10 @@ export class SqlLedger implements Ledger {
       const transfers = this.plan(op, holdOf, available);
       if (available) for (const t of transfers) trackAvailable(available, t);
       for (const [i, t] of transfers.entries()) {
+        const contractImplied =
+          this.db.impliedResolutionContracts === true &&
+          (t.type === 'post' || t.type === 'void') &&
+          t.contractId === holdOf(t.holdId!).contractId;
         rows.push([
           op.id,
           i,
@@ -350,7 +372,7 @@ export class SqlLedger implements Ledger {
           t.holdId,
           t.closesHold,
           t.holdKind,
-          t.contractId,
+          contractImplied ? null : t.contractId,
           now,
         ]);
       }
@@ -591,9 +613,18 @@ export class SqlLedger implements Ledger {
     });
   }
 
+  /** The rows naming the contract, and the resolution rows that take it from their hold (impliedResolutionContracts). */
   async postingsByContract(contractId: string): Promise<Posting[]> {
     const rows = await this.db.read((tx) =>
-      tx.all('SELECT * FROM ledger_transfers WHERE contract_id = ? ORDER BY seq', [contractId]),
+      tx.all(
+        `SELECT ${POSTING_COLUMNS('t')}, t.contract_id FROM ledger_transfers t WHERE t.contract_id = ?
+         UNION ALL
+         SELECT ${POSTING_COLUMNS('r')}, h.contract_id FROM ledger_transfers h
+           JOIN ledger_transfers r ON r.hold_id = h.hold_id AND r.type IN ('post', 'void') AND r.contract_id IS NULL
+         WHERE h.contract_id = ? AND h.type = 'pending'
+         ORDER BY seq`,
+        [contractId, contractId],
+      ),
     );
     return rows.map(rowToPosting);
   }

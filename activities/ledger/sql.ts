@@ -20,6 +20,12 @@ export interface SqlDriver {
    */
   storedBody?(canonical: string): string;
   /**
+   * Where true (SQLite), a resolution row whose contract is its hold's stores none (contract_id NULL),
+   * so the contract index skips it; reads take the hold's. A settle's rows then enter that index not
+   * at all, instead of once each.
+   */
+  readonly impliedResolutionContracts?: boolean;
+  /**
    * Runs `fn` in a read-write transaction. The driver serializes writers as its database needs and
    * retries the whole function on transient conflicts (deadlock, serialization failure, a concurrent
    * insert of the same operation id), so `fn` must only touch the database.

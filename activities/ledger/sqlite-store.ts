@@ -195,6 +195,8 @@ class SqliteDriver implements SqlDriver {
     });
   }
 
+  readonly impliedResolutionContracts = true;
+
   storedBody(canonical: string): string {
     return bodyDigest(canonical);
   }

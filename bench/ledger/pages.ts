@@ -14,7 +14,7 @@ import type { Ledger, LedgerOp } from '../../activities/ledger';
 import { openSqliteLedger } from '../../activities/ledger/sqlite-store';
 
 const HOLDS = Number(process.env.BENCH_HOLDS ?? 20_000);
-const COMMITS = 50; // below the connection's automatic checkpoint (1,000 pages) on every side
+const COMMITS = 50;
 const RANDOM = process.env.BENCH_RANDOM_IDS === '1';
 const client = agentOwner('0x' + 'c'.repeat(40));
 const provider = agentOwner('0x' + 'd'.repeat(40));
@@ -53,7 +53,16 @@ async function pagesPerCommit(
   commit: (i: number) => Promise<void>,
 ): Promise<Pages> {
   db.pragma('wal_checkpoint(TRUNCATE)');
-  for (let i = 0; i < COMMITS; i++) await commit(i);
+  // A read snapshot held meanwhile keeps an automatic checkpoint from restarting the WAL, so every
+  // frame written stays in the file to be counted.
+  const reader = new Database(path, { readonly: true });
+  reader.exec('BEGIN');
+  reader.prepare('SELECT COUNT(*) FROM ledger_accounts').get();
+  try {
+    for (let i = 0; i < COMMITS; i++) await commit(i);
+  } finally {
+    reader.close();
+  }
   const pageSize = Number(db.pragma('page_size', { simple: true }));
   const wal = readFileSync(`${path}-wal`);
   const tree = new Map<number, string>(

@@ -1,7 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { agentOwner, openLedger } from '../../activities/ledger';
-import type { HoldKind, Ledger, LedgerError, LedgerErrorCode, Owner } from '../../activities/ledger';
+import type {
+  HoldKind,
+  Ledger,
+  LedgerError,
+  LedgerErrorCode,
+  LedgerOp,
+  Owner,
+} from '../../activities/ledger';
 import { describeEachStore } from './stores';
 
 const alice = agentOwner('0x' + 'a1'.repeat(20));
@@ -274,6 +281,60 @@ describeEachStore('ledger', (store) => {
     assert.deepEqual(
       (await ledger.holdsOf(alice, { kind: 'eligibility', open: true })).map((h) => h.id),
       ['c9:rehold:a'],
+    );
+    await ledger.audit();
+  });
+
+  test("a contract's postings are its holds, their resolutions and the rows that name it, in order", async () => {
+    const { ledger } = await store.fresh();
+    await ledger.deposit({ id: 'd1', asset: 'USDC', to: alice, amount: 100n });
+    const hold = (id: string, contractId: string): LedgerOp => ({
+      kind: 'hold',
+      id,
+      owner: alice,
+      asset: 'USDC',
+      amount: 10n,
+      holdKind: 'escrow',
+      contractId,
+    });
+    await ledger.batch([hold('a:escrow', 'a'), hold('a:bond', 'a'), hold('b:escrow', 'b')]);
+    await ledger.batch([
+      // Takes the hold's contract; names it; names another contract.
+      {
+        kind: 'resolve',
+        id: 'a:settle',
+        holdId: 'a:escrow',
+        parts: [
+          { to: bob, amount: 9n },
+          { to: 'treasury', amount: 1n },
+        ],
+      },
+      { kind: 'void', id: 'a:release', holdId: 'a:bond' },
+      {
+        kind: 'resolve',
+        id: 'b:moved',
+        holdId: 'b:escrow',
+        contractId: 'a',
+        parts: [{ to: bob, amount: 10n }],
+      },
+      { kind: 'transfer', id: 'a:tip', asset: 'USDC', from: alice, to: bob, amount: 1n, contractId: 'a' },
+    ]);
+    const of = async (contractId: string) =>
+      (await ledger.postingsByContract(contractId)).map((p) => [p.opId, p.type, p.amount, p.contractId]);
+    assert.deepEqual(await of('a'), [
+      ['a:escrow', 'pending', 10n, 'a'],
+      ['a:bond', 'pending', 10n, 'a'],
+      ['a:settle', 'post', 9n, 'a'],
+      ['a:settle', 'post', 1n, 'a'],
+      ['a:release', 'void', 10n, 'a'],
+      ['b:moved', 'post', 10n, 'a'],
+      ['a:tip', 'posted', 1n, 'a'],
+    ]);
+    assert.deepEqual(await of('b'), [['b:escrow', 'pending', 10n, 'b']]);
+    const seqs = (await ledger.postingsByContract('a')).map((p) => p.seq);
+    assert.deepEqual(
+      seqs,
+      [...seqs].sort((x, y) => (x < y ? -1 : 1)),
     );
     await ledger.audit();
   });

@@ -70,6 +70,16 @@ for (const [version, thread] of [
           ['post', true],
         ],
       );
+      // Rows written before name their contract themselves, and are read once.
+      assert.deepEqual(
+        (await ledger.postingsByContract('c1')).map((p) => [p.seq, p.contractId]),
+        [
+          [2n, 'c1'],
+          [5n, 'c1'],
+          [6n, 'c1'],
+          [7n, 'c1'],
+        ],
+      );
       assert.equal((await ledger.audit()).openHolds, 1);
     } finally {
       await ledger.close();

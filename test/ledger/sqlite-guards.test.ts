@@ -1,6 +1,7 @@
 // The SQLite file's own resolution guard (the trigger ledger_transfers_check_resolution), written past
 // the engine in raw SQL: each of its four refusals, and a resolution it lets through, which the
 // balance trigger then applies. The engine checks the same rules first, so no other test reaches it.
+// And what the file stores of a resolution's contract: nothing where it is the hold's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -100,4 +101,29 @@ test('the SQLite file itself refuses a resolution of an unknown, resolved or ove
   } finally {
     await again.close();
   }
+});
+
+test("a resolution row stores its contract only where it is not its hold's", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'oc-ledger-contracts-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, 'ledger.db');
+  const ledger = await openLedger({ kind: 'sqlite', path, thread: false });
+  try {
+    await ledger.deposit({ id: 'd1', asset: 'USDC', to: alice, amount: 100n });
+    for (const id of ['a', 'b'])
+      await ledger.hold({ id, owner: alice, asset: 'USDC', amount: 10n, holdKind: 'escrow', contractId: id });
+    await ledger.resolve({ id: 'a:settle', holdId: 'a', parts: [{ to: bob, amount: 10n }] });
+    await ledger.resolve({ id: 'b:settle', holdId: 'b', contractId: 'c', parts: [{ to: bob, amount: 10n }] });
+  } finally {
+    await ledger.close();
+  }
+  const db = new Database(path, { readonly: true });
+  t.after(() => db.close());
+  assert.deepEqual(
+    db.prepare("SELECT op_id, contract_id FROM ledger_transfers WHERE type = 'post' ORDER BY seq").all(),
+    [
+      { op_id: 'a:settle', contract_id: null },
+      { op_id: 'b:settle', contract_id: 'c' },
+    ],
+  );
 });
