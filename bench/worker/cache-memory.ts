@@ -12,7 +12,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WorkflowClient } from '@temporalio/client';
-import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { agentOwner, openLedger } from '../../activities/ledger';
 import { openRecords } from '../../activities/records';
 import { startContract } from '../../api/contract-gateway';
@@ -20,7 +19,6 @@ import { contractInput } from '../../api/contract-input';
 import { contractDataConverter, workerDataConverter } from '../../service/temporal-client';
 import {
   CONTRACT_WORKER_TUNING,
-  CONTRACT_WORKFLOWS_PATH,
   MAX_CACHED_CONTRACTS,
   createContractWorker,
   type ContractWorkerTuning,
@@ -47,8 +45,6 @@ interface Setting {
   tuning?: ContractWorkerTuning;
   /** The workflow thread's V8 old-generation limit (MB); V8's default (from the machine's memory) without. */
   workflowHeapMb?: number;
-  /** Modules the bundle evaluates once and shares, frozen, between workflows (bundler preloadModules). */
-  preloadModules?: string[];
 }
 
 const SETTINGS: Setting[] = [
@@ -56,7 +52,6 @@ const SETTINGS: Setting[] = [
   { name: 'workflow heap 1536 MB', workflowHeapMb: 1536 },
   { name: 'workflow heap 1024 MB', workflowHeapMb: 1024 },
   { name: '2 workflow threads', tuning: { workflowThreadPoolSize: 2 } },
-  { name: 'zod preloaded', preloadModules: ['zod'] },
 ];
 /** BENCH_SETTINGS: which of SETTINGS to run, by index (e.g. "0,2"); all by default. */
 const CHOSEN = (process.env.BENCH_SETTINGS ?? SETTINGS.map((_, i) => i).join(',')).split(',').map(Number);
@@ -82,13 +77,7 @@ async function measure(setting: Setting): Promise<Result> {
   const taskQueue = 'bench-cache';
   try {
     await ledger.deposit({ id: 'bench', asset: 'USDC', to: agentOwner(CLIENT), amount: 10n ** 18n });
-    const workflowBundle = setting.preloadModules
-      ? await bundleWorkflowCode({
-          workflowsPath: CONTRACT_WORKFLOWS_PATH,
-          preloadModules: setting.preloadModules,
-          logger: new DefaultLogger('WARN'),
-        })
-      : await prebuiltWorkflowBundle();
+    const workflowBundle = await prebuiltWorkflowBundle();
     const worker = await withThreadHeapLimit(setting.workflowHeapMb ?? 0, () =>
       createContractWorker({
         connection: env.nativeConnection,
