@@ -209,16 +209,23 @@ export function contractMessagesApp(ctx: ApiContext, auth: AuthMiddleware) {
       // then answered by those checks, in their order, so the caller gets what a read first gives.
       const criteria = ctx.contracts.knownCriteria(id);
       if (
-        criteria === undefined ||
-        evidenceCriteriaErrors(delivery.evidence ?? [], checksOf(criteria)).length > 0
-      )
-        return c.json(viewFor(await checkedDelivery(ctx, id, delivery, input, key), caller), 200);
-      let after: ContractView;
-      try {
-        after = await ctx.contracts.send(id, deliverUpdate, input, key);
-      } catch (refused) {
-        return c.json(viewFor(await checkedDelivery(ctx, id, delivery, input, key, refused), caller), 200);
+        criteria !== undefined &&
+        evidenceCriteriaErrors(delivery.evidence ?? [], checksOf(criteria)).length === 0
+      ) {
+        let after: ContractView;
+        try {
+          after = await ctx.contracts.send(id, deliverUpdate, input, key);
+        } catch (refused) {
+          const answered = await checkedDelivery(ctx, id, delivery, input, key);
+          if (answered === undefined) throw refused;
+          return c.json(viewFor(answered, caller), 200);
+        }
+        await sealDelivery(ctx.vault, id, delivery);
+        return c.json(viewFor(after, caller), 200);
       }
+      const answered = await checkedDelivery(ctx, id, delivery, input, key);
+      if (answered !== undefined) return c.json(viewFor(answered, caller), 200);
+      const after = await ctx.contracts.send(id, deliverUpdate, input, key);
       await sealDelivery(ctx.vault, id, delivery);
       return c.json(viewFor(after, caller), 200);
     },
@@ -226,14 +233,11 @@ export function contractMessagesApp(ctx: ApiContext, auth: AuthMiddleware) {
   return app;
 }
 
-/** The refusal of an Update already sent, or none: the delivery's Update is still to send. */
-const NOT_SENT = Symbol('not sent');
-
 /**
- * A delivery checked against the contract's view before its Update: 404, 403 for anyone but the matched
- * Worker, a retry of the accepted delivery answered as such, 409 (or a keyed retry's earlier answer) when
- * not `matched`, 400 for evidence that does not fit the criteria; then the Update, unless it was sent
- * and refused already (`refused`, thrown again once every check passed). The view after it, sealed.
+ * A delivery checked against the contract's view: 404, 403 for anyone but the matched Worker, a retry
+ * of the accepted delivery answered as such (sealed again), 409 (or a keyed retry's earlier answer)
+ * when not `matched`, 400 for evidence that does not fit the criteria. The view that answers it, or
+ * undefined when every check passed and the Update decides.
  */
 async function checkedDelivery(
   ctx: ApiContext,
@@ -241,8 +245,7 @@ async function checkedDelivery(
   delivery: NormalizedDelivery,
   input: DeliverInput,
   key: string | undefined,
-  refused: unknown = NOT_SENT,
-): Promise<ContractView> {
+): Promise<ContractView | undefined> {
   const view = await existingContract(ctx, id);
   if (view.worker !== input.caller || view.status === 'created') {
     throw forbidden('only the matched Worker delivers', { code: 'not_worker' }, 'not_worker');
@@ -263,8 +266,5 @@ async function checkedDelivery(
   }
   const evidenceErrors = evidenceCriteriaErrors(delivery.evidence ?? [], checksOf(view.acceptanceCriteria));
   if (evidenceErrors.length > 0) throw invalidFields(evidenceErrors);
-  if (refused !== NOT_SENT) throw refused;
-  const after = await ctx.contracts.send(id, deliverUpdate, input, key);
-  await sealDelivery(ctx.vault, id, delivery);
-  return after;
+  return undefined;
 }
