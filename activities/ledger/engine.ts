@@ -16,6 +16,7 @@ import {
   insertRows,
   lockAccountsSql,
   ROWS_PER_INSERT,
+  TRANSFER_COLUMNS,
   writeAtOnceSql,
   writeResolvingAtOnceSql,
 } from './write-sql';
@@ -63,21 +64,10 @@ interface NewTransfer {
   contractId: string | null;
 }
 
-/** A posting's columns but its contract, of the transfer row aliased `t`. */
+/** A transfer row's columns but its contract, of the row aliased `t`. */
 const POSTING_COLUMNS = (t: string) =>
-  [
-    'seq',
-    'op_id',
-    'idx',
-    'type',
-    'asset',
-    'debit_owner',
-    'credit_owner',
-    'amount',
-    'hold_id',
-    'hold_kind',
-    'created_at',
-  ]
+  ['seq', ...TRANSFER_COLUMNS.split(', ')]
+    .filter((column) => column !== 'contract_id')
     .map((column) => `${t}.${column}`)
     .join(', ');
 
@@ -616,15 +606,17 @@ export class SqlLedger implements Ledger {
   /** The rows naming the contract, and the resolution rows that take it from their hold (impliedResolutionContracts). */
   async postingsByContract(contractId: string): Promise<Posting[]> {
     const rows = await this.db.read((tx) =>
-      tx.all(
-        `SELECT ${POSTING_COLUMNS('t')}, t.contract_id FROM ledger_transfers t WHERE t.contract_id = ?
-         UNION ALL
-         SELECT ${POSTING_COLUMNS('r')}, h.contract_id FROM ledger_transfers h
-           JOIN ledger_transfers r ON r.hold_id = h.hold_id AND r.type IN ('post', 'void') AND r.contract_id IS NULL
-         WHERE h.contract_id = ? AND h.type = 'pending'
-         ORDER BY seq`,
-        [contractId, contractId],
-      ),
+      this.db.impliedResolutionContracts
+        ? tx.all(
+            `SELECT ${POSTING_COLUMNS('t')}, t.contract_id FROM ledger_transfers t WHERE t.contract_id = ?
+             UNION ALL
+             SELECT ${POSTING_COLUMNS('r')}, h.contract_id FROM ledger_transfers h
+               JOIN ledger_transfers r ON r.hold_id = h.hold_id AND r.type IN ('post', 'void') AND r.contract_id IS NULL
+             WHERE h.contract_id = ? AND h.type = 'pending'
+             ORDER BY seq`,
+            [contractId, contractId],
+          )
+        : tx.all('SELECT * FROM ledger_transfers WHERE contract_id = ? ORDER BY seq', [contractId]),
     );
     return rows.map(rowToPosting);
   }

@@ -10,6 +10,7 @@ import {
   CONTRACT_INDEX,
   HOLD_INDEX,
   HOLDER_INDEX,
+  OPERATION_COLUMNS,
   TRANSFER_HOLD_COLUMNS,
   TRANSFER_PARTY_COLUMNS,
 } from './shared-schema';
@@ -52,13 +53,10 @@ DROP TABLE ledger_transfers;
 ALTER TABLE ledger_transfers_v2 RENAME TO ledger_transfers;
 `;
 
+/** Its body column holds bodyDigest of the canonical body: a replay is told from a conflict by comparing digests. */
 function operationsTable(name: string): string {
   return `CREATE TABLE IF NOT EXISTS ${name} (
-  id TEXT PRIMARY KEY,
-  kind TEXT NOT NULL CHECK (kind IN ('deposit', 'withdraw', 'transfer', 'hold', 'resolve', 'void', 'mint')),
-  -- bodyDigest of the canonical body: a replay is told from a conflict by comparing digests.
-  body TEXT NOT NULL,
-  created_at TEXT NOT NULL
+${OPERATION_COLUMNS}
 ) WITHOUT ROWID;`;
 }
 
