@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { NonceStore, NonceStoreOptions, PostgresPool } from '../../api/auth';
 import { PostgresNonceStore, SqliteNonceStore, openPostgresPool } from '../../api/auth';
-import type { IdempotencyStore, IdempotencyStoreOptions } from '../../api/idempotency-store';
-import { SqliteIdempotencyStore } from '../../api/idempotency-sqlite';
-import { PostgresIdempotencyStore } from '../../api/idempotency-postgres';
-import type { KeyVault } from '../../api/vault';
-import { SqliteKeyVault } from '../../api/vault';
-import { PostgresKeyVault } from '../../api/vault-postgres';
+import type { IdempotencyStore, IdempotencyStoreOptions } from '../../store/idempotency';
+import { SqliteIdempotencyStore } from '../../store/idempotency/sqlite';
+import { PostgresIdempotencyStore } from '../../store/idempotency/postgres';
+import type { KeyVault } from '../../store/vault/sqlite';
+import { SqliteKeyVault } from '../../store/vault/sqlite';
+import { PostgresKeyVault } from '../../store/vault/postgres';
 import { startPostgres } from '../support/postgres';
 import type { PostgresServer } from '../support/postgres';
 

@@ -12,7 +12,7 @@ import { agentOwner, openLedger, type Balances, type Ledger } from '../../activi
 import { openRecords, type ContractRecordStore } from '../../activities/records';
 import { createApp, type App, type AppDeps } from '../../api/app';
 import { createOperatorClient } from '../../api/sdk';
-import type { SqliteKeyVault } from '../../api/vault';
+import type { SqliteKeyVault } from '../../store/vault/sqlite';
 import {
   closeApiStores,
   openApiStores,
