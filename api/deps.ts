@@ -3,7 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { Ledger } from '../activities/ledger';
 import type { ContractRecordStore } from '../activities/records';
 import type { ProtocolParams } from '../workflows/rules/params';
-import type { NonceStore } from './auth';
+import type { NonceStore } from '../store';
 import type { ContractGateway } from './contract-gateway';
 import type { IdempotencyStore } from '../store/idempotency';
 import type { PayoutStore } from '../store/payouts/sqlite';

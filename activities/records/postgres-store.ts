@@ -1,5 +1,5 @@
 // Contract records in the ledger's PostgreSQL database and schema (a pool of their own).
-import type { PostgresPool } from '../../api/auth';
+import type { PostgresPool } from '../../store/postgres/pool';
 import { createTables } from '../../store/postgres/pool';
 import { closedFromRow, closedListingSql, postgresDialect, type ClosedRow } from './listing';
 import type { ContractRecord, ContractRecordStore } from './types';

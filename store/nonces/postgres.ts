@@ -1,6 +1,6 @@
 // The nonce store on PostgreSQL: shared by every API process, so a request replayed to another
 // host is refused too. Same rules as SqliteNonceStore (nonce-store.ts).
-import type { Address } from '../../api/auth/ethereum';
+import type { Address } from '../../workflows/rules/address';
 import type { NonceStore, NonceStoreOptions } from './sqlite';
 import { nonceStoreSettings } from './sqlite';
 import type { PostgresPool } from '../postgres/pool';

@@ -5,14 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type { PostgresPool } from '../postgres/pool';
 import { createTables } from '../postgres/pool';
-import {
-  fillTimeMs,
-  retryAfterMs,
-  type BucketRule,
-  type RateLimitStore,
-  type TakeResult,
-} from '../../api/rate-limit';
-import type { StreamCaps, StreamSlots } from '../../api/stream-caps';
+import { fillTimeMs, retryAfterMs, type BucketRule, type RateLimitStore, type TakeResult } from '.';
+import type { StreamCaps, StreamSlots } from '../stream-caps';
 
 const SCHEMA = `CREATE TABLE IF NOT EXISTS api_rate_buckets (
   key TEXT PRIMARY KEY,

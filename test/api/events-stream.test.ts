@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { createApp, type App } from '../../api/app';
-import { SqliteNonceStore } from '../../api/auth';
+import { SqliteNonceStore } from '../../store';
 import { SqliteIdempotencyStore } from '../../store/idempotency/sqlite';
 import { readSse, type SseMessage } from '../../api/sdk';
 import { createTemporalClient } from '../../service/temporal-client';
