@@ -1,5 +1,5 @@
 // The idempotency store on PostgreSQL: shared by every API process, so a key reserved through one
-// is seen by all. Same rules as SqliteIdempotencyStore (idempotency-sqlite.ts); no explicit transaction:
+// is seen by all. Same rules as SqliteIdempotencyStore (sqlite.ts); no explicit transaction:
 // each step is one atomic statement, and a take-over is a compare-and-set on `reserved_at`.
 import type { PostgresPool } from '../postgres/pool';
 import { createTables } from '../postgres/pool';

@@ -1,4 +1,4 @@
-// The idempotency store in a SQLite file (one API process); the rules are idempotency-store.ts's.
+// The idempotency store in a SQLite file (one API process); the rules are index.ts's.
 import type { Transaction } from 'better-sqlite3';
 import type { SqliteDatabase } from '../sqlite/open';
 import { openSqliteFile } from '../sqlite/open';

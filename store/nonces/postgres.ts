@@ -1,5 +1,5 @@
 // The nonce store on PostgreSQL: shared by every API process, so a request replayed to another
-// host is refused too. Same rules as SqliteNonceStore (nonce-store.ts).
+// host is refused too. Same rules as SqliteNonceStore (sqlite.ts).
 import type { Address } from '../../workflows/rules/address';
 import type { NonceStore, NonceStoreOptions } from './sqlite';
 import { nonceStoreSettings } from './sqlite';

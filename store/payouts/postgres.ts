@@ -1,5 +1,5 @@
 // The payout store on PostgreSQL (table api_payouts), shared by every API process. Same rules as
-// SqlitePayoutStore (payouts.ts).
+// SqlitePayoutStore (sqlite.ts).
 import type { PostgresPool } from '../postgres/pool';
 import { createTables } from '../postgres/pool';
 import type { NewPayout, Payout, PayoutRow, PayoutStore } from './sqlite';

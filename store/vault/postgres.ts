@@ -1,5 +1,5 @@
 // The key vault's PostgreSQL back-end: shared by every API process. Sealing and the vault's rules
-// are vault-envelope.ts's; this stores the sealed records (tables `api_vault_keys`, `api_vault_contents`).
+// are envelope.ts's; this stores the sealed records (tables `api_vault_keys`, `api_vault_contents`).
 import type { PostgresPool } from '../postgres/pool';
 import { createTables } from '../postgres/pool';
 import type { SealedRecord, VaultRecordId, VaultStorage } from './envelope';

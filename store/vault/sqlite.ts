@@ -1,6 +1,6 @@
 // The key vault (SPEC §9): holds the decryption keys of a contract's Supplementary Materials and
-// Delivery, and the delivery's normalized content (SPEC §10), envelope-encrypted (vault-envelope.ts).
-// This module is its public face and the SQLite back-end; vault-postgres.ts is the PostgreSQL one.
+// Delivery, and the delivery's normalized content (SPEC §10), envelope-encrypted (envelope.ts).
+// This module is its public face and the SQLite back-end; postgres.ts is the PostgreSQL one.
 import type { SqliteDatabase } from '../sqlite/open';
 import { openSqliteFile } from '../sqlite/open';
 import type { SealedRecord, VaultRecordId, VaultStorage } from './envelope';
