@@ -2,6 +2,7 @@
 // OpenAPI document at /openapi.json and a docs page at /docs. Everything it touches is injected.
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
+import { codecServerApp } from './codec-server';
 import { createContractGateway } from './contract-gateway';
 import { DEFAULT_EVENT_STREAM, type ApiContext, type AppDeps } from './deps';
 import { mapError } from './error-mapping';
@@ -73,14 +74,12 @@ export function createApp(deps: AppDeps) {
   app.use('*', addressLimit({ ...ctx.limits, now: ctx.now }));
   // Before any signature check: requireSignature reads the whole body to digest it.
   const maxSize = deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize,
-      onError: (c) =>
-        c.json(errorBody('payload_too_large', `the body must be at most ${maxSize} bytes`), 413),
-    }),
-  );
+  const apiBodyLimit = bodyLimit({
+    maxSize,
+    onError: (c) => c.json(errorBody('payload_too_large', `the body must be at most ${maxSize} bytes`), 413),
+  });
+  // The codec server carries whole Temporal payloads and checks its caller before its own, larger limit.
+  app.use('*', (c, next) => (c.req.path.startsWith('/codec/') ? next() : apiBodyLimit(c, next)));
 
   app.route('/contracts', contractCreationApp(ctx, auth));
   app.route('/contracts', contractsApp(ctx, auth));
@@ -97,6 +96,7 @@ export function createApp(deps: AppDeps) {
   app.route('/operator', stuckOperatorApp(ctx, auth));
   app.route('/operator/payouts', payoutsOperatorApp(ctx, auth));
   app.route('/health', healthApp(ctx));
+  if (deps.codecServer) app.route('/codec', codecServerApp(deps.codecServer, ctx.operatorToken));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'httpSignature', {
     type: 'apiKey',

@@ -4,6 +4,7 @@ import type { Ledger } from '../activities/ledger';
 import type { ContractRecordStore } from '../activities/records';
 import type { ProtocolParams } from '../workflows/rules/params';
 import type { NonceStore } from '../store';
+import type { CodecServerSettings } from './codec-server';
 import type { ContractGateway } from './contract-gateway';
 import type { IdempotencyStore } from '../store/idempotency';
 import type { PayoutStore } from '../store/payouts/sqlite';
@@ -31,6 +32,8 @@ export interface AppDeps {
   payouts: PayoutStore;
   params: ProtocolParams;
   operatorToken: string;
+  /** Serve Temporal's remote codec protocol at /codec (api/codec-server.ts); absent: no /codec routes. */
+  codecServer?: CodecServerSettings;
   /** Milliseconds since the epoch; defaults to Date.now. */
   now?: () => number;
   /** Largest accepted request body (default 1 MiB). */

@@ -11,7 +11,7 @@ import { parseOperatorToken } from '../api/auth';
 import type { RateLimitSettings } from '../api/rate-limit';
 import { parseRateLimits, RateLimitSettingError } from '../api/rate-limit-settings';
 import { parseMasterKey } from '../store/vault/sqlite';
-import { usesExternalCluster } from '../temporal.config';
+import { embeddedUiPort, usesExternalCluster } from '../temporal.config';
 import { InvalidParamsError, parseParamsOverrides, type ProtocolParams } from '../workflows/rules/params';
 
 export class SettingsError extends Error {
@@ -43,6 +43,11 @@ export interface Settings {
   secretsFile: string | null;
   /** Token buckets and event-stream caps of the API (docs/security.md "API limits"). */
   rateLimits: RateLimitSettings;
+  /**
+   * Origins of the Temporal UIs whose browsers may call the codec server (OPENCONTRACT_CODEC_UI_ORIGINS);
+   * on the embedded default, its dev server's UI.
+   */
+  codecUiOrigins: string[];
 }
 
 const PROJECT_ROOT = join(__dirname, '..');
@@ -77,12 +82,16 @@ function parseRetentionDays(value: string | undefined): number {
   return parsed.data;
 }
 
-function parsePort(value: string | undefined): number {
-  if (value === undefined || value.trim() === '') return 3000;
+function parsePortSetting(name: string, value: string): number {
   const parsed = portSchema.safeParse(value.trim());
   if (!parsed.success)
-    throw new SettingsError('PORT', `PORT ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
+    throw new SettingsError(name, `${name} ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
   return parsed.data;
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return 3000;
+  return parsePortSetting('PORT', value);
 }
 
 /**
@@ -115,6 +124,35 @@ function parseLedger(value: string | undefined, dataDir: string): LedgerConfig {
     'OPENCONTRACT_LEDGER',
     'OPENCONTRACT_LEDGER must be sqlite:<path> or a postgres:// URL',
   );
+}
+
+/** OPENCONTRACT_CODEC_UI_ORIGINS: comma-separated origins (`scheme://host[:port]`, nothing after). */
+function parseCodecUiOrigins(value: string | undefined, env: NodeJS.ProcessEnv, embedded: boolean): string[] {
+  const name = 'OPENCONTRACT_CODEC_UI_ORIGINS';
+  const listed = (value ?? '')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter((origin) => origin !== '');
+  if (listed.length === 0) {
+    if (!embedded) return [];
+    const uiPort = parsePortSetting('OPENCONTRACT_TEMPORAL_UI_PORT', String(embeddedUiPort(env)));
+    return [`http://127.0.0.1:${uiPort}`, `http://localhost:${uiPort}`];
+  }
+  return listed.map((origin) => {
+    let url: URL | undefined;
+    try {
+      url = new URL(origin);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !/^https?:$/.test(url.protocol) || url.origin !== origin) {
+      throw new SettingsError(
+        name,
+        `${name}: "${origin}" is not an origin like https://temporal-ui.example.com`,
+      );
+    }
+    return origin;
+  });
 }
 
 const secretsFileSchema = z.object({ operatorToken: z.string(), vaultMasterKey: z.string() }).strict();
@@ -176,6 +214,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const embedded = !usesExternalCluster(env);
   const retentionDays = parseRetentionDays(env.OPENCONTRACT_TEMPORAL_RETENTION_DAYS);
   const rateLimits = rateLimitSettings(env);
+  const codecUiOrigins = parseCodecUiOrigins(env.OPENCONTRACT_CODEC_UI_ORIGINS, env, embedded);
 
   const missing = (name: string) => (env[name]?.trim() ?? '') === '';
   let secretsFile: string | null = null;
@@ -208,5 +247,6 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     retentionDays,
     secretsFile,
     rateLimits,
+    codecUiOrigins,
   };
 }
