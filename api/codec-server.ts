@@ -32,6 +32,7 @@ const base64 = z
   .string()
   .regex(/^[A-Za-z0-9+/_-]*={0,2}$/, 'must be base64')
   .transform((value) => new Uint8Array(Buffer.from(value, 'base64')));
+// Protobuf's JSON omits an empty list: `{}` is a request for no payloads (the CLI sends it).
 const payloadsBody = z.object({
   payloads: z
     .array(
@@ -40,7 +41,8 @@ const payloadsBody = z.object({
         data: base64.optional(),
       }),
     )
-    .max(MAX_PAYLOADS, `at most ${MAX_PAYLOADS} payloads`),
+    .max(MAX_PAYLOADS, `at most ${MAX_PAYLOADS} payloads`)
+    .default([]),
 });
 
 function toWire(payload: Payload) {

@@ -106,12 +106,19 @@ test('malformed bodies are refused with 400 naming the field; a payload under an
   const notBase64 = await post(url, '/codec/decode', [{ metadata: {}, data: '%%%' }], auth);
   assert.equal(notBase64.status, 400);
   assert.match(JSON.stringify(notBase64.json), /payloads.*data|base64/);
-  const noPayloads = await fetch(`${url}/codec/decode`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...auth },
-    body: '{"payload": []}',
-  });
-  assert.equal(noPayloads.status, 400);
+  const send = (body: string) =>
+    fetch(`${url}/codec/decode`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...auth },
+      body,
+    });
+  assert.equal((await send('{"payloads": {}}')).status, 400);
+  assert.equal((await send('[1, 2]')).status, 400);
+  assert.equal((await send('not json')).status, 400);
+  // Protobuf's JSON leaves an empty list out: the Temporal CLI asks with `{}`.
+  const empty = await send('{}');
+  assert.equal(empty.status, 200);
+  assert.deepEqual(await empty.json(), { payloads: [] });
 
   const [foreign] = await createPayloadCodec(new Uint8Array(32).fill(9)).encode([
     { metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from('{"a":1}') },
