@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import httpx
 
@@ -16,7 +17,7 @@ class ClientCore:
         self.base_url = base_url
         self._authorize = authorize
 
-    def _request(self, call: Call[object]) -> httpx.Request:
+    def _request(self, call: Call[Any]) -> httpx.Request:
         return build_request(self.base_url, call, self._authorize)
 
     def _stream_request(self, contract_id: str, last_event_id: int | None) -> httpx.Request:

@@ -36,7 +36,7 @@ def answer(model: type[T] | TypeAdapter[T]) -> Callable[[Any], T]:
     if isinstance(model, TypeAdapter):
         return model.validate_python
     assert issubclass(model, BaseModel)
-    return model.model_validate  # type: ignore[return-value]
+    return model.model_validate
 
 
 def path_segment(value: str) -> str:

@@ -30,7 +30,8 @@ def random_private_key() -> str:
 
 def address_from_private_key(private_key: str | bytes) -> str:
     """The agent's address: ``0x`` + 40 lowercase hex digits."""
-    return Account.from_key(private_key).address.lower()
+    address: str = Account.from_key(private_key).address
+    return address.lower()
 
 
 def content_digest(body: bytes) -> str:
