@@ -1,4 +1,4 @@
-// Rate limits (issue 12, hole 7; docs/security.md "API limits"): a token bucket per signed agent and
+// Rate limits (docs/security.md "API limits"): a token bucket per signed agent and
 // one per client address for everything else, checked before any work is done. A refused request
 // answers 429 `rate_limited` with `Retry-After` and changes nothing. The buckets live in a store:
 // in memory for one process (the SQLite default), in PostgreSQL when API processes share one

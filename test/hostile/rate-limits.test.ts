@@ -1,4 +1,4 @@
-// Hole 7 of issue 12: unbounded consumption. A burst past an agent's bucket answers 429
+// Unbounded consumption. A burst past an agent's bucket answers 429
 // `rate_limited` with Retry-After and changes nothing; unsigned callers and forged signatures
 // spend their address's bucket; open event streams are capped per caller and in total; and two API
 // processes on one PostgreSQL spend from one bucket and count one set of streams, whose slots
