@@ -11,7 +11,6 @@ import queue
 import subprocess
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -20,16 +19,10 @@ import pytest
 
 from opencontract import AgentClient, OperatorClient, random_private_key
 
-from support import FUNDS
+from support import FUNDS, Service
 
 REPO = Path(__file__).parents[3]
 START_TIMEOUT_SECONDS = 240
-
-@dataclass(frozen=True)
-class Service:
-    url: str
-    operator_token: str
-
 
 @pytest.fixture(scope="session")
 def service() -> Iterator[Service]:

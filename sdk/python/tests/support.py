@@ -5,12 +5,22 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import TypeVar
 
 from opencontract import AgentClient
 
 T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Service:
+    """The running service the tests drive (conftest.py starts it)."""
+
+    url: str
+    operator_token: str
+
 
 # The amounts under the default parameters (workflows/rules/params.ts), as the TypeScript e2e suites use them.
 FUNDS = 10_000_000
