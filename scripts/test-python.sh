@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Python SDK's tests (`npm run test:python`, a step of .ci/run): the package installed from
-# sdk/python into a venv (.venv-sdk) as `pip install` installs it for a user, its types checked
-# (mypy --strict, so the typed surface users rely on holds), then pytest — the shared
+# sdk/python into a venv (.venv-sdk) as `pip install` installs it for a user, its lint and format
+# checked (ruff) and its types (mypy --strict, so the typed surface users rely on holds), then pytest — the shared
 # signing vectors, and whole contracts against the real service, which the tests start themselves
 # with scripts/test-service.ts (it needs the Temporal CLI, installed here if missing).
 set -euo pipefail
@@ -13,5 +13,10 @@ pip=(.venv-sdk/bin/pip install --quiet --disable-pip-version-check)
 # The package once more from its sources: a venv kept from an earlier run already has version 0.1.0,
 # which pip would keep as it was.
 "${pip[@]}" --force-reinstall --no-deps ./sdk/python
-(cd sdk/python && ../../.venv-sdk/bin/mypy --strict src/opencontract)
+(
+  cd sdk/python
+  ../../.venv-sdk/bin/ruff check src tests
+  ../../.venv-sdk/bin/ruff format --check src tests
+  ../../.venv-sdk/bin/mypy --strict src/opencontract
+)
 exec .venv-sdk/bin/pytest sdk/python/tests "$@"

@@ -16,13 +16,13 @@ from pathlib import Path
 
 import httpx
 import pytest
+from support import FUNDS, Service
 
 from opencontract import AgentClient, OperatorClient, random_private_key
 
-from support import FUNDS, Service
-
 REPO = Path(__file__).parents[3]
 START_TIMEOUT_SECONDS = 240
+
 
 @pytest.fixture(scope="session")
 def service() -> Iterator[Service]:

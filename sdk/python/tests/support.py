@@ -40,7 +40,6 @@ DELIVERY = {
 MATERIALS = {"uri": "https://files.example/readme.enc", "sha256": "ab" * 32, "key": "materials-secret-key"}
 
 
-
 def contract_terms(worker: str | None = None, criteria: list[str] | None = None) -> dict:
     """A fixed-price contract (direct to ``worker``, else an open tender) with deadlines 1 to 4 hours on."""
     now = datetime.now(timezone.utc)
@@ -51,7 +50,9 @@ def contract_terms(worker: str | None = None, criteria: list[str] | None = None)
         "acceptance_criteria": criteria or ["at most 200 words", "mentions every section"],
         "amount": PRICE,
         "supplementary_materials": MATERIALS,
-        "deadlines": {name: now + timedelta(hours=h + 1) for h, name in enumerate(["match", "withdrawal", "delivery", "review"])},
+        "deadlines": {
+            name: now + timedelta(hours=h + 1) for h, name in enumerate(["match", "withdrawal", "delivery", "review"])
+        },
     }
     if worker is None:
         terms["verification_mode"] = "privacy-preserving"

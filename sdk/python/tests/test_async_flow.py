@@ -8,12 +8,12 @@ import asyncio
 import uuid
 
 import pytest
+from support import DELIVERY, FUNDS, PRICE, WORKER_STAKE, contract_terms
 
 from opencontract import ApiError, random_private_key
 from opencontract.aio import AsyncAgentClient, AsyncOperatorClient
 from opencontract.events import StreamedEvent
 from opencontract.models import PartyContractView
-from support import DELIVERY, FUNDS, PRICE, WORKER_STAKE, contract_terms
 
 
 async def balances(agent: AsyncAgentClient) -> tuple[int, int]:

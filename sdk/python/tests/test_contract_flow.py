@@ -8,10 +8,10 @@ import uuid
 from collections.abc import Callable
 
 import pytest
+from support import DELIVERY, FUNDS, PRICE, WORKER_STAKE, balances_of, contract_terms, eventually
 
 from opencontract import AgentClient, ApiError
 from opencontract.models import CreateContractRequest, PartyContractView, PublicContractView
-from support import DELIVERY, FUNDS, PRICE, WORKER_STAKE, balances_of, contract_terms, eventually
 
 NewAgent = Callable[..., AgentClient]
 
@@ -62,7 +62,13 @@ def test_fdp_direct_award_to_settled_fully_met(new_agent: NewAgent) -> None:
     assert balances_of(worker) == (FUNDS + PRICE, 0, 0, 0)
 
     logged = [e.type for e in client.get_events(contract_id).events if e.type.startswith("contract.")]
-    assert logged == ["contract.created", "contract.matched", "contract.delivered", "contract.resolved", "contract.settled"]
+    assert logged == [
+        "contract.created",
+        "contract.matched",
+        "contract.delivered",
+        "contract.resolved",
+        "contract.settled",
+    ]
     stream = client.stream_events(contract_id)
     streamed = list(stream)
     assert [s.position for s in streamed] == list(range(1, len(streamed) + 1))
@@ -103,3 +109,31 @@ def test_bodies_are_checked_before_anything_is_sent(new_agent: NewAgent) -> None
     assert wire["amount"] == str(PRICE)
     assert wire["deadlines"]["match"].endswith("Z")
     assert wire["acceptanceCriteria"] and wire["awardMethod"] == "direct"
+
+
+def test_auction_quotes_and_the_clients_pick(new_agent: NewAgent) -> None:
+    client, cheap, picked = new_agent(), new_agent(), new_agent()
+    terms = {**contract_terms(), "contract_type": "auction", "amount": 5_000_000}
+    del terms["supplementary_materials"]
+    created = client.create_contract(terms)
+    assert created.contract_code == "AOP"
+    contract_id = created.contract_id
+
+    assert cheap.quote(contract_id, {"price": 2_000_000}).own_quote.price == 2_000_000
+    answer = picked.quote(contract_id, {"price": 2_200_000, "confidence": 0.8, "message": "can start today"})
+    assert isinstance(answer, PublicContractView) and answer.own_quote is not None
+    assert (answer.own_quote.price, answer.own_quote.confidence) == (2_200_000, 0.8)
+    with pytest.raises(ApiError) as own_auction:
+        client.quote(contract_id, {"price": 1_000_000})
+    assert (own_auction.value.status, own_auction.value.code) == (403, "client_cannot_quote")
+
+    owner_view = client.get_contract(contract_id)
+    assert isinstance(owner_view, PartyContractView) and owner_view.quotes is not None
+    assert sorted(q.price for q in owner_view.quotes) == [2_000_000, 2_200_000]
+    # The Client picks the dearer quote; the cheaper bidder holds nothing.
+    matched = client.award(contract_id, answer.own_quote.quote_id)
+    assert isinstance(matched, PartyContractView)
+    assert (matched.status, matched.worker, matched.price) == ("matched", picked.address, 2_200_000)
+    assert balances_of(client) == (FUNDS - 2_200_000, 2_200_000, 0, 0)
+    assert balances_of(picked) == (FUNDS - 220_000, 220_000, 0, 0)
+    assert balances_of(cheap) == (FUNDS, 0, 0, 0)

@@ -12,9 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-
-from opencontract import AgentClient, ApiError
-from opencontract.models import PartyContractView, VoteRow
 from support import (
     BA_BOND,
     DELIVERY,
@@ -28,6 +25,9 @@ from support import (
     contract_terms,
     eventually,
 )
+
+from opencontract import AgentClient, ApiError
+from opencontract.models import PartyContractView, VoteRow
 
 NewAgent = Callable[..., AgentClient]
 
@@ -43,8 +43,15 @@ DISSENT = ["met", "met", "met"]
 
 def expected_rows(contract_id: str, ba: str, votes: list[str]) -> list[tuple]:
     return [
-        (contract_id, ba, i, vote, MAJORITY[i], "returned" if vote == MAJORITY[i] else "slashed",
-         REWARD if vote == MAJORITY[i] else 0)
+        (
+            contract_id,
+            ba,
+            i,
+            vote,
+            MAJORITY[i],
+            "returned" if vote == MAJORITY[i] else "slashed",
+            REWARD if vote == MAJORITY[i] else 0,
+        )
         for i, vote in enumerate(votes)
     ]
 

@@ -14,7 +14,7 @@ def parse(text: str) -> list[SseMessage]:
 
 
 def test_fields_comments_and_blank_line_dispatch() -> None:
-    text = ": a comment\nid: 3\nevent: end\ndata: {\"reason\":\ndata:  \"terminal\"}\n\ndata\n\nretry: 10\n\n"
+    text = ': a comment\nid: 3\nevent: end\ndata: {"reason":\ndata:  "terminal"}\n\ndata\n\nretry: 10\n\n'
     assert parse(text) == [SseMessage("end", '{"reason":\n "terminal"}', "3"), SseMessage("message", "", None)]
 
 
@@ -33,8 +33,12 @@ def test_an_error_message_is_raised_with_its_code() -> None:
 
 def test_events_carry_their_position_and_the_end_its_reason() -> None:
     stream = _Stream()
-    event = '{"type":"contract.created","contractId":"c-1","at":"2030-01-01T00:00:00.000Z","actor":"system","amount":"5"}'
+    event = (
+        '{"type":"contract.created","contractId":"c-1","at":"2030-01-01T00:00:00.000Z","actor":"system","amount":"5"}'
+    )
     lines = ["id: 7", f"data: {event}", "", "event: end", 'data: {"reason":"time-limit"}', ""]
     items = [item for line in lines if (item := stream._line(line)) is not None]
-    assert [(i.position, i.event.type, i.event.model_extra) for i in items] == [(7, "contract.created", {"amount": "5"})]
+    assert [(i.position, i.event.type, i.event.model_extra) for i in items] == [
+        (7, "contract.created", {"amount": "5"})
+    ]
     assert stream.end is not None and stream.end.reason == "time-limit"

@@ -23,7 +23,11 @@ BODY = json.dumps({"id": "42", "type": "contract.matched", "contractId": "c-1"},
 def signed_headers(body: str, *, key: bytes = SECRET_BYTES, at: int | None = None, msg_id: str = "msg_1") -> dict:
     timestamp = str(int(time.time()) if at is None else at)
     mac = hmac.new(key, f"{msg_id}.{timestamp}.{body}".encode(), hashlib.sha256).digest()
-    return {"Webhook-Id": msg_id, "Webhook-Timestamp": timestamp, "Webhook-Signature": f"v1,{base64.b64encode(mac).decode()}"}
+    return {
+        "Webhook-Id": msg_id,
+        "Webhook-Timestamp": timestamp,
+        "Webhook-Signature": f"v1,{base64.b64encode(mac).decode()}",
+    }
 
 
 def test_a_genuine_delivery_gives_its_payload() -> None:

@@ -120,7 +120,9 @@ def withdraw_funds(address: str, amount: int, destination: str, key: str) -> Cal
 
 
 def list_withdrawals(address: str) -> Call[list[m.Payout]]:
-    return Call("GET", _agent(address, "/withdrawals"), lambda data: [m.Payout.model_validate(p) for p in data["payouts"]])
+    return Call(
+        "GET", _agent(address, "/withdrawals"), lambda data: [m.Payout.model_validate(p) for p in data["payouts"]]
+    )
 
 
 def health() -> Call[m.Health]:

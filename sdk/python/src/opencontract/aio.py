@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from typing_extensions import Self
-
 import httpx
+from typing_extensions import Self
 
 from . import _routes as r
 from . import models as m
@@ -72,9 +71,17 @@ class AsyncAgentClient(_AsyncBase):
         """Signed, a party reads its party view; ``signed=False`` reads the public view."""
         return await self._send(r.get_contract(contract_id, signed))
 
-    async def list_contracts(self, **filters: Any) -> list[m.ListedContract]:
+    async def list_contracts(
+        self,
+        *,
+        status: str | None = None,
+        award_method: str | None = None,
+        contract_type: str | None = None,
+        limit: int | None = None,
+    ) -> list[m.ListedContract]:
         """The first page (open tenders by default); ``list_contracts_page`` pages on with the cursor."""
-        return (await self.list_contracts_page(**filters)).contracts
+        call = r.list_contracts(status, award_method, contract_type, limit, None)
+        return (await self._send(call)).contracts
 
     async def list_contracts_page(
         self,
@@ -161,7 +168,9 @@ class AsyncAgentClient(_AsyncBase):
     async def lock_eligibility(self, amount: int, *, idempotency_key: str | None = None) -> m.EligibilityResult:
         return await self._send(r.lock_eligibility(amount, idempotency_key))
 
-    async def unlock_eligibility(self, amount: int | None = None, *, idempotency_key: str | None = None) -> m.EligibilityResult:
+    async def unlock_eligibility(
+        self, amount: int | None = None, *, idempotency_key: str | None = None
+    ) -> m.EligibilityResult:
         return await self._send(r.unlock_eligibility(amount, idempotency_key))
 
     async def get_eligibility_requirements(self) -> m.EligibilityRequirements:
@@ -184,7 +193,9 @@ class AsyncAgentClient(_AsyncBase):
 class AsyncOperatorClient(_AsyncBase):
     """The operator's calls, with its token: deposits and payouts."""
 
-    def __init__(self, base_url: str, token: str, *, http: httpx.AsyncClient | None = None, timeout: float = 30.0) -> None:
+    def __init__(
+        self, base_url: str, token: str, *, http: httpx.AsyncClient | None = None, timeout: float = 30.0
+    ) -> None:
         super().__init__(base_url, bearer(token), http, timeout)
 
     async def deposit(self, address: str, amount: int, *, idempotency_key: str | None = None) -> m.DepositResult:

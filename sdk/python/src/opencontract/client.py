@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from typing_extensions import Self
-
 import httpx
+from typing_extensions import Self
 
 from . import _routes as r
 from . import models as m
@@ -72,9 +71,17 @@ class AgentClient(_SyncBase):
         """Signed, a party reads its party view; ``signed=False`` reads the public view."""
         return self._send(r.get_contract(contract_id, signed))
 
-    def list_contracts(self, **filters: Any) -> list[m.ListedContract]:
+    def list_contracts(
+        self,
+        *,
+        status: str | None = None,
+        award_method: str | None = None,
+        contract_type: str | None = None,
+        limit: int | None = None,
+    ) -> list[m.ListedContract]:
         """The first page (open tenders by default); ``list_contracts_page`` pages on with the cursor."""
-        return self.list_contracts_page(**filters).contracts
+        call = r.list_contracts(status, award_method, contract_type, limit, None)
+        return self._send(call).contracts
 
     def list_contracts_page(
         self,
@@ -161,7 +168,9 @@ class AgentClient(_SyncBase):
     def lock_eligibility(self, amount: int, *, idempotency_key: str | None = None) -> m.EligibilityResult:
         return self._send(r.lock_eligibility(amount, idempotency_key))
 
-    def unlock_eligibility(self, amount: int | None = None, *, idempotency_key: str | None = None) -> m.EligibilityResult:
+    def unlock_eligibility(
+        self, amount: int | None = None, *, idempotency_key: str | None = None
+    ) -> m.EligibilityResult:
         return self._send(r.unlock_eligibility(amount, idempotency_key))
 
     def get_eligibility_requirements(self) -> m.EligibilityRequirements:

@@ -9,7 +9,7 @@ server does not break an older SDK; request bodies refuse unknown fields before 
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     AwareDatetime,
@@ -86,7 +86,7 @@ class CreateContractRequest(Body):
     verification_mode: Literal["standard", "privacy-preserving"] | None = None
     worker: str | None = None
     task_description: str
-    acceptance_criteria: list[Union[str, Criterion]]
+    acceptance_criteria: list[str | Criterion]
     supplementary_materials: ContentRef | None = None
     amount: Amount
     """The fixed price, or the budget cap of an auction."""
@@ -262,7 +262,7 @@ class PartyContractView(_ContractFields):
     winning_quote_id: str | None
 
 
-ContractView = Annotated[Union[PartyContractView, PublicContractView], Field(discriminator="view")]
+ContractView = Annotated[PartyContractView | PublicContractView, Field(discriminator="view")]
 """The party view for a signed party, the public view for anyone else: test ``view.view``."""
 contract_view = TypeAdapter(ContractView)
 
