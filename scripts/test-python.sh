@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The Python SDK's tests (`npm run test:python`, a step of .ci/run): the package installed from
-# sdk/python into a venv (.venv-sdk) as `pip install` installs it for a user, its lint and format
-# checked (ruff) and its types (mypy --strict, so the typed surface users rely on holds), then pytest — the shared
-# signing vectors, and whole contracts against the real service, which the tests start themselves
-# with scripts/test-service.ts (it needs the Temporal CLI, installed here if missing).
+# sdk/python into a venv (.venv-sdk) as `pip install` installs it for a user; its lint and format
+# (ruff) and its types (mypy --strict: the typed surface users rely on) checked; then pytest: the
+# shared signing vectors, and whole contracts against the real service, which the tests start
+# themselves with scripts/test-service.ts (it needs the Temporal CLI, installed here if missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 node scripts/install-servers.mjs --cli-only
