@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from opencontract._http import Call, build_request
 from opencontract.signing import address_from_private_key, sign_parts, sign_request
 
 VECTORS = json.loads((Path(__file__).parents[3] / "docs" / "signing-vectors.json").read_text("utf-8"))["vectors"]
@@ -73,3 +74,23 @@ def test_out_of_profile_parameters_are_refused(change: dict, message: str) -> No
     }
     with pytest.raises(ValueError, match=message):
         sign_parts(**{**params, **change})
+
+
+def test_the_client_sends_the_vector_bytes_it_signs() -> None:
+    """A request as the clients build it (query encoded, body serialized) has the vector's exact target and
+    body, so its signature is the vector's."""
+    vector = next(v for v in VECTORS if v["name"] == "second-key-percent-encoded-query-with-body")
+    call = Call("POST", vector["path"], lambda data: data, query={"note": "a b/c"}, body=json.loads(vector["body"]))
+    request = build_request("http://127.0.0.1:3000/", call, None)
+    assert request.url.raw_path.decode() == vector["path"] + vector["query"]
+    assert request.content == vector["body"].encode("utf-8")
+    headers = sign_request(
+        method=request.method,
+        target=request.url.raw_path.decode(),
+        body=request.content,
+        private_key=vector["privateKey"],
+        now=vector["created"],
+        nonce=vector["nonce"],
+        expires_in=vector["expires"] - vector["created"],
+    )
+    assert (headers["Signature-Input"], headers["Signature"]) == (vector["signatureInput"], vector["signature"])
