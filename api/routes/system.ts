@@ -1,15 +1,15 @@
 // GET /health (Temporal connectivity) and GET /docs (a page rendered from the OpenAPI document).
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { accessRoute, PUBLIC_ACCESS } from '../route-access';
 import type { ApiContext } from '../deps';
 import { healthSchema, json } from '../schemas';
 
 export function healthApp(ctx: ApiContext) {
   const app = new OpenAPIHono();
   app.openapi(
-    createRoute({
+    accessRoute(PUBLIC_ACCESS, {
       method: 'get',
       path: '/',
-      security: [],
       summary: 'Liveness: 200 when the Temporal server answers, 503 otherwise',
       responses: {
         200: json(healthSchema, 'up'),
