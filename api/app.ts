@@ -25,6 +25,7 @@ import { SIGNATURE_EXTENSION, SIGNING_GUIDE_PATH } from './route-access';
 import { paramsApp } from './routes/params';
 import { payoutsOperatorApp, withdrawalsApp } from './routes/withdrawals';
 import { docsPage, healthApp } from './routes/system';
+import { signingGuideApp } from './routes/signing-guide';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 export const API_VERSION = '1.0.0';
@@ -109,6 +110,7 @@ export function createApp(deps: AppDeps) {
     description: 'The operator token (OPENCONTRACT_OPERATOR_TOKEN), for /operator routes only',
   });
   app.doc31('/openapi.json', OPENAPI_CONFIG);
+  app.route('/', signingGuideApp());
   app.get('/docs', (c) => c.html(docsPage(app.getOpenAPI31Document(OPENAPI_CONFIG))));
 
   app.notFound((c) => c.json(errorBody('not_found', `no route ${c.req.method} ${c.req.path}`), 404));

@@ -1,6 +1,6 @@
 // GET /health (Temporal connectivity) and GET /docs (a page rendered from the OpenAPI document).
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { accessRoute, PUBLIC_ACCESS } from '../route-access';
+import { accessRoute, PUBLIC_ACCESS, SIGNING_GUIDE_PATH } from '../route-access';
 import type { ApiContext } from '../deps';
 import { healthSchema, json } from '../schemas';
 
@@ -52,6 +52,6 @@ ${body ? `<details><summary>request body</summary><pre>${escape(JSON.stringify(b
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(document.info.title)}</title>
 <style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}pre{background:#f4f4f4;padding:.5rem;overflow:auto}section{border-top:1px solid #ddd}</style>
 </head><body><h1>${escape(document.info.title)} ${escape(document.info.version)}</h1>
-<p>Machine-readable: <a href="/openapi.json">/openapi.json</a>. Signed requests: HTTP Message Signatures (RFC 9421) over EIP-191, see docs/security.md.</p>
+<p>Machine-readable: <a href="/openapi.json">/openapi.json</a>. Signed requests: HTTP Message Signatures (RFC 9421) over EIP-191, see the <a href="${SIGNING_GUIDE_PATH}">signing guide</a> and its <a href="${SIGNING_GUIDE_PATH}/vectors.json">test vectors</a>.</p>
 ${sections.join('\n')}</body></html>`;
 }
