@@ -22,6 +22,7 @@ import { operatorApp } from './routes/operator';
 import { stuckOperatorApp } from './routes/operator-stuck';
 import { createStuckOperations } from './stuck-operations';
 import { SIGNATURE_EXTENSION, SIGNING_GUIDE_PATH } from './route-access';
+import { withFieldDocs } from './openapi-fields';
 import { paramsApp } from './routes/params';
 import { payoutsOperatorApp, withdrawalsApp } from './routes/withdrawals';
 import { docsPage, healthApp } from './routes/system';
@@ -109,9 +110,12 @@ export function createApp(deps: AppDeps) {
     scheme: 'bearer',
     description: 'The operator token (OPENCONTRACT_OPERATOR_TOKEN), for /operator routes only',
   });
-  app.doc31('/openapi.json', OPENAPI_CONFIG);
+  // Built on first read, once every route is registered; fields described from the vocabulary.
+  let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
+  const published = () => (document ??= withFieldDocs(app.getOpenAPI31Document(OPENAPI_CONFIG)));
+  app.get('/openapi.json', (c) => c.json(published()));
   app.route('/', signingGuideApp());
-  app.get('/docs', (c) => c.html(docsPage(app.getOpenAPI31Document(OPENAPI_CONFIG))));
+  app.get('/docs', (c) => c.html(docsPage(published())));
 
   app.notFound((c) => c.json(errorBody('not_found', `no route ${c.req.method} ${c.req.path}`), 404));
   app.onError((err, c) => {
