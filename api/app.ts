@@ -108,7 +108,7 @@ export function createApp(deps: AppDeps) {
   app.openAPIRegistry.registerComponent('securitySchemes', 'operatorToken', {
     type: 'http',
     scheme: 'bearer',
-    description: 'The operator token (OPENCONTRACT_OPERATOR_TOKEN), for /operator routes only',
+    description: 'The operator token (setting OPERATOR_TOKEN), for /operator routes only',
   });
   // Built on first read, once every route is registered; fields described from the vocabulary.
   let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;

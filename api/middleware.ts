@@ -45,7 +45,7 @@ export function authMiddleware(ctx: ApiContext) {
     signed: { kind: 'signed', keyed: false, middleware: [signed] as [typeof signed] },
     signedMutation: {
       kind: 'signed',
-      keyed: true,
+      keyed: 'optional',
       middleware: [signed, keyed] as [typeof signed, typeof keyed],
     },
     optionallySigned: {
@@ -55,7 +55,7 @@ export function authMiddleware(ctx: ApiContext) {
     },
     operator: {
       kind: 'operator',
-      keyed: true,
+      keyed: 'optional',
       middleware: [...chains.operator] as [...typeof chains.operator],
     },
     operatorRead: { kind: 'operator', keyed: false, middleware: [operatorToken] as [typeof operatorToken] },

@@ -16,7 +16,7 @@ const ADDRESS = '0x2c7536e3605d9c16a7a3d7b1898e529396a65c23';
 const OTHER = '0x14791697260e4c9a71f18484c9f997b308e59325';
 const CONTRACT_ID = 'c-k3v9x2m8q4w7z1a5b6n0p2r4t8';
 const SHA = 'ef'.repeat(32);
-const INSTANT = 'in UTC, RFC 3339 with a Z suffix';
+const INSTANT = 'RFC 3339: accepted with any offset, answered in UTC with a Z suffix';
 const at = (iso: string) => iso;
 
 const amountOf = (what: string, example: string): FieldDoc => ({

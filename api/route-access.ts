@@ -19,8 +19,8 @@ export type Middleware = MiddlewareHandler | [MiddlewareHandler, ...MiddlewareHa
 export interface Access<M extends Middleware | undefined> {
   /** `operator`: the operator's bearer token; `public`: anyone, unsigned. */
   kind: 'public' | 'signed' | 'optionallySigned' | 'operator';
-  /** Whether the route honours an Idempotency-Key (every mutating signed or operator route). */
-  keyed: boolean;
+  /** Whether the route honours an Idempotency-Key (every mutating signed or operator route), or needs one. */
+  keyed: false | 'optional' | 'required';
   middleware: M;
 }
 
@@ -62,12 +62,13 @@ function signatureHeaders(required: boolean, body: 'none' | 'optional' | 'requir
   ];
 }
 
-const idempotencyHeader = header(
-  IDEMPOTENCY_HEADER,
-  false,
-  'Optional: 1-255 visible ASCII characters chosen by the caller. A repeat with the same key (same caller, method and path) and the same query and body gets the first answer again, with Idempotent-Replayed: true, and changes nothing; the same key with another request answers 422; while the first is still running, 409 idempotency_in_progress.',
-  'create-2026-11-25-001',
-);
+const idempotencyHeader = (required: boolean) =>
+  header(
+    IDEMPOTENCY_HEADER,
+    required,
+    `${required ? 'Required here' : 'Optional'}: 1-255 visible ASCII characters chosen by the caller. A repeat with the same key (same caller, method and path) and the same query and body gets the first answer again, with Idempotent-Replayed: true, and changes nothing; the same key with another request answers 422; while the first is still running, 409 idempotency_in_progress.`,
+    'create-2026-11-25-001',
+  );
 
 /** The refusals the access itself can answer, whatever the route does. */
 function accessRefusals(access: Access<Middleware | undefined>, hasBody: boolean): number[] {
@@ -94,7 +95,7 @@ interface Declaration {
 /** OpenAPI security, signature extension and header parameters of an access. */
 function declaration(access: Access<Middleware | undefined>, route: RouteConfig): Declaration {
   const body = bodyPresence(route);
-  const keyed = access.keyed ? [idempotencyHeader] : [];
+  const keyed = access.keyed === false ? [] : [idempotencyHeader(access.keyed === 'required')];
   switch (access.kind) {
     case 'public':
       return { security: [], parameters: [] };

@@ -53,19 +53,23 @@ const paidBody = z
 export function withdrawalsApp(ctx: ApiContext, auth: AuthMiddleware) {
   const app = new OpenAPIHono<SignedEnv>({ defaultHook: validationHook });
   app.openapi(
-    accessRoute(auth.access.signedMutation, {
-      method: 'post',
-      path: '/{address}/withdrawals',
-      summary: 'Withdraw available USDC to `destination` (the caller’s own; Idempotency-Key required)',
-      request: {
-        params: addressParams,
-        body: { required: true, content: { 'application/json': { schema: withdrawalBody } } },
+    // The withdrawal's id is derived from its Idempotency-Key: no key, no withdrawal.
+    accessRoute(
+      { ...auth.access.signedMutation, keyed: 'required' },
+      {
+        method: 'post',
+        path: '/{address}/withdrawals',
+        summary: 'Withdraw available USDC to `destination` (the caller’s own; Idempotency-Key required)',
+        request: {
+          params: addressParams,
+          body: { required: true, content: { 'application/json': { schema: withdrawalBody } } },
+        },
+        responses: {
+          201: json(withdrawalResultSchema, 'the withdrawal, pending payout, and the balances after it'),
+          ...errorResponses(400, 401, 402, 403, 409, 413, 422),
+        },
       },
-      responses: {
-        201: json(withdrawalResultSchema, 'the withdrawal, pending payout, and the balances after it'),
-        ...errorResponses(400, 401, 402, 403, 409, 413, 422),
-      },
-    }),
+    ),
     async (c) => {
       const address = ownAddress(c.req.valid('param').address, c.var.caller, 'withdrawals');
       const key = c.req.header(IDEMPOTENCY_HEADER);

@@ -32,6 +32,27 @@ describe('/openapi.json', () => {
     assert.deepEqual(completenessGaps(doc), []);
   });
 
+  test('declares each header required or optional as the route treats it', async () => {
+    const doc = JSON.parse((await get('/openapi.json')).text) as Document;
+    const required = (path: string, method: string) =>
+      Object.fromEntries(
+        (doc.paths[path]?.[method]?.parameters ?? [])
+          .filter((p) => p.in === 'header')
+          .map((p) => [p.name, p.required]),
+      );
+    assert.deepEqual(required('/contracts', 'post'), {
+      'Signature-Input': true,
+      Signature: true,
+      'Content-Digest': true,
+      'Idempotency-Key': false,
+    });
+    // A message's body is optional: no body, no Content-Digest.
+    assert.equal(required('/contracts/{id}/accept', 'post')['Content-Digest'], false);
+    assert.equal(required('/agents/{address}/withdrawals', 'post')['Idempotency-Key'], true);
+    assert.deepEqual(required('/contracts/{id}', 'get'), { 'Signature-Input': false, Signature: false });
+    assert.deepEqual(required('/params', 'get'), {});
+  });
+
   test('a route that skips accessRoute, or a field without description, is named', () => {
     const op = (extra: object) => ({
       responses: { 200: { content: { 'application/json': { schema: { $ref: '#/components/schemas/X' } } } } },
