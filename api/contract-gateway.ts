@@ -1,6 +1,6 @@
 // The API's side of the contract workflows: start one, send it a message, read its view, its events
 // and the listing (api/contract-listing.ts). Temporal's own errors are turned into the API's
-// (SPEC §12) here or in the app's onError (api/error-mapping.ts).
+// (docs/api.md "Errors") here or in the app's onError (api/error-mapping.ts).
 import type { Client, WorkflowClient, WorkflowHandle } from '@temporalio/client';
 import { QueryNotRegisteredError, WithStartWorkflowOperation } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
@@ -45,9 +45,9 @@ export interface ContractGateway {
   earlierAnswer(contractId: string, updateId: string | undefined): Promise<ContractView | undefined>;
   /**
    * Sends a message as an Update and returns the view after it. The Update answers a small receipt
-   * (the history keeps it); on history version 2 a bounded message's receipt carries the view, which
-   * the API completes from what it remembers of the contract (api/contract-facts-memo.ts); otherwise
-   * the view is read by query, which writes no history.
+   * (the history keeps it); a bounded message's receipt carries the view, which the API completes
+   * from what it remembers of the contract (api/contract-facts-memo.ts); otherwise (a quote, an
+   * award, a contract it remembers nothing of) the view is read by query, which writes no history.
    */
   send<Arg>(
     contractId: string,

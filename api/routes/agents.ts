@@ -1,5 +1,5 @@
-// /agents/:address/balances: an agent reads its own balances only (SPEC §12, Appendix A).
-// /agents/:address/votes: anyone reads an agent's vote rows (SPEC §8), from the panel registry.
+// /agents/:address/balances: an agent reads its own balances only (docs/api.md).
+// /agents/:address/votes: anyone reads an agent's vote rows (docs/protocol.md §8), from the panel registry.
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { accessRoute, PUBLIC_ACCESS } from '../route-access';
 import { agentOwner } from '../../activities/ledger';

@@ -1,4 +1,4 @@
-// /eligibility/lock · /unlock: the BA Eligibility Stake (SPEC §8), through the same ledger
+// /eligibility/lock · /unlock: the BA Eligibility Stake (docs/protocol.md §8), through the same ledger
 // activities the workflows use. The hold id comes from the Idempotency-Key when there is one.
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { accessRoute, PUBLIC_ACCESS } from '../route-access';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Hono } from 'hono';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { personalMessageHash } from '../../api/auth/ethereum';
-import type { NonceStore } from '../../api/auth/nonce-store';
+import type { NonceStore } from '../../store/nonces/sqlite';
 import type { SignedEnv } from '../../api/auth/require-signature';
 import { requireSignature } from '../../api/auth/require-signature';
 import { addressFromPrivateKey, signRequestParts } from '../../api/sdk/signer';

@@ -1,0 +1,93 @@
+// The idempotency store's contract (api/idempotency.ts is its middleware): what a record means for a
+// repeated request, and the settings both stores share (sqlite.ts, postgres.ts).
+
+/** Whose key it is and where it was used: keys of different callers or routes never collide. */
+export interface IdempotencyScope {
+  caller: string;
+  method: string;
+  path: string;
+  key: string;
+}
+
+export interface SavedAnswer {
+  status: number;
+  contentType: string | null;
+  body: Uint8Array;
+}
+
+export type Reservation =
+  | { kind: 'reserved' }
+  | { kind: 'replay'; answer: SavedAnswer }
+  | { kind: 'mismatch' }
+  | { kind: 'in_progress' };
+
+export interface IdempotencyStore {
+  /** Atomically: reserve a new key, or say what the existing record means for this request. */
+  reserve(scope: IdempotencyScope, requestHash: string): Promise<Reservation>;
+  /** Saves the answer of a reserved key. */
+  complete(scope: IdempotencyScope, answer: SavedAnswer): Promise<void>;
+  /** Drops a reservation whose request failed without a definite answer, so it can be retried. */
+  release(scope: IdempotencyScope): Promise<void>;
+}
+
+export interface IdempotencyStoreOptions {
+  /** Milliseconds since the epoch; defaults to Date.now. */
+  now?: () => number;
+  /** A reservation older than this is taken to be abandoned by a crashed process (default 2 min). */
+  leaseMs?: number;
+  /** Saved answers are kept this long (default 24 h). */
+  retentionMs?: number;
+}
+
+/** Both stores prune finished and abandoned records at most this often, from reserve(). */
+export const IDEMPOTENCY_PRUNE_INTERVAL_MS = 60_000;
+
+/** The options with their defaults applied. */
+export function idempotencyStoreSettings(options: IdempotencyStoreOptions) {
+  return {
+    now: options.now ?? Date.now,
+    leaseMs: options.leaseMs ?? 120_000,
+    retentionMs: options.retentionMs ?? 24 * 3600_000,
+  };
+}
+
+/** A stored record, as both stores read it back. */
+export interface IdempotencyRecord {
+  requestHash: string;
+  state: 'pending' | 'done';
+  /** Milliseconds since the epoch. */
+  reservedAt: number;
+  status: number | null;
+  contentType: string | null;
+  body: Uint8Array | null;
+}
+
+/**
+ * What an existing record means for a request with `requestHash` at `now`; `take_over` when it is
+ * a reservation past its lease, which the caller may claim (it then answers `reserved`).
+ */
+export function judgeRecord(
+  record: IdempotencyRecord,
+  requestHash: string,
+  now: number,
+  leaseMs: number,
+): Reservation | { kind: 'take_over' } {
+  if (record.requestHash !== requestHash) return { kind: 'mismatch' };
+  if (record.state === 'done') {
+    return {
+      kind: 'replay',
+      answer: {
+        status: record.status ?? 200,
+        contentType: record.contentType,
+        body: new Uint8Array(record.body ?? []),
+      },
+    };
+  }
+  if (record.reservedAt >= now - leaseMs) return { kind: 'in_progress' };
+  return { kind: 'take_over' };
+}
+
+/** Saved answers older than `doneBefore` and reservations older than `pendingBefore` are pruned. */
+export function pruneCutoffs(now: number, leaseMs: number, retentionMs: number) {
+  return { doneBefore: now - retentionMs, pendingBefore: now - Math.max(leaseMs, retentionMs) };
+}

@@ -1,0 +1,142 @@
+// The idempotency store on PostgreSQL: shared by every API process, so a key reserved through one
+// is seen by all. Same rules as SqliteIdempotencyStore (sqlite.ts); no explicit transaction:
+// each step is one atomic statement, and a take-over is a compare-and-set on `reserved_at`.
+import type { PostgresPool } from '../postgres/pool';
+import { createTables } from '../postgres/pool';
+import type {
+  IdempotencyRecord,
+  IdempotencyScope,
+  IdempotencyStore,
+  IdempotencyStoreOptions,
+  Reservation,
+  SavedAnswer,
+} from '.';
+import { IDEMPOTENCY_PRUNE_INTERVAL_MS, idempotencyStoreSettings, judgeRecord, pruneCutoffs } from '.';
+
+const TABLE = `CREATE TABLE IF NOT EXISTS api_idempotency_keys (
+  caller TEXT NOT NULL,
+  method TEXT NOT NULL,
+  path TEXT NOT NULL,
+  key TEXT NOT NULL,
+  request_hash TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('pending', 'done')),
+  reserved_at BIGINT NOT NULL,
+  status INTEGER,
+  content_type TEXT,
+  body BYTEA,
+  PRIMARY KEY (caller, method, path, key)
+);
+CREATE INDEX IF NOT EXISTS api_idempotency_keys_reserved_at ON api_idempotency_keys (reserved_at);`;
+
+const WHERE = 'caller = $1 AND method = $2 AND path = $3 AND key = $4';
+/** A record deleted or taken over between two statements sends reserve() round again; rarely more than once. */
+const MAX_ROUNDS = 5;
+
+interface Row {
+  request_hash: string;
+  state: 'pending' | 'done';
+  reserved_at: string;
+  status: number | null;
+  content_type: string | null;
+  body: Buffer | null;
+}
+
+const scopeParams = (s: IdempotencyScope) => [s.caller, s.method, s.path, s.key];
+
+export class PostgresIdempotencyStore implements IdempotencyStore {
+  private readonly now: () => number;
+  private readonly leaseMs: number;
+  private readonly retentionMs: number;
+  private lastPrune = -Infinity;
+
+  private constructor(
+    private readonly pool: PostgresPool,
+    options: IdempotencyStoreOptions,
+  ) {
+    ({
+      now: this.now,
+      leaseMs: this.leaseMs,
+      retentionMs: this.retentionMs,
+    } = idempotencyStoreSettings(options));
+  }
+
+  /** Creates the table if missing. The pool stays its opener's to close. */
+  static async open(
+    pool: PostgresPool,
+    options: IdempotencyStoreOptions = {},
+  ): Promise<PostgresIdempotencyStore> {
+    await createTables(pool, TABLE);
+    return new PostgresIdempotencyStore(pool, options);
+  }
+
+  async reserve(scope: IdempotencyScope, requestHash: string): Promise<Reservation> {
+    const now = this.now();
+    if (now - this.lastPrune >= IDEMPOTENCY_PRUNE_INTERVAL_MS) await this.prune();
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const inserted = await this.pool.query(
+        `INSERT INTO api_idempotency_keys (caller, method, path, key, request_hash, state, reserved_at)
+         VALUES ($1, $2, $3, $4, $5, 'pending', $6) ON CONFLICT DO NOTHING`,
+        [...scopeParams(scope), requestHash, now],
+      );
+      if (inserted.rowCount === 1) return { kind: 'reserved' };
+
+      const record = await this.find(scope);
+      if (record === undefined) continue; // released meanwhile: insert again
+      const judged = judgeRecord(record, requestHash, now, this.leaseMs);
+      if (judged.kind !== 'take_over') return judged;
+      const taken = await this.pool.query(
+        `UPDATE api_idempotency_keys SET reserved_at = $5
+         WHERE ${WHERE} AND state = 'pending' AND reserved_at = $6`,
+        [...scopeParams(scope), now, record.reservedAt],
+      );
+      if (taken.rowCount === 1) return { kind: 'reserved' };
+    }
+    // Still contended after several rounds: another process holds the key now.
+    return { kind: 'in_progress' };
+  }
+
+  private async find(scope: IdempotencyScope): Promise<IdempotencyRecord | undefined> {
+    const { rows } = await this.pool.query<Row>(
+      `SELECT request_hash, state, reserved_at, status, content_type, body FROM api_idempotency_keys WHERE ${WHERE}`,
+      scopeParams(scope),
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    return {
+      requestHash: row.request_hash,
+      state: row.state,
+      reservedAt: Number(row.reserved_at),
+      status: row.status,
+      contentType: row.content_type,
+      body: row.body,
+    };
+  }
+
+  async complete(scope: IdempotencyScope, answer: SavedAnswer): Promise<void> {
+    await this.pool.query(
+      `UPDATE api_idempotency_keys SET state = 'done', status = $5, content_type = $6, body = $7
+       WHERE ${WHERE} AND state = 'pending'`,
+      [...scopeParams(scope), answer.status, answer.contentType, Buffer.from(answer.body)],
+    );
+  }
+
+  async release(scope: IdempotencyScope): Promise<void> {
+    await this.pool.query(
+      `DELETE FROM api_idempotency_keys WHERE ${WHERE} AND state = 'pending'`,
+      scopeParams(scope),
+    );
+  }
+
+  /** Deletes answers older than the retention period and reservations past their lease; resolves how many. */
+  async prune(): Promise<number> {
+    const now = this.now();
+    this.lastPrune = now;
+    const { doneBefore, pendingBefore } = pruneCutoffs(now, this.leaseMs, this.retentionMs);
+    const deleted = await this.pool.query(
+      `DELETE FROM api_idempotency_keys
+       WHERE (state = 'done' AND reserved_at < $1) OR (state = 'pending' AND reserved_at < $2)`,
+      [doneBefore, pendingBefore],
+    );
+    return deleted.rowCount ?? 0;
+  }
+}
