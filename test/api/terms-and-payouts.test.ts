@@ -92,6 +92,29 @@ test('a direct award’s named Worker reads, signed, the stake accepting will lo
   assert.equal(accepted.json.stakeToMatch, null);
 });
 
+test('deadlines sent with an offset (Python’s isoformat) are answered as the same instants in UTC, with Z', async () => {
+  const client = newAgent();
+  await h().fund(client.address, FUNDS);
+  const body = contractBody(newAgent().address);
+  const utc = body.deadlines;
+  // 2 hours ahead of UTC, with microseconds; and +00:00 as datetime.isoformat() writes it.
+  const ahead = (iso: string) =>
+    new Date(Date.parse(iso) + 2 * HOUR).toISOString().replace(/\.(\d{3})Z$/, '.$1000+02:00');
+  const created = await call(h().app, client, 'POST', '/contracts', {
+    body: {
+      ...body,
+      deadlines: {
+        match: ahead(utc.match),
+        withdrawal: utc.withdrawal.replace('Z', '+00:00'),
+        delivery: ahead(utc.delivery),
+        review: utc.review.replace('Z', '+00:00'),
+      },
+    },
+  });
+  assert.equal(created.status, 201, created.text);
+  assert.deepEqual(created.json.deadlines, utc);
+});
+
 test('withdrawals: available USDC only, once per Idempotency-Key, then the operator pays it out', async () => {
   const agent = newAgent();
   const other = newAgent();
