@@ -30,6 +30,8 @@ const PUBLIC_FIELDS = [
   'nextDeadline',
   'createdAt',
   'quoteCount',
+  'panelPending',
+  'awaitingArbiter',
 ] as const satisfies readonly (keyof ContractView)[];
 
 /**

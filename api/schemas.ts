@@ -115,6 +115,13 @@ const publicFields = {
     .nullable()
     .openapi({ description: 'auctions: how many bidders hold a live quote (never their prices)' }),
   ownQuote: quoteSchema.optional().openapi({ description: 'the caller’s own live quote (a bidder)' }),
+  panelPending: z.boolean().openapi({
+    description:
+      'no full Backup Agent panel can be seated yet: the draw is retried as agents become eligible',
+  }),
+  awaitingArbiter: z.boolean().openapi({
+    description: 'the recruitment window passed without a panel: the operator decides as trusted arbiter',
+  }),
 };
 
 const stakeToMatchSchema = z

@@ -119,6 +119,10 @@ export interface ContractView {
   /** One verdict per criterion once final (resolved / settled), else null. */
   criteriaMet: Verdict[] | null;
   backupAgents: Address[];
+  /** True while no full panel can be seated and the draw is retried (the recruitment window is open). */
+  panelPending: boolean;
+  /** True once the recruitment window passed without a panel: the operator's verdicts decide. */
+  awaitingArbiter: boolean;
   /** The fixed price (null for an auction until matched). */
   price: string | null;
   /** The auction's budget cap (null for a fixed-price contract). */

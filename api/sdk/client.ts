@@ -4,6 +4,7 @@ import { contractEventStream, type StreamEventsOptions } from './event-stream';
 import { addressFromPrivateKey, signRequest, type Address } from './signer';
 import type {
   AgentVoteRows,
+  ArbiterVerdictsResult,
   Balances,
   ContentKey,
   ContractEvents,
@@ -237,6 +238,14 @@ export function createOperatorClient(options: OperatorClientOptions) {
         method: 'POST',
         path: `/operator/payouts/${encodeURIComponent(id)}/paid`,
         body: { reference },
+        authorize,
+      }),
+    /** The trusted arbiter's verdicts for a contract awaiting them (no full panel in its recruitment window). */
+    arbitrate: (contractId: string, verdicts: Array<'met' | 'not met'>) =>
+      call<ArbiterVerdictsResult>(options, {
+        method: 'POST',
+        path: `/operator/contracts/${encodeURIComponent(contractId)}/verdicts`,
+        body: { verdicts },
         authorize,
       }),
   };

@@ -14,9 +14,9 @@ import { toWire } from '../rules/money';
 import { cancellationFor, settlementFor } from '../rules/settlement';
 import { cancelledStatus } from '../rules/status';
 import type { Tally } from '../rules/tally';
-import { local, scheduled, settleLast } from './activity-proxies';
+import { local, settleLast } from './activity-proxies';
 import { tallyOf } from './panel';
-import { panelPostings, slashedNonVoters } from './panel-postings';
+import { panelPostings } from './panel-postings';
 import type { Contract, Decision } from './state';
 
 function partyOf(c: Contract, role: HoldParty): string {
@@ -54,18 +54,6 @@ async function applyCancellation(c: Contract, decision: Extract<Decision, { kind
   );
 }
 
-/**
- * The tally's postings (bonds, eligibility slashes, mints) for the settlement batch. The non-voters'
- * eligibility holds are read first (an activity, so the batch is the same on every retry).
- */
-async function tallyPostings(c: Contract, t: Tally): Promise<SettlementPosting[]> {
-  const nonVoters = slashedNonVoters(t);
-  const eligibility =
-    nonVoters.length === 0 ? [] : await scheduled.panels.eligibilityHolds({ addresses: nonVoters });
-  const bondHolds = new Map(c.ballots.map((b) => [b.voter, b.bond.holdId]));
-  return panelPostings({ tally: t, bondHolds, eligibility });
-}
-
 /** Votes are published at the tally: each voter's verdict (agent.verified), then the vote rows. */
 function recordBallots(c: Contract): void {
   for (const ballot of c.ballots) {
@@ -95,7 +83,7 @@ async function applyResolution(c: Contract, decision: Extract<Decision, { kind: 
     }),
   );
   const settlement = settlementFor(c.holds(), decision.criteriaMet, c.params);
-  const panelMoney = t === null ? [] : await tallyPostings(c, t);
+  const panelMoney = t === null ? [] : panelPostings(c.contractId, t.agents);
   await settleLast({
     contractId: c.contractId,
     step: 'settlement',

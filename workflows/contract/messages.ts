@@ -197,7 +197,7 @@ const deliver: MessageSpec<DeliverInput> = {
     );
     await verifyDelivery(c, input.evidence);
     // Standard mode answers once the panel is drawn, so the caller sees who votes and a vote can follow.
-    if (c.panelDue) await condition(() => c.panel !== null || c.terminal);
+    if (c.panelDue) await condition(() => panelSettled(c));
   },
 };
 
@@ -243,16 +243,21 @@ async function lockOrRefuse(
   }
 }
 
-function lockBondOrRefuse(
-  c: Contract,
-  kind: 'dispute-bond' | 'ba-bond',
-  party: Address,
-  amount: bigint,
-): Promise<string> {
-  return lockOrRefuse(kind === 'ba-bond' ? 'BA bond' : 'Dispute Bond', amount, () =>
-    // One dispute (the Client's), one vote per drawn BA: they cannot race (activity-proxies.ts).
-    messageLock(true).lockBond({ contractId: c.contractId, kind, party, amount: toWire(amount) }),
+function lockDisputeBondOrRefuse(c: Contract, party: Address, amount: bigint): Promise<string> {
+  return lockOrRefuse('Dispute Bond', amount, () =>
+    // One dispute (the Client's): it cannot race (activity-proxies.ts).
+    messageLock(true).lockBond({
+      contractId: c.contractId,
+      kind: 'dispute-bond',
+      party,
+      amount: toWire(amount),
+    }),
   );
+}
+
+/** The panel is drawn, or none can be seated yet (the answer says the contract waits), or it ended. */
+function panelSettled(c: Contract): boolean {
+  return c.panel !== null || c.recruitment !== null || c.terminal;
 }
 
 const dispute: MessageSpec<DisputeInput> = {
@@ -269,7 +274,7 @@ const dispute: MessageSpec<DisputeInput> = {
     let holdId: string | null;
     c.disputeBondLocking(true);
     try {
-      holdId = amount > 0n ? await lockBondOrRefuse(c, 'dispute-bond', client, amount) : null;
+      holdId = amount > 0n ? await lockDisputeBondOrRefuse(c, client, amount) : null;
     } finally {
       c.disputeBondLocking(false);
     }
@@ -284,7 +289,7 @@ const dispute: MessageSpec<DisputeInput> = {
     );
     c.record(contractDisputedEvent(c.eventContext(client), { disputeBond: amount }));
     c.disputed(holdId === null ? null : { amount, holdId }, claims ?? null);
-    await condition(() => c.panel !== null || c.terminal);
+    await condition(() => panelSettled(c));
   },
 };
 
@@ -293,13 +298,11 @@ const vote: MessageSpec<VoteInput> = {
   signal: voteSignal,
   update: voteUpdate,
   validate: validateVote,
-  // The BA's bond is locked with its verdicts; nothing about the ballot is published until the tally.
+  // The vote stakes the bond its seat already holds (so it never fails for funds); nothing about the
+  // ballot is published until the tally.
   run: async (c, input) => {
     recheck(c, input, validateVote);
-    const voter = callerOf(input)!;
-    const amount = c.params.baBond;
-    const holdId = await c.lockingBallot(voter, () => lockBondOrRefuse(c, 'ba-bond', voter, amount));
-    c.voted({ voter, verdicts: [...input.votes], bond: { amount, holdId } });
+    c.voted({ voter: callerOf(input)!, verdicts: [...input.votes] });
     if (everyoneVoted(c)) decideTally(c);
   },
 };

@@ -33,6 +33,7 @@ import {
   type CancellationReason,
   type ContractStatus,
 } from '../rules/status';
+import type { Recruitment } from '../rules/recruitment';
 import type { Verdict } from '../rules/verdicts';
 import { BudgetSpent } from './budget-spent';
 import { WorkflowLock } from './lock';
@@ -69,11 +70,10 @@ export interface Panel {
   votingEndsAt: number;
 }
 
-/** A BA's accepted combined call: its verdicts and its locked bond. Sealed until the tally. */
+/** A BA's accepted combined call: its verdicts, staking its seat's hold. Sealed until the tally. */
 export interface Ballot {
   voter: Address;
   verdicts: Verdict[];
-  bond: HeldFunds;
 }
 
 /** An auction quote as the workflow keeps it: the rules' Quote plus the bidder's message to the Client. */
@@ -136,9 +136,9 @@ class ContractState {
   /** Set when a panel must be drawn (a standard delivery, a dispute); the main loop draws it. */
   panelDue = false;
   panel: Panel | null = null;
+  /** Once no full panel could be seated: the retry timer, then the trusted arbiter (rules/recruitment). Kept after a later draw seats one. */
+  recruitment: Recruitment | null = null;
   ballots: Ballot[] = [];
-  /** BAs whose accepted vote is still locking its bond: they called in time, the tally waits for them. */
-  votesInFlight: Address[] = [];
   /** True while a dispute is locking its bond: approve, a second dispute and the review timeout wait. */
   disputing = false;
   disputeClaims: Verdict[] | null = null;
@@ -165,7 +165,7 @@ class ContractState {
   biddingClosed = false;
   /** Auctions: the matched quote. */
   winningQuote: AuctionQuote | null = null;
-  /** Auctions: the bidders other than the Worker, fixed at the match; the draw seats the eligible ones first. */
+  /** Auctions: the bidders other than the Worker, fixed at the match (no priority in the draw). */
   bidderPool: Address[] = [];
   /** What non-parties have spent of the run's Temporal budget (budget.ts, rules/budget). */
   readonly spent = new BudgetSpent();
@@ -294,20 +294,17 @@ class ContractState {
     this.transition('disputed');
   }
 
-  /** Runs `lock` with `voter` marked as still locking its bond; the mark goes whatever happens. */
-  async lockingBallot<T>(voter: Address, lock: () => Promise<T>): Promise<T> {
-    this.votesInFlight.push(voter);
-    try {
-      return await lock();
-    } finally {
-      this.votesInFlight.splice(this.votesInFlight.indexOf(voter), 1);
-    }
-  }
-
-  /** A BA's accepted ballot (bond locked); wakes the loop. */
+  /** A BA's accepted ballot (its seat holds the bond); wakes the loop. */
   voted(ballot: Ballot): void {
     this.ballots.push(ballot);
     this.wake();
+  }
+
+  /** No full panel could be seated: wait (retry timer) or, once the window is over, the arbiter; wakes and publishes. */
+  recruiting(recruitment: Recruitment): void {
+    this.recruitment = recruitment;
+    this.wake();
+    this.publish();
   }
 
   /** The panel is drawn and seated; wakes and publishes. */
@@ -381,6 +378,18 @@ class ContractState {
     this.operator = { ...this.operator, completed: this.operator.completed + 1 };
   }
 
+  /** No full panel could be seated yet and the recruitment window is still open. */
+  get panelPending(): boolean {
+    return (
+      this.recruitment !== null && !this.recruitment.arbiter && this.panel === null && this.decision === null
+    );
+  }
+
+  /** The recruitment window passed without a full panel: the operator's verdicts decide. */
+  get awaitingArbiter(): boolean {
+    return this.recruitment?.arbiter === true && this.decision === null && !this.terminal;
+  }
+
   get created(): boolean {
     return this.escrow.state === 'held';
   }
@@ -432,6 +441,7 @@ class ContractState {
         verificationMode: this.terms.verificationMode,
         deadlines: this.terms.deadlines,
         votingEndsAt: this.panel?.votingEndsAt ?? null,
+        recruitmentRetryAt: this.panelPending ? this.recruitment!.retryAt : null,
       },
       now,
     );
@@ -469,6 +479,8 @@ class ContractState {
       acceptanceCriteria: this.terms.acceptanceCriteria,
       criteriaMet: this.criteriaMet,
       backupAgents: this.panel?.members ?? [],
+      panelPending: this.panelPending,
+      awaitingArbiter: this.awaitingArbiter,
       price: price === null ? null : toWire(price),
       budget: this.terms.contractType === 'auction' ? toWire(this.terms.amount) : null,
       escrowedFunds: toWire(this.escrowedFunds),

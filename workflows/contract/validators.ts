@@ -230,7 +230,7 @@ const BALLOT_REJECTIONS = {
   wrong_length: [FailureType.BadInput, 'invalid_input'],
 } as const;
 
-/** A drawn BA's one call (rules/ballot): on the panel, once (an in-flight vote counts), within the window. */
+/** A drawn BA's one call (rules/ballot): on the panel, once, within the window. */
 export function validateVote(c: Contract, input: unknown): Rejection | null {
   const votes = (input as Partial<VoteInput> | null | undefined)?.votes;
   const criteria = c.terms.acceptanceCriteria.length;
@@ -244,7 +244,7 @@ export function validateVote(c: Contract, input: unknown): Rejection | null {
     () => {
       const broken = checkBallot({
         panel: c.panel!.members,
-        alreadyVoted: [...c.ballots.map((b) => b.voter), ...c.votesInFlight],
+        alreadyVoted: c.ballots.map((b) => b.voter),
         voter: callerOf(input)!,
         verdictCount: Array.isArray(votes) ? votes.length : criteria,
         criteriaCount: criteria,

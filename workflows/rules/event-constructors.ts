@@ -232,8 +232,8 @@ export function panelDrawnEvent(
     ...optional('secret', draw.secret ?? undefined),
     seed: draw.seed,
     panelSize: draw.panelSize,
-    priorityCandidates: [...draw.priorityCandidates],
-    registryCandidates: [...draw.registryCandidates],
+    round: draw.round,
+    candidates: draw.candidates.map((c) => ({ address: c.address, stake: toWire(c.stake) })),
     panel: [...draw.panel],
     votingDeadline: isoAt(votingDeadline),
   };

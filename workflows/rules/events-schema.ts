@@ -140,7 +140,7 @@ export const contractEventJsonSchema = {
         verdict: { enum: ['pass', 'fail', 'revise'] },
         criteria: keys,
         confidence,
-        role: { enum: ['backup-agent', 'client', 'auto-verifier'] },
+        role: { enum: ['backup-agent', 'client', 'auto-verifier', 'trusted-arbiter'] },
       },
       ['agentId', 'target', 'verdict', 'criteria', 'role'],
     ),
@@ -149,30 +149,30 @@ export const contractEventJsonSchema = {
       'contract.panel-drawn',
       {
         deliverySha256: sha256,
+        round: { enum: ['panel', 'appeal'] },
         secret: sha256,
         seed: sha256,
-        panelSize: { type: 'integer', minimum: 0 },
-        priorityCandidates: addresses,
-        registryCandidates: addresses,
+        panelSize: { type: 'integer', minimum: 1 },
+        candidates: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['address', 'stake'],
+            properties: { address, stake: amount },
+          },
+        },
         panel: addresses,
         votingDeadline: iso,
       },
-      [
-        'deliverySha256',
-        'seed',
-        'panelSize',
-        'priorityCandidates',
-        'registryCandidates',
-        'panel',
-        'votingDeadline',
-      ],
+      ['deliverySha256', 'round', 'seed', 'panelSize', 'candidates', 'panel', 'votingDeadline'],
     ),
     // Seed 004_… terminate decision with successCriteria.
     contractResolved: eventDef(
       'contract.resolved',
       {
         decision: { const: 'terminate' },
-        source: { enum: ['client-approval', 'review-timeout', 'panel-tally'] },
+        source: { enum: ['client-approval', 'review-timeout', 'panel-tally', 'trusted-arbiter'] },
         verdict: { enum: ['pass', 'fail', 'revise'] },
         successCriteria: {
           type: 'array',
