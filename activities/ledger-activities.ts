@@ -209,6 +209,26 @@ export function createLedgerActivities({ ledger }: LedgerActivityDeps) {
       );
     },
 
+    /**
+     * Holds an Appeal Bond: hold `<contractId>:appeal-bond:<party>`, of the ledger's kind
+     * `dispute-bond` (a bond a party posts to contest an outcome).
+     */
+    async lockAppealBond(input: {
+      contractId: string;
+      party: string;
+      amount: WireAmount;
+    }): Promise<LockResult> {
+      const contractId = parseContractId(input.contractId);
+      const party = parseAgent(input.party, 'party');
+      return lock(
+        `${contractId}:appeal-bond:${addressPart(party)}`,
+        party,
+        parseAmount(input.amount, 'amount'),
+        'dispute-bond',
+        contractId,
+      );
+    },
+
     /** Adds to an agent's BA Eligibility Stake: hold `eligibility:<address>:lock:<key>` (key: the request's idempotency key). */
     async lockEligibility(input: { address: string; amount: WireAmount; key: string }): Promise<LockResult> {
       const owner = parseAgent(input.address, 'address');

@@ -32,6 +32,9 @@ const PUBLIC_FIELDS = [
   'quoteCount',
   'panelPending',
   'awaitingArbiter',
+  'appealDeadline',
+  'mayAppeal',
+  'appealedBy',
 ] as const satisfies readonly (keyof ContractView)[];
 
 /**

@@ -123,6 +123,12 @@ export interface ContractView {
   panelPending: boolean;
   /** True once the recruitment window passed without a panel: the operator's verdicts decide. */
   awaitingArbiter: boolean;
+  /** After a panel's tally: the end of the appeal window (ISO), else null. */
+  appealDeadline: string | null;
+  /** The parties that may still appeal (or waive) now. */
+  mayAppeal: Array<'client' | 'worker'>;
+  /** Who appealed, once someone did. */
+  appealedBy: 'client' | 'worker' | null;
   /** The fixed price (null for an auction until matched). */
   price: string | null;
   /** The auction's budget cap (null for a fixed-price contract). */
@@ -201,6 +207,11 @@ export type WithdrawInput = CallerInput;
 export type ApproveInput = CallerInput;
 
 /** The Client's dispute (privacy-preserving, before the Review Deadline); claims are informational. */
+/** The Client or the Worker appeals a panel's tally (posting the Appeal Bond), or waives its appeal. */
+export interface AppealInput extends CallerInput {
+  waive?: boolean;
+}
+
 export interface DisputeInput extends CallerInput {
   /** One verdict per criterion, in criterion order. */
   claims?: Verdict[];
@@ -316,6 +327,8 @@ export const deliverUpdate = defineUpdate<MessageReceipt, [DeliverInput]>('deliv
 export const approveSignal = defineSignal<[ApproveInput]>('approve');
 export const approveUpdate = defineUpdate<MessageReceipt, [ApproveInput]>('approve');
 
+export const appealSignal = defineSignal<[AppealInput]>('appeal');
+export const appealUpdate = defineUpdate<MessageReceipt, [AppealInput]>('appeal');
 export const disputeSignal = defineSignal<[DisputeInput]>('dispute');
 export const disputeUpdate = defineUpdate<MessageReceipt, [DisputeInput]>('dispute');
 export const voteSignal = defineSignal<[VoteInput]>('vote');

@@ -11,6 +11,7 @@ import {
   acceptUpdate,
   approveUpdate,
   cancelUpdate,
+  appealUpdate,
   disputeUpdate,
   voteUpdate,
   declineUpdate,
@@ -39,6 +40,7 @@ import {
   contractViewSchema,
   deliveryRequestRef,
   deliveryRequestSchema,
+  appealBody,
   disputeBody,
   emptyBody,
   voteBody,
@@ -157,6 +159,29 @@ export function contractMessagesApp(ctx: ApiContext, auth: AuthMiddleware) {
       const { claims } = c.req.valid('json');
       const input = { caller, ...(claims === undefined ? {} : { claims }) };
       const view = await ctx.contracts.send(id, disputeUpdate, input, updateId(c, caller));
+      return c.json(viewFor(view, caller), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/{id}/appeals',
+      summary:
+        'Appeal a panel’s tally as the Client or the Worker, once, within the appeal window (the Appeal Bond is held; a larger panel decides finally), or waive it with `{ "waive": true }`',
+      middleware: [...auth.signedMutation],
+      request: {
+        params: contractIdParams,
+        body: { content: { 'application/json': { schema: appealBody } } },
+      },
+      responses: messageResponses,
+    }),
+    async (c) => {
+      const caller = c.var.caller;
+      const id = contractIdOf(c.req.valid('param').id);
+      const { waive } = c.req.valid('json');
+      const input = { caller, ...(waive === true ? { waive } : {}) };
+      const view = await ctx.contracts.send(id, appealUpdate, input, updateId(c, caller));
       return c.json(viewFor(view, caller), 200);
     },
   );

@@ -155,6 +155,9 @@ export function createAgentClient(options: AgentClientOptions) {
     decline: message('decline'),
     withdraw: message('withdraw'),
     approve: message('approve'),
+    /** The Client or the Worker appeals a panel's tally (the Appeal Bond is held), or waives its appeal. */
+    appeal: (id: string, input: { waive?: true } = {}, opts?: CallOptions) =>
+      post<ContractViewFor>(contract(id, '/appeals'), input, opts),
     /** The Client disputes (privacy-preserving), optionally claiming a verdict per criterion. */
     dispute: (id: string, claims?: Verdict[], opts?: CallOptions) =>
       post<ContractViewFor>(contract(id, '/disputes'), claims === undefined ? {} : { claims }, opts),

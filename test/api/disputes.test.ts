@@ -81,6 +81,20 @@ describe('POST /contracts/:id/disputes and /votes, GET votes', () => {
     assert.equal((await vote(bas[1]!, ['met', 'not met'])).status, 200);
     const last = await vote(bas[2]!, ['not met', 'not met']);
     assert.equal(last.status, 200, last.text);
+    // The tally stands through the appeal window, unless both parties waive their appeal.
+    const tallied = (await call(h().app, client, 'GET', `/contracts/${id}`)).json;
+    assert.equal(tallied.status, 'resolved');
+    assert.deepEqual(tallied.mayAppeal, ['client', 'worker']);
+    assert.equal(
+      (await call(h().app, stranger, 'POST', `/contracts/${id}/appeals`, { body: {} })).status,
+      403,
+    );
+    for (const party of [client, worker]) {
+      const waived = await call(h().app, party, 'POST', `/contracts/${id}/appeals`, {
+        body: { waive: true },
+      });
+      assert.equal(waived.status, 200, waived.text);
+    }
 
     // The tally closes the contract; the last vote answers as soon as its ballot is in.
     let view;

@@ -104,6 +104,9 @@ describe('an AOS auction end to end', () => {
 
     const seated = losers.filter((l) => panel.includes(l.address));
     for (const ba of seated) await ba.vote(id, ['met', 'met']);
+    // Both parties waive their appeal: the tally settles at once.
+    await client.appeal(id, { waive: true });
+    await winner.appeal(id, { waive: true });
     const settled = await eventually(
       () => client.getContract(id),
       (v) => v.status.startsWith('settled-'),

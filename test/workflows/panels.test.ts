@@ -5,6 +5,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   acceptUpdate,
+  appealUpdate,
   deliverUpdate,
   eventsQuery,
   voteUpdate,
@@ -21,7 +22,7 @@ import {
   nextDeadlineKey,
   panelPendingKey,
 } from '../../workflows/search-attributes';
-import { delivery, useWorkflowSuite, type Harness } from './harness';
+import { assertRefused, delivery, useWorkflowSuite, type Harness } from './harness';
 import {
   BA1,
   BA2,
@@ -38,11 +39,12 @@ import {
   MINUTE,
   PRICE,
   REWARD,
+  STRANGER,
   WORKER,
   WORKER_FUNDS,
   WORKER_STAKE,
 } from '../support/fixtures';
-import { PATHS, send, started, type PathRun } from './scenarios';
+import { APPEAL_BAS, PATHS, send, started, type PathRun } from './scenarios';
 import { b, type Balance } from '../support/balances';
 
 const withHarness = useWorkflowSuite();
@@ -450,5 +452,136 @@ describe('disputes and panels (time-skipping server, real ledger on SQLite)', ()
       assert.equal(await h.tokens(BA1), 12n * REWARD);
       assert.equal(await h.tokens(BA3), 0n);
       await h.ledger.audit();
+    }));
+
+  test('appeal: the first panel voted against the truth, the appeal reverses it; settlement follows the appeal', () =>
+    withHarness(async (h) => {
+      const run = await PATHS['dispute-appeal-reversed'](h);
+      const events = await run.handle.query(eventsQuery);
+      const first = events.find((e) => e.type === 'contract.panel-drawn')!;
+      assert.ok(first.type === 'contract.panel-drawn' && first.round === 'panel');
+      const appeal = events.filter((e) => e.type === 'contract.panel-drawn')[1]!;
+      assert.ok(appeal.type === 'contract.panel-drawn' && appeal.round === 'appeal');
+      assert.equal(appeal.panel.length, 5);
+      const appealBond = PRICE / 10n;
+      await assertSettled(
+        h,
+        run,
+        'settled-fully-met',
+        {
+          // Fully met: escrow to the Worker, the Dispute Bond to the Treasury; the Appeal Bond back.
+          [CLIENT]: b(FUNDS - PRICE - DISPUTE_BOND),
+          [WORKER]: b(WORKER_FUNDS + PRICE),
+          // Each first-panel seat lost both 5 USDC slices: 3 × 10 USDC.
+          treasury: b(DISPUTE_BOND + 3n * BA_BOND),
+          ...Object.fromEntries(
+            first.panel.map((a) => [a, b(BA_FUNDS - ELIGIBILITY_STAKE, ELIGIBILITY_STAKE - BA_BOND)]),
+          ),
+          ...Object.fromEntries(appeal.panel.map((a) => [a, untouchedBA])),
+        },
+        {
+          ...Object.fromEntries(first.panel.map((a) => [a, 0n])),
+          ...Object.fromEntries(appeal.panel.map((a) => [a, 2n * REWARD])),
+        },
+      );
+      assert.ok(appealBond > 0n);
+      const appealed = events.find((e) => e.type === 'contract.appealed');
+      assert.deepEqual(appealed?.type === 'contract.appealed' && [appealed.party, appealed.appealBond], [
+        'worker',
+        appealBond.toString(),
+      ]);
+      // Every verdict of both panels is an agent.verified event; the resolution keeps its successCriteria.
+      const verified = events.filter((e) => e.type === 'agent.verified' && e.role === 'backup-agent');
+      assert.equal(verified.length, 8);
+      const resolved = events.find((e) => e.type === 'contract.resolved');
+      assert.ok(resolved?.type === 'contract.resolved');
+      assert.deepEqual(resolved.successCriteria, [
+        { key: 'c1', met: true },
+        { key: 'c2', met: true },
+      ]);
+      const votes = await run.handle.query(votesQuery);
+      assert.ok(!votes.sealed);
+      assert.equal(votes.rows.length, 8 * 2);
+      assert.ok(
+        votes.rows
+          .filter((r) => first.panel.includes(r.backupAgent))
+          .every((r) => r.bondOutcome === 'slashed'),
+      );
+    }));
+
+  test('appeal: one that changes nothing loses its bond; after the window, by a stranger or twice it is refused', () =>
+    withHarness(async (h) => {
+      await h.makeEligible([...BAS, ...APPEAL_BAS]);
+      const { handle, input } = await started(h, {
+        awardMethod: 'open',
+        worker: undefined,
+        verificationMode: 'standard',
+      });
+      await send(handle, acceptUpdate, { caller: WORKER });
+      const first = (await send(handle, deliverUpdate, delivery(WORKER))).backupAgents;
+      for (const ba of first) await send(handle, voteUpdate, { caller: ba, votes: ['met', 'not met'] });
+      await assertRefused(send(handle, appealUpdate, { caller: STRANGER }), 'Forbidden', 'not_a_party');
+      await send(handle, appealUpdate, { caller: CLIENT, waive: true });
+      await assertRefused(
+        send(handle, appealUpdate, { caller: CLIENT, waive: true }),
+        'Conflict',
+        'already_decided',
+      );
+      await assertRefused(send(handle, appealUpdate, { caller: CLIENT }), 'Conflict', 'already_decided');
+      const appealed = await send(handle, appealUpdate, { caller: WORKER });
+      assert.equal(appealed.status, 'disputed');
+      await assertRefused(send(handle, appealUpdate, { caller: WORKER }), 'Conflict', 'wrong_state');
+      const second = appealed.backupAgents.filter((a) => !first.includes(a));
+      for (const ba of second) await send(handle, voteUpdate, { caller: ba, votes: ['met', 'not met'] });
+      assert.equal(((await handle.result()) as { status: string }).status, 'settled-partially-met');
+      const appealBond = PRICE / 10n;
+      await h.assertBalances({
+        [CLIENT]: b(FUNDS - PRICE / 2n),
+        [WORKER]: b(WORKER_FUNDS + PRICE / 2n - appealBond),
+        treasury: b(appealBond),
+      });
+      await h.assertNothingPending(input.contractId);
+      await h.ledger.audit();
+    }));
+
+  test('appeal: both parties waive and it settles at once; an appeal after the window is refused', () =>
+    withHarness(async (h) => {
+      await h.makeEligible();
+      const { handle, input } = await started(h, {
+        awardMethod: 'open',
+        worker: undefined,
+        verificationMode: 'standard',
+      });
+      await send(handle, acceptUpdate, { caller: WORKER });
+      await send(handle, deliverUpdate, delivery(WORKER));
+      for (const ba of BAS) await send(handle, voteUpdate, { caller: ba, votes: ['met', 'met'] });
+      const tallied = await h.view(handle);
+      assert.equal(tallied.status, 'resolved');
+      assert.equal(tallied.nextDeadline?.kind, 'appeal');
+      const deadline = Date.parse(tallied.appealDeadline!);
+      await send(handle, appealUpdate, { caller: WORKER, waive: true });
+      assert.equal((await h.view(handle)).status, 'resolved', 'one waiver: the Client may still appeal');
+      const before = await h.now();
+      await send(handle, appealUpdate, { caller: CLIENT, waive: true });
+      assert.equal(((await handle.result()) as { status: string }).status, 'settled-fully-met');
+      assert.ok(before < deadline, 'settled before the window ended');
+      await h.assertBalances({ [CLIENT]: b(FUNDS - PRICE), [WORKER]: b(WORKER_FUNDS + PRICE) });
+      await h.assertNothingPending(input.contractId);
+
+      // Another contract: nobody appeals; after the window it settles and an appeal changes nothing.
+      const late = await started(h, { awardMethod: 'open', worker: undefined, verificationMode: 'standard' });
+      await h.ledger.deposit({
+        id: 'extra:late',
+        asset: 'USDC',
+        to: agentOwner(WORKER),
+        amount: WORKER_FUNDS,
+      });
+      await send(late.handle, acceptUpdate, { caller: WORKER });
+      await send(late.handle, deliverUpdate, delivery(WORKER));
+      for (const ba of BAS) await send(late.handle, voteUpdate, { caller: ba, votes: ['met', 'met'] });
+      await h.sleep(25 * HOUR);
+      assert.equal((await h.view(late.handle)).status, 'settled-fully-met');
+      await assert.rejects(send(late.handle, appealUpdate, { caller: CLIENT }));
+      await h.assertNothingPending(late.input.contractId);
     }));
 });

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import type { WorkflowHandle } from '@temporalio/client';
 import {
+  appealUpdate,
   acceptSignal,
   acceptUpdate,
   approveSignal,
@@ -43,6 +44,9 @@ import {
   STRANGER,
   WORKER,
 } from '../support/fixtures';
+
+/** Five more eligible agents: an appeal panel's worth. */
+export const APPEAL_BAS = ['4e', '5e', '6e', '7e', '8e'].map((b) => '0x' + b.repeat(20));
 
 export interface PathRun {
   contractId: string;
@@ -276,6 +280,46 @@ export const PATHS = {
       [BA2, ['not met', 'not met']],
       [BA3, ['not met', 'unclear']],
     ]);
+    return finish(input.contractId, handle);
+  },
+
+  /**
+   * FOP disputed with eight eligible agents: the first panel (three of them) finds nothing met against
+   * the truth; the Worker appeals within the window (Appeal Bond held); the appeal panel (the other
+   * five) finds both criteria met, which is final. A stranger and the Client cannot appeal after it.
+   */
+  async 'dispute-appeal-reversed'(h) {
+    await h.makeEligible([...BAS, ...APPEAL_BAS]);
+    const { input, handle } = await delivered(h, OPEN_TENDER);
+    const disputed = await send(handle, disputeUpdate, { caller: CLIENT });
+    const first = disputed.backupAgents;
+    assert.equal(first.length, 3);
+    await voteAll(
+      handle,
+      first.map((ba) => [ba, ['not met', 'not met']]),
+    );
+    const tallied = await h.view(handle);
+    assert.equal(tallied.status, 'resolved');
+    assert.deepEqual(tallied.criteriaMet, ['not met', 'not met']);
+    assert.deepEqual(tallied.mayAppeal, ['client', 'worker']);
+    await assertRefused(
+      send(handle, appealUpdate, { caller: STRANGER }),
+      FailureType.Forbidden,
+      'not_a_party',
+    );
+    const appealed = await send(handle, appealUpdate, { caller: WORKER });
+    assert.equal(appealed.status, 'disputed');
+    assert.equal(appealed.appealedBy, 'worker');
+    const appealPanel = appealed.backupAgents.filter((ba) => !first.includes(ba));
+    assert.deepEqual(
+      [...appealPanel].sort(),
+      [...BAS, ...APPEAL_BAS].filter((a) => !first.includes(a as (typeof first)[number])).sort(),
+    );
+    await assertRefused(send(handle, appealUpdate, { caller: CLIENT }), FailureType.Conflict, 'wrong_state');
+    await voteAll(
+      handle,
+      appealPanel.map((ba) => [ba, ['met', 'met']]),
+    );
     return finish(input.contractId, handle);
   },
 

@@ -15,7 +15,7 @@ import { applyDecision } from './closing';
 import { newDrawSecret } from './draw-secret';
 import { releaseByOperator, underWatch } from './needs-operator';
 import { withdrawStartAttributes } from './observability';
-import { decideTally, drawPanelFor } from './panel';
+import { decideTally, drawPanelFor, settleUnappealed } from './panel';
 import { DeadlineTimer } from './deadline-timer';
 import { activityFailureMessage, activityFailureType } from './rejection';
 import type { Contract } from './state';
@@ -92,6 +92,11 @@ async function onDeadline(c: Contract, kind: NextDeadline['kind']): Promise<void
       return;
     case 'voting':
       decideTally(c);
+      return;
+    case 'appeal':
+      // An appeal accepted before the window closed finishes locking its bond first.
+      if (c.appealing) await condition(() => !c.appealing);
+      settleUnappealed(c);
       return;
     case 'recruitment':
       return; // The main loop draws again (panelToDraw), or hands the contract to the arbiter.

@@ -6,6 +6,9 @@
 import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
 import { ApplicationFailure, condition, setHandler, TemporalFailure } from '@temporalio/workflow';
 import {
+  appealSignal,
+  appealUpdate,
+  type AppealInput,
   acceptSignal,
   acceptUpdate,
   approveSignal,
@@ -41,6 +44,7 @@ import {
 import {
   agentVerifiedEvent,
   contractDeliveredEvent,
+  contractAppealEvent,
   contractDisputedEvent,
   contractMatchedEvent,
   contractWithdrawnEvent,
@@ -52,7 +56,8 @@ import type { Address } from '../rules/address';
 import { disputeBondFor } from '../rules/holds';
 import { toWire } from '../rules/money';
 import type { CancellationReason } from '../rules/status';
-import { decideTally, everyoneVoted } from './panel';
+import { decideTally, everyoneVoted, settleUnappealed } from './panel';
+import { appealBond } from '../rules/appeal';
 import { messageLock } from './activity-proxies';
 import {
   activityFailureMessage,
@@ -72,6 +77,7 @@ import { recordQuote, validateAward, validateQuote } from './bidding';
 import type { Contract } from './state';
 import { lockWorkerStake, stakeIsNoHold } from './worker-stake';
 import {
+  appealPartyOf,
   callerOf,
   validateAccept,
   validateApprove,
@@ -81,6 +87,7 @@ import {
   validateDispute,
   validateVote,
   validateWithdraw,
+  validateAppeal,
 } from './validators';
 
 interface MessageSpec<I> {
@@ -307,6 +314,50 @@ const vote: MessageSpec<VoteInput> = {
   },
 };
 
+/**
+ * The Client or the Worker after a panel's tally: a waiver (the tally settles once every party that
+ * may appeal has waived), or an appeal — the Appeal Bond locked (appeal-deadline waits meanwhile),
+ * `disputed`, an appeal panel drawn by the main loop; the answer names it, or says it is pending.
+ */
+const appeal: MessageSpec<AppealInput> = {
+  message: 'appeal',
+  signal: appealSignal,
+  update: appealUpdate,
+  validate: validateAppeal,
+  run: async (c, input) => {
+    recheck(c, input, validateAppeal);
+    const party = appealPartyOf(c, input)!;
+    const caller = callerOf(input)!;
+    if (input.waive === true) {
+      c.waived(party);
+      c.record(contractAppealEvent(c.eventContext(caller), { party, appealBond: null }));
+      settleUnappealed(c);
+      return;
+    }
+    const amount = appealBond(c.escrowedFunds, c.params);
+    let holdId: string | null;
+    c.appealLocking(true);
+    try {
+      holdId =
+        amount > 0n
+          ? await lockOrRefuse('Appeal Bond', amount, () =>
+              // One appeal per contract (the validator): it cannot race (activity-proxies.ts).
+              messageLock(true).lockAppealBond({
+                contractId: c.contractId,
+                party: caller,
+                amount: toWire(amount),
+              }),
+            )
+          : null;
+    } finally {
+      c.appealLocking(false);
+    }
+    c.record(contractAppealEvent(c.eventContext(caller), { party, appealBond: amount }));
+    c.appealed(party, holdId === null ? null : { amount, holdId });
+    await condition(() => panelSettled(c));
+  },
+};
+
 /** An auction bid (bidding.ts): recorded at once; the bidder's earlier quote is replaced. */
 const quote: MessageSpec<QuoteInput> = {
   message: 'quote',
@@ -417,6 +468,7 @@ export function registerHandlers(c: Contract): void {
   register(c, approve);
   register(c, dispute);
   register(c, vote);
+  register(c, appeal);
   register(c, quote);
   register(c, award);
   setHandler(contractQuery, () => c.view());

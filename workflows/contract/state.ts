@@ -34,6 +34,7 @@ import {
   type ContractStatus,
 } from '../rules/status';
 import type { Recruitment } from '../rules/recruitment';
+import { mayStillAppeal, type AppealParty, type AppealState } from '../rules/appeal';
 import type { Verdict } from '../rules/verdicts';
 import { BudgetSpent } from './budget-spent';
 import { WorkflowLock } from './lock';
@@ -139,6 +140,14 @@ class ContractState {
   /** Once no full panel could be seated: the retry timer, then the trusted arbiter (rules/recruitment). Kept after a later draw seats one. */
   recruitment: Recruitment | null = null;
   ballots: Ballot[] = [];
+  /** After a panel's tally: the appeal window and who appealed or waived (rules/appeal), and the first outcome. */
+  appeal: (AppealState & { firstOutcome: Verdict[] }) | null = null;
+  /** The first panel and its ballots once an appeal is drawn (`panel` and `ballots` then hold the appeal's). */
+  firstPanel: { members: Address[]; ballots: Ballot[] } | null = null;
+  /** The Appeal Bond, once a party appealed (no hold when it rounds to zero). */
+  appealBond: (HeldFunds & { party: AppealParty }) | null = null;
+  /** True while an appeal is locking its bond: the appeal deadline waits for it. */
+  appealing = false;
   /** True while a dispute is locking its bond: approve, a second dispute and the review timeout wait. */
   disputing = false;
   disputeClaims: Verdict[] | null = null;
@@ -319,7 +328,41 @@ class ContractState {
   resolving(criteriaMet: Verdict[], voteRows: VoteRowView[] | null): void {
     this.criteriaMet = criteriaMet;
     if (voteRows !== null) this.voteRows = voteRows;
+    if (this.status === 'resolved') this.wake();
+    else this.transition('resolved');
+  }
+
+  /** The first panel's tally: Criteria Met is known, `resolved` through the appeal window. */
+  tallied(criteriaMet: Verdict[], appealDeadline: number): void {
+    this.criteriaMet = criteriaMet;
+    this.appeal = { deadline: appealDeadline, appealedBy: null, waivedBy: [], firstOutcome: criteriaMet };
     this.transition('resolved');
+  }
+
+  /** An appeal starts (true) or stops (false) locking its bond. */
+  appealLocking(locking: boolean): void {
+    this.appealing = locking;
+  }
+
+  /** A party appealed (its bond held, or none): the first panel is kept, an appeal panel is due; `disputed`. */
+  appealed(party: AppealParty, bond: HeldFunds | null): void {
+    if (this.appeal === null || this.panel === null) throw new RangeError('no tally to appeal');
+    this.appeal = { ...this.appeal, appealedBy: party };
+    if (bond !== null) this.appealBond = { ...bond, party };
+    this.firstPanel = { members: this.panel.members, ballots: this.ballots };
+    this.panel = null;
+    this.ballots = [];
+    this.recruitment = null;
+    this.panelDue = true;
+    this.transition('disputed');
+  }
+
+  /** A party waived its appeal; wakes and publishes. */
+  waived(party: AppealParty): void {
+    if (this.appeal === null) throw new RangeError('no tally to waive an appeal of');
+    this.appeal = { ...this.appeal, waivedBy: [...this.appeal.waivedBy, party] };
+    this.wake();
+    this.publish();
   }
 
   /** The settlement is posted: the Payment, and the settled status. */
@@ -376,6 +419,21 @@ class ContractState {
   /** A main-loop step finished (the operator's Update answers after the next one). */
   stepCompleted(): void {
     this.operator = { ...this.operator, completed: this.operator.completed + 1 };
+  }
+
+  /** A panel's tally may still be appealed: nobody appealed, no decision yet. */
+  get appealOpen(): boolean {
+    return (
+      this.appeal !== null &&
+      this.appeal.appealedBy === null &&
+      this.decision === null &&
+      this.status === 'resolved'
+    );
+  }
+
+  /** Every Backup Agent seated on this contract: the first panel, then the appeal panel. */
+  get seatedAgents(): Address[] {
+    return [...(this.firstPanel?.members ?? []), ...(this.panel?.members ?? [])];
   }
 
   /** No full panel could be seated yet and the recruitment window is still open. */
@@ -442,6 +500,7 @@ class ContractState {
         deadlines: this.terms.deadlines,
         votingEndsAt: this.panel?.votingEndsAt ?? null,
         recruitmentRetryAt: this.panelPending ? this.recruitment!.retryAt : null,
+        appealEndsAt: this.appealOpen ? this.appeal!.deadline : null,
       },
       now,
     );
@@ -478,9 +537,12 @@ class ContractState {
       taskDescription: this.terms.taskDescription,
       acceptanceCriteria: this.terms.acceptanceCriteria,
       criteriaMet: this.criteriaMet,
-      backupAgents: this.panel?.members ?? [],
+      backupAgents: this.seatedAgents,
       panelPending: this.panelPending,
       awaitingArbiter: this.awaitingArbiter,
+      appealDeadline: this.appealOpen ? new Date(this.appeal!.deadline).toISOString() : null,
+      mayAppeal: this.appealOpen ? mayStillAppeal(this.appeal!, Date.now()) : [],
+      appealedBy: this.appeal?.appealedBy ?? null,
       price: price === null ? null : toWire(price),
       budget: this.terms.contractType === 'auction' ? toWire(this.terms.amount) : null,
       escrowedFunds: toWire(this.escrowedFunds),
@@ -526,7 +588,7 @@ class ContractState {
 
   /** SPEC §9: a panel exists only at the voting stage (standard) or after a dispute (privacy-preserving). */
   keyReaders(): KeyReaders {
-    const panel = this.panel?.members ?? [];
+    const panel = this.seatedAgents;
     const worker = this.stake !== null && this.worker !== null ? [this.worker] : [];
     return {
       materials: [...worker, ...panel],

@@ -14,8 +14,10 @@ export interface Deadlines {
 
 /** What happens when it passes: match → bidding closes / unmatched; withdrawal → withdrawing closes;
  * delivery → the Worker is absent; review → approved; voting → tally; recruitment → draw again, or the
- * operator decides as trusted arbiter once the recruitment window is over. */
-export type DeadlineKind = 'match' | 'withdrawal' | 'delivery' | 'review' | 'voting' | 'recruitment';
+ * operator decides as trusted arbiter once the recruitment window is over; appeal → a panel's tally
+ * nobody appealed is final. */
+export type DeadlineKind =
+  'match' | 'withdrawal' | 'delivery' | 'review' | 'voting' | 'recruitment' | 'appeal';
 
 export interface NextDeadline {
   kind: DeadlineKind;
@@ -30,6 +32,8 @@ export interface DeadlineState {
   votingEndsAt: number | null;
   /** While the contract waits for a full panel: when the draw is tried again (rules/recruitment). */
   recruitmentRetryAt: number | null;
+  /** While a panel's tally may still be appealed: the end of the appeal window. */
+  appealEndsAt?: number | null;
 }
 
 /** An action due "before" a deadline is allowed strictly before it. */
@@ -64,6 +68,8 @@ export function nextDeadline(state: DeadlineState, now: number): NextDeadline | 
       return { kind: 'review', at: deadlines.review };
     case 'disputed':
       return voting();
+    case 'resolved':
+      return state.appealEndsAt == null ? null : { kind: 'appeal', at: state.appealEndsAt };
     default:
       return null;
   }

@@ -11,6 +11,7 @@ import type {
   ContractCancelledEvent,
   ContractCreatedEvent,
   ContractDeliveredEvent,
+  ContractAppealEvent,
   ContractDisputedEvent,
   ContractEventType,
   ContractMatchedEvent,
@@ -214,6 +215,15 @@ export function agentVerifiedEvent(
     ...optional('confidence', v.confidence),
     role: v.role,
   };
+}
+
+export function contractAppealEvent(
+  ctx: EventContext,
+  a: { party: 'client' | 'worker'; appealBond: bigint | null },
+): ContractAppealEvent {
+  return a.appealBond === null
+    ? { ...base('contract.appeal-waived', ctx), party: a.party }
+    : { ...base('contract.appealed', ctx), party: a.party, appealBond: toWire(a.appealBond) };
 }
 
 export function contractDisputedEvent(ctx: EventContext, d: { disputeBond: bigint }): ContractDisputedEvent {

@@ -68,6 +68,8 @@ export const contractEventJsonSchema = {
     { $ref: '#/$defs/contractDelivered' },
     { $ref: '#/$defs/agentVerified' },
     { $ref: '#/$defs/contractDisputed' },
+    { $ref: '#/$defs/contractAppealed' },
+    { $ref: '#/$defs/contractAppealWaived' },
     { $ref: '#/$defs/panelDrawn' },
     { $ref: '#/$defs/contractResolved' },
     { $ref: '#/$defs/contractSettled' },
@@ -145,6 +147,14 @@ export const contractEventJsonSchema = {
       ['agentId', 'target', 'verdict', 'criteria', 'role'],
     ),
     contractDisputed: eventDef('contract.disputed', { disputeBond: amount }, ['disputeBond']),
+    contractAppealed: eventDef(
+      'contract.appealed',
+      { party: { enum: ['client', 'worker'] }, appealBond: amount },
+      ['party', 'appealBond'],
+    ),
+    contractAppealWaived: eventDef('contract.appeal-waived', { party: { enum: ['client', 'worker'] } }, [
+      'party',
+    ]),
     panelDrawn: eventDef(
       'contract.panel-drawn',
       {

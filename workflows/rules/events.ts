@@ -92,6 +92,13 @@ export interface AgentVerifiedEvent extends EventBase<'agent.verified'> {
   role: VerifierRole;
 }
 
+/** The Client or the Worker appealed a panel's tally (`appealBond` held) or waived its appeal. */
+export interface ContractAppealEvent extends EventBase<'contract.appealed' | 'contract.appeal-waived'> {
+  party: 'client' | 'worker';
+  /** The Appeal Bond held; absent on a waiver. */
+  appealBond?: string;
+}
+
 export interface ContractDisputedEvent extends EventBase<'contract.disputed'> {
   disputeBond: string;
 }
@@ -172,6 +179,7 @@ export type ContractEvent =
   | ContractDeliveredEvent
   | AgentVerifiedEvent
   | ContractDisputedEvent
+  | ContractAppealEvent
   | PanelDrawnEvent
   | ContractResolvedEvent
   | ContractSettledEvent
