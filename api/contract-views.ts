@@ -1,4 +1,4 @@
-// What each caller sees of a contract (SPEC §12): the parties (Client, Worker, drawn Backup Agents)
+// What each caller sees of a contract (docs/api.md): the parties (Client, Worker, drawn Backup Agents)
 // the whole ContractView; anyone else the public view — what a bidder needs to decide on the work.
 import type { ContractView, QuoteView } from '../workflows/definitions';
 import { bps } from '../workflows/rules/money';
@@ -39,7 +39,9 @@ const PUBLIC_FIELDS = [
 
 /**
  * What accepting (a fixed price) or quoting (an auction) would lock, while the contract is open:
- * the Worker Stake for the price, or for an auction the rate applied to the quote's price.
+ * the Worker Stake for the price, or for an auction the rate applied to the quote's price. In every
+ * view (public and party: a direct award's named Worker reads a party view), and the 402 precheck of
+ * an accept uses it, so what a view announces is what accepting locks.
  */
 export interface StakeToMatch {
   workerStakeBps: number;
@@ -58,6 +60,7 @@ export type PublicContractView = Pick<ContractView, (typeof PUBLIC_FIELDS)[numbe
 export type PartyContractView = Omit<ContractView, 'created' | 'quotes'> & {
   view: 'party';
   role: PartyRole;
+  stakeToMatch: StakeToMatch | null;
   quotes?: QuoteView[];
   ownQuote?: QuoteView;
 };
@@ -85,7 +88,13 @@ export function publicView(view: ContractView): PublicContractView {
 
 export function partyView(view: ContractView, role: PartyRole): PartyContractView {
   const { created: _created, quotes, ...rest } = view;
-  return { view: 'party', role, ...rest, ...(role === 'client' ? { quotes } : {}) };
+  return {
+    view: 'party',
+    role,
+    ...rest,
+    stakeToMatch: stakeToMatch(view),
+    ...(role === 'client' ? { quotes } : {}),
+  };
 }
 
 /** The party view for a party, the public view for anyone else; a bidder also gets its own quote. */

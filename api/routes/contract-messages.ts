@@ -1,11 +1,12 @@
 // The messages that change a contract (accept, decline, cancel, withdraw, deliveries, approve): each
-// is sent to the contract's workflow as an Update, whose validator answers at once (SPEC §12); the
+// is sent to the contract's workflow as an Update, whose validator answers at once (docs/api.md "Routes"); the
 // answer is the caller's view after the change. Roles and states are the workflow's to check; a
 // refused delivery is answered by the API's own checks of the view (a retry of the accepted delivery,
 // a keyed retry's earlier answer, the evidence against the criteria), which also run before its
 // Update while the API does not know the contract's criteria. Its key and content reach the vault
 // only once the workflow has accepted it (api/delivery-seal.ts).
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { accessRoute } from '../route-access';
 import type { UpdateDefinition } from '@temporalio/common';
 import {
   acceptUpdate,
@@ -93,7 +94,7 @@ function ingestError(result: Extract<DeliveryIngestResult, { ok: false }>) {
 const JSON_BODY = /^application\/([a-z-.]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
 
 /**
- * The delivery body's one parse: api/ingest reads and validates it (SPEC §10: a malformed body is
+ * The delivery body's one parse: api/ingest reads and validates it (docs/protocol.md §10: a malformed body is
  * answered as such), then a body that is not sent as JSON is refused 415. The route declares the
  * body for /openapi.json only, so no JSON validator parses it a second time.
  */
@@ -119,11 +120,10 @@ export function contractMessagesApp(ctx: ApiContext, auth: AuthMiddleware) {
   const app = new OpenAPIHono<SignedEnv>({ defaultHook: validationHook });
   for (const message of SIMPLE_MESSAGES) {
     app.openapi(
-      createRoute({
+      accessRoute(auth.access.signedMutation, {
         method: 'post',
         path: `/{id}/${message.path}`,
         summary: message.summary,
-        middleware: [...auth.signedMutation],
         request: {
           params: contractIdParams,
           body: { content: { 'application/json': { schema: emptyBody } } },
@@ -141,12 +141,11 @@ export function contractMessagesApp(ctx: ApiContext, auth: AuthMiddleware) {
   }
 
   app.openapi(
-    createRoute({
+    accessRoute(auth.access.signedMutation, {
       method: 'post',
       path: '/{id}/disputes',
       summary:
         'Dispute the delivery as the Client (privacy-preserving, before the Review Deadline): posts the Dispute Bond and draws a panel',
-      middleware: [...auth.signedMutation],
       request: {
         params: contractIdParams,
         body: { content: { 'application/json': { schema: disputeBody } } },
@@ -164,12 +163,11 @@ export function contractMessagesApp(ctx: ApiContext, auth: AuthMiddleware) {
   );
 
   app.openapi(
-    createRoute({
+    accessRoute(auth.access.signedMutation, {
       method: 'post',
       path: '/{id}/appeals',
       summary:
         'Appeal a panel’s tally as the Client or the Worker, once, within the appeal window (the Appeal Bond is held; a larger panel decides finally), or waive it with `{ "waive": true }`',
-      middleware: [...auth.signedMutation],
       request: {
         params: contractIdParams,
         body: { content: { 'application/json': { schema: appealBody } } },
@@ -187,12 +185,11 @@ export function contractMessagesApp(ctx: ApiContext, auth: AuthMiddleware) {
   );
 
   app.openapi(
-    createRoute({
+    accessRoute(auth.access.signedMutation, {
       method: 'post',
       path: '/{id}/votes',
       summary:
-        'Vote as a drawn Backup Agent, once, a verdict per criterion; the baBond is locked from the caller’s balance',
-      middleware: [...auth.signedMutation],
+        'Vote as a drawn Backup Agent, once, a verdict per criterion; the vote stakes the baBond its seat holds',
       request: {
         params: contractIdParams,
         body: { required: true, content: { 'application/json': { schema: voteBody } } },
@@ -211,18 +208,23 @@ export function contractMessagesApp(ctx: ApiContext, auth: AuthMiddleware) {
   // The body the deliveries route declares by reference (and api/ingest checks).
   app.openAPIRegistry.register('Delivery', deliveryRequestSchema);
   app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/{id}/deliveries',
-      summary:
-        'Deliver as the matched Worker: the reference, its key (kept in the vault) and the ingest fields',
-      middleware: [...auth.signedMutation, ingestDelivery] as const,
-      request: {
-        params: contractIdParams,
-        body: { required: true, content: { 'application/json': { schema: deliveryRequestRef } } },
+    accessRoute(
+      {
+        ...auth.access.signedMutation,
+        middleware: [...auth.access.signedMutation.middleware, ingestDelivery],
       },
-      responses: messageResponses,
-    }),
+      {
+        method: 'post',
+        path: '/{id}/deliveries',
+        summary:
+          'Deliver as the matched Worker: the reference, its key (kept in the vault) and the ingest fields',
+        request: {
+          params: contractIdParams,
+          body: { required: true, content: { 'application/json': { schema: deliveryRequestRef } } },
+        },
+        responses: messageResponses,
+      },
+    ),
     async (c) => {
       const caller = c.var.caller;
       const id = c.req.valid('param').id;

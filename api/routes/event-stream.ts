@@ -1,10 +1,11 @@
-// GET /contracts/:id/events/stream: the content-free event log as Server-Sent Events (SPEC §13). The
+// GET /contracts/:id/events/stream: the content-free event log as Server-Sent Events (docs/scoring.md §6). The
 // events already logged are sent first, then each new one as the workflow records it (the `events`
 // query, polled). Each message's `id` is the event's 1-based position in the log, so a client that
 // reconnects with `Last-Event-ID` gets only what it missed. The stream ends with an `end` message once
 // the contract is terminal (a reconnect after that is answered 204: EventSource stops retrying), when
 // the client disconnects, or after `maxDurationMs` (the client reconnects and resumes).
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { accessRoute } from '../route-access';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import type { ContractEvent } from '../../workflows/rules/events';
 import { existingContract } from '../contract-requests';
@@ -12,7 +13,6 @@ import type { ApiContext } from '../deps';
 import { badRequest, validationHook } from '../errors';
 import { eventsVisibleTo } from '../event-privacy';
 import type { AuthMiddleware, MaybeSignedEnv } from '../middleware';
-import { OPTIONALLY_SIGNED } from '../middleware';
 import { contractIdParams, errorResponses } from '../schemas';
 import { openStreamSlot, releaseOnClose, tooManyStreams } from '../stream-caps';
 
@@ -54,12 +54,10 @@ export function eventStreamApp(ctx: ApiContext, auth: AuthMiddleware) {
   const app = new OpenAPIHono<MaybeSignedEnv>({ defaultHook: validationHook });
   const settings = ctx.eventStream;
   app.openapi(
-    createRoute({
+    accessRoute(auth.access.optionallySigned, {
       method: 'get',
       path: '/{id}/events/stream',
       // Optional, like GET /contracts/:id/events: addresses for the parties only.
-      security: OPTIONALLY_SIGNED,
-      middleware: [auth.optionallySigned],
       summary: 'The content-free event log as Server-Sent Events: the past events, then each new one',
       request: {
         params: contractIdParams,
