@@ -8,7 +8,6 @@ import { DEFAULT_EVENT_STREAM, type ApiContext, type AppDeps } from './deps';
 import { mapError } from './error-mapping';
 import { errorBody, validationHook } from './errors';
 import { authMiddleware } from './middleware';
-import { notOnOpenPanel } from './panel-check';
 import { addressLimit, DEFAULT_RATE_LIMITS, MemoryRateLimitStore } from './rate-limit';
 import { MemoryStreamSlots } from './stream-caps';
 import { agentsApp } from './routes/agents';
@@ -63,7 +62,6 @@ export function createApp(deps: AppDeps) {
     params: deps.params,
     operatorToken: deps.operatorToken,
     now: deps.now ?? Date.now,
-    eligibilityUnlockCheck: deps.eligibilityUnlockCheck ?? notOnOpenPanel(deps.ledger),
     eventStream: { ...DEFAULT_EVENT_STREAM, ...deps.eventStream },
     limits: {
       settings: { ...DEFAULT_RATE_LIMITS, ...deps.limits?.settings },

@@ -30,6 +30,11 @@ const PUBLIC_FIELDS = [
   'nextDeadline',
   'createdAt',
   'quoteCount',
+  'panelPending',
+  'awaitingArbiter',
+  'appealDeadline',
+  'mayAppeal',
+  'appealedBy',
 ] as const satisfies readonly (keyof ContractView)[];
 
 /**

@@ -13,12 +13,6 @@ import type { StreamSlots } from './stream-caps';
 import type { StuckOperations } from './stuck-operations';
 import type { KeyVault } from '../store/vault/sqlite';
 
-/**
- * The "not on an open panel" rule plugs in here (docs/protocol.md §8: an agent drawn on a panel keeps
- * its eligibility stake until the panel is done). Throw an ApiError to refuse the unlock.
- */
-export type EligibilityUnlockCheck = (address: string) => Promise<void>;
-
 export interface AppDeps {
   temporal: Client;
   taskQueue: string;
@@ -38,7 +32,6 @@ export interface AppDeps {
   now?: () => number;
   /** Largest accepted request body (default 1 MiB). */
   bodyLimitBytes?: number;
-  eligibilityUnlockCheck?: EligibilityUnlockCheck;
   /** Where unexpected (500) errors are reported; defaults to console.error. */
   logError?: (err: unknown) => void;
   /** The event stream's polling, duration limit and heartbeat (DEFAULT_EVENT_STREAM below). */
@@ -65,7 +58,6 @@ export interface ApiContext {
   params: ProtocolParams;
   operatorToken: string;
   now: () => number;
-  eligibilityUnlockCheck: EligibilityUnlockCheck;
   eventStream: EventStreamSettings;
   limits: { settings: RateLimitSettings; store: RateLimitStore; streams: StreamSlots };
 }

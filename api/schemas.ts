@@ -115,6 +115,20 @@ const publicFields = {
     .nullable()
     .openapi({ description: 'auctions: how many bidders hold a live quote (never their prices)' }),
   ownQuote: quoteSchema.optional().openapi({ description: 'the caller’s own live quote (a bidder)' }),
+  panelPending: z.boolean().openapi({
+    description:
+      'no full Backup Agent panel can be seated yet: the draw is retried as agents become eligible',
+  }),
+  awaitingArbiter: z.boolean().openapi({
+    description: 'the recruitment window passed without a panel: the operator decides as trusted arbiter',
+  }),
+  appealDeadline: instant
+    .nullable()
+    .openapi({ description: 'after a panel’s tally: the end of the appeal window' }),
+  mayAppeal: z
+    .array(z.enum(['client', 'worker']))
+    .openapi({ description: 'the parties that may still appeal or waive now' }),
+  appealedBy: z.enum(['client', 'worker']).nullable(),
 };
 
 const stakeToMatchSchema = z
@@ -222,6 +236,12 @@ export const awardBody = z
   .openapi('AwardRequest');
 
 const verdictList = z.array(z.enum(VERDICTS)).min(1).max(10);
+
+/** POST /contracts/:id/appeals: appeal a panel's tally (the Appeal Bond is held), or waive the appeal. */
+export const appealBody = z
+  .object({ waive: z.literal(true).optional().openapi({ description: 'waive the appeal instead' }) })
+  .strict()
+  .openapi('AppealRequest');
 
 /** POST /contracts/:id/disputes: the Client's claimed verdicts, informational, in criterion order. */
 export const disputeBody = z.object({ claims: verdictList.optional() }).strict().openapi('DisputeRequest');

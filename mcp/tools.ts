@@ -215,6 +215,13 @@ export function registerAgentTools(server: McpServer, agent: AgentClient): void 
     }),
   );
   tool(
+    'appeal',
+    'As the Client or the Worker, within the appeal window after a panel’s tally: appeal (the Appeal Bond is held from your balance; a larger panel, none of the first, decides finally; the bond comes back only if it changes an outcome), or waive with waive: true (both parties waiving settles at once).',
+    { contractId, waive: z.boolean().optional(), idempotencyKey },
+    ({ contractId: id, waive, idempotencyKey: k }) =>
+      agent.appeal(id, waive === true ? { waive: true } : {}, key(k)),
+  );
+  tool(
     'dispute',
     'As the Client, dispute the delivery (locks the dispute bond; a panel of Backup Agents decides), optionally claiming a verdict per criterion.',
     { contractId, claims: verdicts.optional(), idempotencyKey },

@@ -119,6 +119,16 @@ export interface ContractView {
   /** One verdict per criterion once final (resolved / settled), else null. */
   criteriaMet: Verdict[] | null;
   backupAgents: Address[];
+  /** True while no full panel can be seated and the draw is retried (the recruitment window is open). */
+  panelPending: boolean;
+  /** True once the recruitment window passed without a panel: the operator's verdicts decide. */
+  awaitingArbiter: boolean;
+  /** After a panel's tally: the end of the appeal window (ISO), else null. */
+  appealDeadline: string | null;
+  /** The parties that may still appeal (or waive) now. */
+  mayAppeal: Array<'client' | 'worker'>;
+  /** Who appealed, once someone did. */
+  appealedBy: 'client' | 'worker' | null;
   /** The fixed price (null for an auction until matched). */
   price: string | null;
   /** The auction's budget cap (null for a fixed-price contract). */
@@ -197,6 +207,11 @@ export type WithdrawInput = CallerInput;
 export type ApproveInput = CallerInput;
 
 /** The Client's dispute (privacy-preserving, before the Review Deadline); claims are informational. */
+/** The Client or the Worker appeals a panel's tally (posting the Appeal Bond), or waives its appeal. */
+export interface AppealInput extends CallerInput {
+  waive?: boolean;
+}
+
 export interface DisputeInput extends CallerInput {
   /** One verdict per criterion, in criterion order. */
   claims?: Verdict[];
@@ -312,6 +327,8 @@ export const deliverUpdate = defineUpdate<MessageReceipt, [DeliverInput]>('deliv
 export const approveSignal = defineSignal<[ApproveInput]>('approve');
 export const approveUpdate = defineUpdate<MessageReceipt, [ApproveInput]>('approve');
 
+export const appealSignal = defineSignal<[AppealInput]>('appeal');
+export const appealUpdate = defineUpdate<MessageReceipt, [AppealInput]>('appeal');
 export const disputeSignal = defineSignal<[DisputeInput]>('dispute');
 export const disputeUpdate = defineUpdate<MessageReceipt, [DisputeInput]>('dispute');
 export const voteSignal = defineSignal<[VoteInput]>('vote');

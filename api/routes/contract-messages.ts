@@ -12,6 +12,7 @@ import {
   acceptUpdate,
   approveUpdate,
   cancelUpdate,
+  appealUpdate,
   disputeUpdate,
   voteUpdate,
   declineUpdate,
@@ -40,6 +41,7 @@ import {
   contractViewSchema,
   deliveryRequestRef,
   deliveryRequestSchema,
+  appealBody,
   disputeBody,
   emptyBody,
   voteBody,
@@ -163,9 +165,31 @@ export function contractMessagesApp(ctx: ApiContext, auth: AuthMiddleware) {
   app.openapi(
     accessRoute(auth.access.signedMutation, {
       method: 'post',
+      path: '/{id}/appeals',
+      summary:
+        'Appeal a panel’s tally as the Client or the Worker, once, within the appeal window (the Appeal Bond is held; a larger panel decides finally), or waive it with `{ "waive": true }`',
+      request: {
+        params: contractIdParams,
+        body: { content: { 'application/json': { schema: appealBody } } },
+      },
+      responses: messageResponses,
+    }),
+    async (c) => {
+      const caller = c.var.caller;
+      const id = contractIdOf(c.req.valid('param').id);
+      const { waive } = c.req.valid('json');
+      const input = { caller, ...(waive === true ? { waive } : {}) };
+      const view = await ctx.contracts.send(id, appealUpdate, input, updateId(c, caller));
+      return c.json(viewFor(view, caller), 200);
+    },
+  );
+
+  app.openapi(
+    accessRoute(auth.access.signedMutation, {
+      method: 'post',
       path: '/{id}/votes',
       summary:
-        'Vote as a drawn Backup Agent, once, a verdict per criterion; the baBond is locked from the caller’s balance',
+        'Vote as a drawn Backup Agent, once, a verdict per criterion; the vote stakes the baBond its seat holds',
       request: {
         params: contractIdParams,
         body: { required: true, content: { 'application/json': { schema: voteBody } } },

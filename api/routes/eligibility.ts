@@ -28,7 +28,9 @@ const ok = {
 export const requirementsSchema = z
   .object({
     eligibilityStake: z.string().openapi({ description: 'USDC an agent keeps locked to be drawn' }),
-    baBond: z.string().openapi({ description: 'USDC a drawn BA locks with its votes' }),
+    baBond: z
+      .string()
+      .openapi({ description: 'USDC of the eligibility stake each seat holds while its panel sits' }),
     baPanelSize: z.number().int(),
   })
   .openapi('EligibilityRequirements');
@@ -83,14 +85,14 @@ export function eligibilityApp(ctx: ApiContext, auth: AuthMiddleware) {
     accessRoute(auth.access.signedMutation, {
       method: 'post',
       path: '/unlock',
-      summary: 'Release `amount` of the caller’s eligibility stake (all of it when omitted)',
+      summary:
+        'Release `amount` of the caller’s free eligibility stake (all of it when omitted); what its open seats hold stays',
       request: { body: { content: { 'application/json': { schema: eligibilityUnlockBody } } } },
-      responses: { 200: ok, ...errorResponses(400, 401, 402, 409, 413, 422) },
+      responses: { 200: ok, ...errorResponses(400, 401, 402, 413, 422) },
     }),
     async (c) => {
       const caller = c.var.caller;
       const { amount } = c.req.valid('json');
-      await ctx.eligibilityUnlockCheck(caller);
       const { released } = await ledgerActivities.unlockEligibility({
         address: caller,
         ...(amount === undefined ? {} : { amount: amount.toString() }),

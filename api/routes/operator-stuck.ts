@@ -1,5 +1,6 @@
 // The operator's tools for money that cannot move by the rules (docs/operations.md), operator token:
 // POST /operator/contracts/{id}/resolve (a contract flagged needs-operator: retry or release),
+// POST /operator/contracts/{id}/verdicts (the trusted arbiter's verdicts for a contract without a panel),
 // GET /operator/stuck-holds (open holds of closed contracts) and POST /operator/stuck-holds/release.
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { accessRoute } from '../route-access';
@@ -24,6 +25,25 @@ const stuckStepSchema = z
 const resolveResultSchema = z
   .object({ contractId: z.string(), status: z.string(), needsOperator: stuckStepSchema.nullable() })
   .openapi('ResolveStuckResult');
+
+const verdictsBody = z
+  .object({
+    verdicts: z
+      .array(z.enum(['met', 'not met']))
+      .min(1)
+      .max(10)
+      .openapi({ description: 'one verdict per acceptance criterion, in criterion order' }),
+  })
+  .strict()
+  .openapi('ArbiterVerdictsRequest');
+
+export const verdictsResultSchema = z
+  .object({
+    contractId: z.string(),
+    status: z.string(),
+    criteriaMet: z.array(z.enum(['met', 'not met', 'unclear'])).nullable(),
+  })
+  .openapi('ArbiterVerdictsResult');
 
 const strandedHoldSchema = z
   .object({
@@ -56,6 +76,26 @@ export function stuckOperatorApp(ctx: ApiContext, auth: AuthMiddleware) {
     async (c) => {
       const { action } = c.req.valid('json');
       return c.json(await ctx.stuck.resolve(c.req.param('id'), action), 200);
+    },
+  );
+  app.openapi(
+    accessRoute(auth.access.operator, {
+      method: 'post',
+      path: '/contracts/{id}/verdicts',
+      summary:
+        'Decide, as trusted arbiter, a contract whose recruitment window passed without a full panel (final; settles it)',
+      request: {
+        params: contractIdParams,
+        body: { required: true, content: { 'application/json': { schema: verdictsBody } } },
+      },
+      responses: {
+        200: json(verdictsResultSchema, 'the contract settled by the verdicts'),
+        ...errorResponses(400, 401, 404, 409),
+      },
+    }),
+    async (c) => {
+      const { verdicts } = c.req.valid('json');
+      return c.json(await ctx.stuck.arbitrate(c.req.param('id'), verdicts), 200);
     },
   );
   app.openapi(

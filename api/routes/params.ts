@@ -23,6 +23,15 @@ export const paramsSchema = z
     rewardPerCriterion: amount,
     unclearRewardBps: bps,
     baVotingWindow: z.number().int().openapi({ description: 'milliseconds' }),
+    baRecruitmentWindow: z.number().int().openapi({
+      description: 'milliseconds a contract waits for a full panel before the trusted arbiter decides',
+    }),
+    appealWindow: z
+      .number()
+      .int()
+      .openapi({ description: 'milliseconds after a tally in which the Client or the Worker may appeal' }),
+    appealBondBps: bps,
+    appealPanelSize: z.number().int(),
   })
   .openapi('ProtocolParams');
 

@@ -4,6 +4,7 @@ import { contractEventStream, type StreamEventsOptions } from './event-stream';
 import { addressFromPrivateKey, signRequest, type Address } from './signer';
 import type {
   AgentVoteRows,
+  ArbiterVerdictsResult,
   Balances,
   ContentKey,
   ContractEvents,
@@ -154,6 +155,9 @@ export function createAgentClient(options: AgentClientOptions) {
     decline: message('decline'),
     withdraw: message('withdraw'),
     approve: message('approve'),
+    /** The Client or the Worker appeals a panel's tally (the Appeal Bond is held), or waives its appeal. */
+    appeal: (id: string, input: { waive?: true } = {}, opts?: CallOptions) =>
+      post<ContractViewFor>(contract(id, '/appeals'), input, opts),
     /** The Client disputes (privacy-preserving), optionally claiming a verdict per criterion. */
     dispute: (id: string, claims?: Verdict[], opts?: CallOptions) =>
       post<ContractViewFor>(contract(id, '/disputes'), claims === undefined ? {} : { claims }, opts),
@@ -237,6 +241,14 @@ export function createOperatorClient(options: OperatorClientOptions) {
         method: 'POST',
         path: `/operator/payouts/${encodeURIComponent(id)}/paid`,
         body: { reference },
+        authorize,
+      }),
+    /** The trusted arbiter's verdicts for a contract awaiting them (no full panel in its recruitment window). */
+    arbitrate: (contractId: string, verdicts: Array<'met' | 'not met'>) =>
+      call<ArbiterVerdictsResult>(options, {
+        method: 'POST',
+        path: `/operator/contracts/${encodeURIComponent(contractId)}/verdicts`,
+        body: { verdicts },
         authorize,
       }),
   };

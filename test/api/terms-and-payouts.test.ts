@@ -34,6 +34,10 @@ test('GET /params answers the parameters in force, in wire form, with their vers
     rewardPerCriterion: '1000000',
     unclearRewardBps: 5000,
     baVotingWindow: 72 * HOUR,
+    baRecruitmentWindow: 72 * HOUR,
+    appealWindow: 24 * HOUR,
+    appealBondBps: 1000,
+    appealPanelSize: 5,
   });
   const requirements = await call(h().app, undefined, 'GET', '/eligibility/requirements');
   assert.deepEqual(requirements.json, { eligibilityStake: '100000000', baBond: '10000000', baPanelSize: 3 });

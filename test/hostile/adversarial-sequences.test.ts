@@ -36,7 +36,7 @@ import { isTerminal, type ContractStatus } from '../../workflows/rules/status';
 import { VERDICTS } from '../../workflows/rules/verdicts';
 import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
 import { useWorkflowSuite, type Harness } from '../workflows/harness';
-import { BAS, CLIENT, HOUR, OTHER, POOR, STRANGER, WORKER } from '../support/fixtures';
+import { BA_BOND, BAS, CLIENT, HOUR, OTHER, POOR, STRANGER, WORKER } from '../support/fixtures';
 
 const RUNS = Number(process.env.HOSTILE_FC_RUNS ?? 25);
 const SEED = process.env.HOSTILE_FC_SEED ? Number(process.env.HOSTILE_FC_SEED) : undefined;
@@ -307,6 +307,19 @@ async function runScenario(h: Harness, k: ScenarioValue): Promise<void> {
       to: agentOwner(who),
       amount: 20_000_000n,
     });
+  // Each panel member may lose its seat's bond on every contract: top their stakes up so the
+  // registry can always seat a panel (an unseatable one waits for the operator, never terminal alone).
+  for (const ba of BAS) {
+    const key = `hostile-${round}`;
+    await h.ledger.deposit({ id: `${key}:${ba}`, asset: 'USDC', to: agentOwner(ba), amount: BA_BOND });
+    await h.ledger.hold({
+      id: `${key}:elig:${ba}`,
+      owner: agentOwner(ba),
+      asset: 'USDC',
+      amount: BA_BOND,
+      holdKind: 'eligibility',
+    });
+  }
   const input = await h.input({ ...KINDS[k.kind], verificationMode: k.verificationMode });
   const { handle } = await h.create(input);
   const pending: Array<Promise<unknown>> = [];

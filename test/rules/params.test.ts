@@ -34,6 +34,10 @@ describe('protocol parameters', () => {
       rewardPerCriterion: 1_000_000n,
       unclearRewardBps: 5000,
       baVotingWindow: 72 * HOUR,
+      baRecruitmentWindow: 72 * HOUR,
+      appealWindow: 24 * HOUR,
+      appealBondBps: 1000,
+      appealPanelSize: 5,
     });
   });
 

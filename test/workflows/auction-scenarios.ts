@@ -14,12 +14,25 @@ import {
   type QuoteInput,
 } from '../../workflows/definitions';
 import { assertRefused, delivery, type Harness } from './harness';
-import { BA1, BA2, BA3, BUDGET, CLIENT, HOUR, OTHER, POOR, WORKER } from '../support/fixtures';
+import {
+  BA1,
+  BA2,
+  BA3,
+  BUDGET,
+  CLIENT,
+  ELIGIBILITY_STAKE,
+  HOUR,
+  OTHER,
+  POOR,
+  WORKER,
+} from '../support/fixtures';
 import { finish, onlyFrom, send, started, voteAll, type Path } from './scenarios';
 
 /** The budget cap every auction here escrows (5 USDC). */
 /** A fourth Backup Agent: eligible, never a bidder. */
 export const BA4 = '0x' + '4b'.repeat(20);
+/** Agents holding ten times the eligibility stake, never bidders (the capture scenario). */
+export const HONEST = [BA4, '0x' + '4c'.repeat(20), '0x' + '4d'.repeat(20)];
 /** A third plain bidder. */
 export const BIDDER = '0x' + 'f0'.repeat(20);
 
@@ -138,17 +151,20 @@ export const AUCTION_PATHS = {
   },
 
   /**
-   * AOS: WORKER wins at 3 USDC over BA1, BA2 (eligible) and OTHER (not eligible). The panel drawn at
-   * delivery seats BA1 and BA2 (the remaining eligible bidders) first, then one of BA3 / BA4 from the
-   * registry. Every BA finds both criteria met.
+   * AOS: WORKER wins at 3 USDC over three puppet bidders (BA1–BA3) holding the minimum eligibility
+   * stake and OTHER (not eligible); HONEST agents hold ten times the stake and never bid. The panel
+   * drawn at delivery comes from the whole registry by free stake: bidders get no priority. Every BA
+   * finds both criteria met.
    */
   async 'auction-aos-panel'(h) {
-    await h.makeEligible([BA1, BA2, BA3, BA4]);
+    await h.makeEligible([BA1, BA2, BA3]);
+    await h.makeEligible(HONEST, 10n * ELIGIBILITY_STAKE);
     const { input, handle } = await started(h, auctionTerms('standard'));
     await bid(handle, BA1, 3_500_000n);
     await bid(handle, OTHER, 4_000_000n);
     await bid(handle, WORKER, 3_000_000n);
     await bid(handle, BA2, 4_500_000n);
+    await bid(handle, BA3, 4_600_000n);
     await send(handle, awardUpdate, { caller: CLIENT });
     const view = await send(handle, deliverUpdate, delivery(WORKER));
     assert.equal(view.backupAgents.length, 3);

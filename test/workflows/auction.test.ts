@@ -14,7 +14,7 @@ import {
 import type { ContractEvent } from '../../workflows/rules/events';
 import { drawFromCandidates } from '../../workflows/rules/draw';
 import { quoteCountKey } from '../../workflows/search-attributes';
-import { AUCTION_PATHS, BA4, BIDDER, auctionTerms } from './auction-scenarios';
+import { AUCTION_PATHS, BIDDER, HONEST, auctionTerms } from './auction-scenarios';
 import { assertRefused, useWorkflowSuite, type Harness } from './harness';
 import {
   BA1,
@@ -194,7 +194,7 @@ describe('auctions (time-skipping server, real ledger on SQLite)', () => {
       assert.equal(view.price, null);
     }));
 
-  test('AOS: the panel seats the remaining eligible bidders first, then the registry', () =>
+  test('AOS: puppet bidders get no priority; the panel is drawn from the whole registry by free stake', () =>
     withHarness(async (h) => {
       const run = await AUCTION_PATHS['auction-aos-panel'](h);
       assertStatus(run, 'settled-fully-met');
@@ -202,28 +202,35 @@ describe('auctions (time-skipping server, real ledger on SQLite)', () => {
       assert.equal(view.contractCode, 'AOS');
       const drawn = (await events(run)).find((e) => e.type === 'contract.panel-drawn');
       assert.ok(drawn?.type === 'contract.panel-drawn');
-      assert.deepEqual(drawn.priorityCandidates, [BA1, BA2].sort());
-      assert.deepEqual(drawn.registryCandidates, [BA3, BA4].sort());
+      // Every drawable agent is a candidate at its free stake: the three puppets among them, no pool first.
+      const puppets = [BA1, BA2, BA3];
+      const stakeOf = (a: string) =>
+        (puppets.includes(a as (typeof puppets)[number])
+          ? ELIGIBILITY_STAKE
+          : 10n * ELIGIBILITY_STAKE
+        ).toString();
+      assert.deepEqual(
+        drawn.candidates,
+        [...puppets, ...HONEST].sort().map((address) => ({ address, stake: stakeOf(address) })),
+      );
       assert.deepEqual(
         drawFromCandidates({ ...drawn, deliveryHash: drawn.deliverySha256 }).panel,
         drawn.panel,
       );
-      assert.deepEqual(drawn.panel.slice(0, 2).sort(), [BA1, BA2].sort());
-      const third = drawn.panel[2]!;
-      assert.ok([BA3, BA4].includes(third));
-      const idle = third === BA3 ? BA4 : BA3;
+      // Puppets hold 300 of the 3300 USDC drawable stake: the odds of a puppet majority are in test/rules/draw.test.ts.
+      const idle = [...puppets, ...HONEST].filter((a) => !drawn.panel.includes(a as never));
       await h.assertBalances({
         [CLIENT]: b(FUNDS - 3_000_000n),
         [WORKER]: b(WORKER_FUNDS + 3_000_000n),
         [OTHER]: b(WORKER_FUNDS),
-        [BA1]: untouchedBA,
-        [BA2]: untouchedBA,
-        [BA3]: untouchedBA,
-        [BA4]: untouchedBA,
+        ...Object.fromEntries(puppets.map((a) => [a, untouchedBA])),
+        ...Object.fromEntries(
+          HONEST.map((a) => [a, b(BA_FUNDS - ELIGIBILITY_STAKE, 10n * ELIGIBILITY_STAKE)]),
+        ),
         treasury: b(0n),
       });
-      for (const ba of [BA1, BA2, third]) assert.equal(await h.tokens(ba), 2n * REWARD, `OCT of ${ba}`);
-      assert.equal(await h.tokens(idle), 0n);
+      for (const ba of drawn.panel) assert.equal(await h.tokens(ba), 2n * REWARD, `OCT of ${ba}`);
+      for (const ba of idle) assert.equal(await h.tokens(ba), 0n);
       await h.assertNothingPending(run.contractId);
       await h.ledger.audit();
     }));

@@ -81,7 +81,7 @@ const oneAcceptAtATime =
       ? limit('accept_pending', 'this agent already has an accept waiting on this contract')
       : null;
 
-const LOCKING: readonly ContractMessage[] = ['accept', 'award', 'dispute', 'vote'];
+const LOCKING: readonly ContractMessage[] = ['accept', 'award', 'dispute', 'vote', 'appeal'];
 
 /** The budget's refusal of `message` from its caller, or null. Run after the message's own rules. */
 export function admit(c: Contract, message: ContractMessage, input: unknown): Rejection | null {

@@ -6,6 +6,9 @@
 import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
 import { ApplicationFailure, condition, setHandler, TemporalFailure } from '@temporalio/workflow';
 import {
+  appealSignal,
+  appealUpdate,
+  type AppealInput,
   acceptSignal,
   acceptUpdate,
   approveSignal,
@@ -41,6 +44,7 @@ import {
 import {
   agentVerifiedEvent,
   contractDeliveredEvent,
+  contractAppealEvent,
   contractDisputedEvent,
   contractMatchedEvent,
   contractWithdrawnEvent,
@@ -52,7 +56,8 @@ import type { Address } from '../rules/address';
 import { disputeBondFor } from '../rules/holds';
 import { toWire } from '../rules/money';
 import type { CancellationReason } from '../rules/status';
-import { decideTally, everyoneVoted } from './panel';
+import { decideTally, everyoneVoted, settleUnappealed } from './panel';
+import { appealBond } from '../rules/appeal';
 import { messageLock } from './activity-proxies';
 import {
   activityFailureMessage,
@@ -72,6 +77,7 @@ import { recordQuote, validateAward, validateQuote } from './bidding';
 import type { Contract } from './state';
 import { lockWorkerStake, stakeIsNoHold } from './worker-stake';
 import {
+  appealPartyOf,
   callerOf,
   validateAccept,
   validateApprove,
@@ -81,6 +87,7 @@ import {
   validateDispute,
   validateVote,
   validateWithdraw,
+  validateAppeal,
 } from './validators';
 
 interface MessageSpec<I> {
@@ -197,7 +204,7 @@ const deliver: MessageSpec<DeliverInput> = {
     );
     await verifyDelivery(c, input.evidence);
     // Standard mode answers once the panel is drawn, so the caller sees who votes and a vote can follow.
-    if (c.panelDue) await condition(() => c.panel !== null || c.terminal);
+    if (c.panelDue) await condition(() => panelSettled(c));
   },
 };
 
@@ -243,16 +250,21 @@ async function lockOrRefuse(
   }
 }
 
-function lockBondOrRefuse(
-  c: Contract,
-  kind: 'dispute-bond' | 'ba-bond',
-  party: Address,
-  amount: bigint,
-): Promise<string> {
-  return lockOrRefuse(kind === 'ba-bond' ? 'BA bond' : 'Dispute Bond', amount, () =>
-    // One dispute (the Client's), one vote per drawn BA: they cannot race (activity-proxies.ts).
-    messageLock(true).lockBond({ contractId: c.contractId, kind, party, amount: toWire(amount) }),
+function lockDisputeBondOrRefuse(c: Contract, party: Address, amount: bigint): Promise<string> {
+  return lockOrRefuse('Dispute Bond', amount, () =>
+    // One dispute (the Client's): it cannot race (activity-proxies.ts).
+    messageLock(true).lockBond({
+      contractId: c.contractId,
+      kind: 'dispute-bond',
+      party,
+      amount: toWire(amount),
+    }),
   );
+}
+
+/** The panel is drawn, or none can be seated yet (the answer says the contract waits), or it ended. */
+function panelSettled(c: Contract): boolean {
+  return c.panel !== null || c.recruitment !== null || c.terminal;
 }
 
 const dispute: MessageSpec<DisputeInput> = {
@@ -269,7 +281,7 @@ const dispute: MessageSpec<DisputeInput> = {
     let holdId: string | null;
     c.disputeBondLocking(true);
     try {
-      holdId = amount > 0n ? await lockBondOrRefuse(c, 'dispute-bond', client, amount) : null;
+      holdId = amount > 0n ? await lockDisputeBondOrRefuse(c, client, amount) : null;
     } finally {
       c.disputeBondLocking(false);
     }
@@ -284,7 +296,7 @@ const dispute: MessageSpec<DisputeInput> = {
     );
     c.record(contractDisputedEvent(c.eventContext(client), { disputeBond: amount }));
     c.disputed(holdId === null ? null : { amount, holdId }, claims ?? null);
-    await condition(() => c.panel !== null || c.terminal);
+    await condition(() => panelSettled(c));
   },
 };
 
@@ -293,14 +305,56 @@ const vote: MessageSpec<VoteInput> = {
   signal: voteSignal,
   update: voteUpdate,
   validate: validateVote,
-  // The BA's bond is locked with its verdicts; nothing about the ballot is published until the tally.
+  // The vote stakes the bond its seat already holds (so it never fails for funds); nothing about the
+  // ballot is published until the tally.
   run: async (c, input) => {
     recheck(c, input, validateVote);
-    const voter = callerOf(input)!;
-    const amount = c.params.baBond;
-    const holdId = await c.lockingBallot(voter, () => lockBondOrRefuse(c, 'ba-bond', voter, amount));
-    c.voted({ voter, verdicts: [...input.votes], bond: { amount, holdId } });
+    c.voted({ voter: callerOf(input)!, verdicts: [...input.votes] });
     if (everyoneVoted(c)) decideTally(c);
+  },
+};
+
+/**
+ * The Client or the Worker after a panel's tally: a waiver (the tally settles once every party that
+ * may appeal has waived), or an appeal — the Appeal Bond locked (appeal-deadline waits meanwhile),
+ * `disputed`, an appeal panel drawn by the main loop; the answer names it, or says it is pending.
+ */
+const appeal: MessageSpec<AppealInput> = {
+  message: 'appeal',
+  signal: appealSignal,
+  update: appealUpdate,
+  validate: validateAppeal,
+  run: async (c, input) => {
+    recheck(c, input, validateAppeal);
+    const party = appealPartyOf(c, input)!;
+    const caller = callerOf(input)!;
+    if (input.waive === true) {
+      c.waived(party);
+      c.record(contractAppealEvent(c.eventContext(caller), { party, appealBond: null }));
+      settleUnappealed(c);
+      return;
+    }
+    const amount = appealBond(c.escrowedFunds, c.params);
+    let holdId: string | null;
+    c.appealLocking(true);
+    try {
+      holdId =
+        amount > 0n
+          ? await lockOrRefuse('Appeal Bond', amount, () =>
+              // One appeal per contract (the validator): it cannot race (activity-proxies.ts).
+              messageLock(true).lockAppealBond({
+                contractId: c.contractId,
+                party: caller,
+                amount: toWire(amount),
+              }),
+            )
+          : null;
+    } finally {
+      c.appealLocking(false);
+    }
+    c.record(contractAppealEvent(c.eventContext(caller), { party, appealBond: amount }));
+    c.appealed(party, holdId === null ? null : { amount, holdId });
+    await condition(() => panelSettled(c));
   },
 };
 
@@ -414,6 +468,7 @@ export function registerHandlers(c: Contract): void {
   register(c, approve);
   register(c, dispute);
   register(c, vote);
+  register(c, appeal);
   register(c, quote);
   register(c, award);
   setHandler(contractQuery, () => c.view());
