@@ -5,6 +5,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { createContractGateway } from './contract-gateway';
 import { DEFAULT_EVENT_STREAM, type ApiContext, type AppDeps } from './deps';
 import { mapError } from './error-mapping';
+import { jsonDepthLimit } from './json-depth';
 import { errorBody, validationHook } from './errors';
 import { authMiddleware } from './middleware';
 import { notOnOpenPanel } from './panel-check';
@@ -47,6 +48,7 @@ export function createApp(deps: AppDeps) {
       client: deps.temporal,
       taskQueue: deps.taskQueue,
       records: deps.records,
+      cursorSecret: deps.operatorToken,
     }),
     stuck: createStuckOperations({ client: deps.temporal, ledger: deps.ledger, records: deps.records }),
     ledger: deps.ledger,
@@ -81,6 +83,8 @@ export function createApp(deps: AppDeps) {
         c.json(errorBody('payload_too_large', `the body must be at most ${maxSize} bytes`), 413),
     }),
   );
+
+  app.use('*', jsonDepthLimit);
 
   app.route('/contracts', contractCreationApp(ctx, auth));
   app.route('/contracts', contractsApp(ctx, auth));
