@@ -1,6 +1,9 @@
-// Rate limits (issue 12, hole 7; docs/security.md "API limits"): a token bucket per signed agent and
-// one per client address for everything else, checked before any work is done. A refused request
-// answers 429 `rate_limited` with `Retry-After` and changes nothing. The buckets live in a store:
+// Rate limits (docs/security.md "What it costs to trigger"): a signed request is charged to its agent
+// and to its host's budget for signed traffic, which bounds how far minting keys multiplies a host's
+// rate; an unsigned request to its address's bucket; a request with signature headers that no agent
+// paid for (a bad signature) to its address's unverified bucket. The three are apart, so a flood of
+// one kind never refuses another kind's requests. A refused request answers 429 `rate_limited` with
+// `Retry-After` and changes nothing. The buckets live in a store:
 // in memory for one process (the SQLite default), in PostgreSQL when API processes share one
 // (rate-limit-postgres.ts), so every process spends from the same bucket.
 import { getConnInfo } from '@hono/node-server/conninfo';
@@ -18,20 +21,29 @@ export interface BucketRule {
 export interface RateLimitSettings {
   /** Per signed agent (the verified signer). */
   agent: BucketRule;
-  /** Per client address, for requests without a (valid) signature. */
+  /** Per client address, for unsigned requests. */
   address: BucketRule;
-  /** Open event streams (SSE) per agent, or per address when unsigned. */
+  /** Per client address, for every verified signed request whatever its agent: a host's keys together. */
+  host: BucketRule;
+  /** Per client address, for requests with signature headers that no agent paid for (a bad signature). */
+  unverified: BucketRule;
+  /** Strangers' open event streams (SSE) per client address, whatever keys sign them. */
   streamsPerCaller: number;
-  /** Open event streams of the whole service (every API process sharing the store). */
+  /** Strangers' open event streams of the whole service (every API process sharing the store). */
   streamsTotal: number;
+  /** A party's open streams of its own contract: reserved, outside the total. */
+  streamsPerParty: number;
 }
 
 /** Generous for people and scripts, a wall for floods; see the README's settings table. */
 export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   agent: { burst: 120, perSecond: 20 },
   address: { burst: 600, perSecond: 50 },
+  host: { burst: 480, perSecond: 80 },
+  unverified: { burst: 60, perSecond: 10 },
   streamsPerCaller: 8,
   streamsTotal: 1000,
+  streamsPerParty: 4,
 };
 
 export type TakeResult = { ok: true } | { ok: false; retryAfterMs: number };
@@ -120,33 +132,45 @@ const hasSignatureHeaders = (c: Context) =>
   c.req.header('Signature') !== undefined || c.req.header('Signature-Input') !== undefined;
 
 /**
- * Every request, before anything else: unsigned ones spend a token of their address's bucket.
- * Signed ones are charged to their agent once the signature is verified (agentLimit); one that is
- * not (a bad signature, or signature headers on a public route) is charged to its address, and an
- * address whose bucket is empty gets 429 before its signature is even checked, so forged
+ * Every request, before anything else. Unsigned ones spend a token of their address's bucket. Signed
+ * ones are charged once their signature is verified (agentLimit); one that no agent paid for (a bad
+ * signature, or signature headers on a public route) spends its address's unverified bucket, and an
+ * address whose unverified bucket is empty gets 429 before a signature is even checked, so forged
  * signatures cannot be sent without limit.
  */
 export function addressLimit(limits: Limits): MiddlewareHandler {
-  const rule = limits.settings.address;
+  const { address, unverified } = limits.settings;
   return createMiddleware(async (c, next) => {
-    const key = `address:${clientAddress(c)}`;
+    const host = clientAddress(c);
     const signed = hasSignatureHeaders(c);
+    const [key, rule] = signed ? [`unverified:${host}`, unverified] : [`address:${host}`, address];
     const taken = await limits.store.take(key, rule, signed ? 0 : 1, limits.now());
     if (!taken.ok) return tooManyRequests(c, taken.retryAfterMs, 'too many requests from this address');
     await next();
-    // Not charged to an agent (a bad signature, or signature headers on a public route): the address pays.
     if (signed && c.get('caller') === undefined) await limits.store.take(key, rule, 1, limits.now());
   });
 }
 
-/** After requireSignature: the verified agent spends a token of its own bucket. */
+/**
+ * After requireSignature: the verified agent spends a token of its own bucket and one of its host's
+ * bucket for signed traffic. The host is asked first without spending, so a refusal spends nothing.
+ */
 export function agentLimit(limits: Limits): MiddlewareHandler {
-  const rule = limits.settings.agent;
+  const { agent, host } = limits.settings;
   return createMiddleware(async (c, next) => {
     const caller = c.get('caller') as string | undefined;
     if (caller === undefined) return next();
-    const taken = await limits.store.take(`agent:${caller.toLowerCase()}`, rule, 1, limits.now());
+    const hostKey = `host:${clientAddress(c)}`;
+    const hostRoom = await limits.store.take(hostKey, host, 0, limits.now());
+    if (!hostRoom.ok) {
+      return tooManyRequests(c, hostRoom.retryAfterMs, "too many signed requests from this agent's address");
+    }
+    const taken = await limits.store.take(`agent:${caller.toLowerCase()}`, agent, 1, limits.now());
     if (!taken.ok) return tooManyRequests(c, taken.retryAfterMs, 'too many requests from this agent');
+    const hostTaken = await limits.store.take(hostKey, host, 1, limits.now());
+    if (!hostTaken.ok) {
+      return tooManyRequests(c, hostTaken.retryAfterMs, "too many signed requests from this agent's address");
+    }
     return next();
   });
 }

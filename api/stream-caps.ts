@@ -1,5 +1,8 @@
-// Caps on open event streams (SSE, api/routes/event-stream.ts): so many per caller (the signed
-// agent, else the client address) and so many for the whole service. A slot is taken when a stream
+// Caps on open event streams (SSE, api/routes/event-stream.ts). A stranger's stream (anyone not a
+// party of the contract) is counted per client address, whatever key signed it, so minting keys does
+// not multiply a host's streams, and in the service's total. A party's stream of its own contract (the
+// Client, the Worker, a drawn Backup Agent) takes a reserved slot instead: a few per party and
+// contract, outside the total, so strangers filling the service never shut a party out. A slot is taken when a stream
 // opens and given back when it ends; in PostgreSQL (rate-limit-postgres.ts) a slot is a row with an
 // expiry that the open stream keeps pushing forward, so the slots of a crashed API process expire
 // instead of leaking.
@@ -12,8 +15,13 @@ export const STREAM_RETRY_MS = 5_000;
 
 export interface StreamCaps {
   perCaller: number;
-  total: number;
+  /** The service's total for strangers; absent for a reserved (party) slot, which it does not count. */
+  total?: number;
 }
+
+/** Owners of reserved slots start with this; the total counts every other slot. */
+export const RESERVED_OWNER_PREFIX = 'party:';
+const isReserved = (owner: string) => owner.startsWith(RESERVED_OWNER_PREFIX);
 
 export interface StreamSlots {
   /** A slot for `owner`, or undefined when the owner or the service is at its cap. */
@@ -29,8 +37,10 @@ export class MemoryStreamSlots implements StreamSlots {
   private next = 0;
 
   async acquire(owner: string, caps: StreamCaps): Promise<string | undefined> {
-    const mine = [...this.owners.values()].filter((o) => o === owner).length;
-    if (this.owners.size >= caps.total || mine >= caps.perCaller) return undefined;
+    const owners = [...this.owners.values()];
+    const mine = owners.filter((o) => o === owner).length;
+    const strangers = owners.filter((o) => !isReserved(o)).length;
+    if (mine >= caps.perCaller || (caps.total !== undefined && strangers >= caps.total)) return undefined;
     const slot = `s${++this.next}`;
     this.owners.set(slot, owner);
     return slot;
@@ -43,17 +53,29 @@ export class MemoryStreamSlots implements StreamSlots {
   }
 }
 
-/** A slot for this request's caller (the signed agent, else its address), or undefined at a cap. */
 export interface StreamLimits {
   settings: RateLimitSettings;
   streams: StreamSlots;
 }
 
-export function openStreamSlot(limits: StreamLimits, c: Context): Promise<string | undefined> {
-  const caller = c.get('caller') as string | undefined;
-  const owner = caller === undefined ? `address:${clientAddress(c)}` : `agent:${caller.toLowerCase()}`;
-  const { streamsPerCaller, streamsTotal } = limits.settings;
-  return limits.streams.acquire(owner, { perCaller: streamsPerCaller, total: streamsTotal });
+/**
+ * A slot for this request's stream of `contractId`, or undefined at a cap: a reserved one when the
+ * signed caller is a party of the contract, else one counted for its client address.
+ */
+export function openStreamSlot(
+  limits: StreamLimits,
+  c: Context,
+  party: { contractId: string; agent: string } | undefined,
+): Promise<string | undefined> {
+  const { streamsPerCaller, streamsTotal, streamsPerParty } = limits.settings;
+  if (party !== undefined) {
+    const owner = `${RESERVED_OWNER_PREFIX}${party.contractId}:${party.agent.toLowerCase()}`;
+    return limits.streams.acquire(owner, { perCaller: streamsPerParty });
+  }
+  return limits.streams.acquire(`address:${clientAddress(c)}`, {
+    perCaller: streamsPerCaller,
+    total: streamsTotal,
+  });
 }
 
 /** The 429 of a stream refused at a cap. */
