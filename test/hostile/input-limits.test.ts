@@ -15,6 +15,8 @@ import {
   FUNDS,
   newAgent,
   PRICE,
+  WORKER_FUNDS,
+  WORKER_STAKE,
 } from '../support/fixtures';
 import { OPERATOR_TOKEN, useAppHarness } from '../support/service';
 import { call, matchedContract } from '../api/support';
@@ -169,4 +171,34 @@ test('a withdrawal destination with a line break or a bidi override: 400 naming 
     ['iban:DE89 3704 0044 0532 0130 00'],
   );
   assert.deepEqual(await usdc(h(), agent), [FUNDS - 1_000_000n, 0n]);
+});
+
+test('a keyed accept refused 402 stays that key’s answer after a deposit; a new key then accepts, the stake held once', async () => {
+  const client = newAgent();
+  const worker = newAgent();
+  await h().fund(client.address, FUNDS);
+  const created = await call(h().app, client, 'POST', '/contracts', { body: contractBody(undefined) });
+  assert.equal(created.status, 201, created.text);
+  const path = `/contracts/${created.json.contractId}/accept`;
+  const first = await call(h().app, worker, 'POST', path, {
+    body: {},
+    headers: { 'Idempotency-Key': 'try-1' },
+  });
+  assert.equal(first.status, 402, first.text);
+  await h().fund(worker.address, WORKER_FUNDS);
+  const replay = await call(h().app, worker, 'POST', path, {
+    body: {},
+    headers: { 'Idempotency-Key': 'try-1' },
+  });
+  assert.equal(replay.status, 402);
+  assert.equal(replay.headers.get('Idempotent-Replayed'), 'true');
+  assert.deepEqual(await usdc(h(), worker), [WORKER_FUNDS, 0n]);
+  const second = await call(h().app, worker, 'POST', path, {
+    body: {},
+    headers: { 'Idempotency-Key': 'try-2' },
+  });
+  assert.equal(second.status, 200, second.text);
+  assert.equal(second.json.status, 'matched');
+  assert.deepEqual(await usdc(h(), worker), [WORKER_FUNDS - WORKER_STAKE, WORKER_STAKE]);
+  assert.deepEqual(await usdc(h(), client), [FUNDS - PRICE, PRICE]);
 });
