@@ -1,6 +1,7 @@
-// Hole 7 of issue 12: unbounded consumption. A burst past an agent's bucket answers 429
-// `rate_limited` with Retry-After and changes nothing; unsigned callers and forged signatures
-// spend their address's bucket; open event streams are capped per caller and in total; and two API
+// Rate limits and stream caps (docs/security.md "API limits"). A burst past an agent's bucket answers
+// 429 `rate_limited` with Retry-After and changes nothing; unsigned callers and forged signatures spend
+// their address's buckets and never refuse a signed agent; keys minted on one host share its budget;
+// strangers' streams are capped per address and in total, parties' streams are reserved; and two API
 // processes on one PostgreSQL spend from one bucket and count one set of streams, whose slots
 // expire when a process dies without giving them back.
 import assert from 'node:assert/strict';
