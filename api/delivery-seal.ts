@@ -4,7 +4,7 @@
 // seals the same values again, which the vault takes as a no-op.
 import type { ContractView, DeliverInput } from '../workflows/definitions';
 import { canonicalJson, contentSha256, type NormalizedDelivery } from './ingest';
-import type { KeyVault } from './vault';
+import type { KeyVault } from '../store/vault/sqlite';
 
 /** What the workflow receives: the delivery without its key and content, only their hashes. */
 export function deliverInput(caller: string, delivery: NormalizedDelivery): DeliverInput {

@@ -14,7 +14,7 @@ import {
 import { LedgerError } from '../activities/ledger';
 import type { FailureType, RejectionDetails } from '../workflows/definitions';
 import { errorBody, GENERIC_CODES, toErrorResponse, type ErrorBody } from './errors';
-import { VaultConflictError } from './vault';
+import { VaultConflictError } from '../store/vault/sqlite';
 
 export interface MappedError {
   status: number;

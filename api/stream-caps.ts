@@ -2,56 +2,20 @@
 // party of the contract) is counted per client address, whatever key signed it, so minting keys does
 // not multiply a host's streams, and in the service's total. A party's stream of its own contract (the
 // Client, the Worker, a drawn Backup Agent) takes a reserved slot instead: a few per party and
-// contract, outside the total, so strangers filling the service never shut a party out. A slot is taken when a stream
-// opens and given back when it ends; in PostgreSQL (rate-limit-postgres.ts) a slot is a row with an
+// contract, outside the total, so strangers filling the service never shut a party out. A slot is
+// taken when a stream opens and given back when it ends; in PostgreSQL (store/rate-limit/postgres.ts) a slot is a row with an
 // expiry that the open stream keeps pushing forward, so the slots of a crashed API process expire
 // instead of leaking.
 import type { Context } from 'hono';
 import type { SSEStreamingApi } from 'hono/streaming';
+import { RESERVED_OWNER_PREFIX, type StreamSlots } from '../store/stream-caps';
 import { clientAddress, tooManyRequests, type RateLimitSettings } from './rate-limit';
 
 /** What a refused stream is told to wait: streams last minutes, so a few seconds is a fair retry. */
 export const STREAM_RETRY_MS = 5_000;
 
-export interface StreamCaps {
-  perCaller: number;
-  /** The service's total for strangers; absent for a reserved (party) slot, which it does not count. */
-  total?: number;
-}
-
-/** Owners of reserved slots start with this; the total counts every other slot. */
-export const RESERVED_OWNER_PREFIX = 'party:';
-const isReserved = (owner: string) => owner.startsWith(RESERVED_OWNER_PREFIX);
-
-export interface StreamSlots {
-  /** A slot for `owner`, or undefined when the owner or the service is at its cap. */
-  acquire(owner: string, caps: StreamCaps): Promise<string | undefined>;
-  /** The stream is still open (called every so often while it is). */
-  heartbeat(slot: string): Promise<void>;
-  release(slot: string): Promise<void>;
-}
-
-/** One process's slots (nothing to expire: they go with the process). */
-export class MemoryStreamSlots implements StreamSlots {
-  private readonly owners = new Map<string, string>();
-  private next = 0;
-
-  async acquire(owner: string, caps: StreamCaps): Promise<string | undefined> {
-    const owners = [...this.owners.values()];
-    const mine = owners.filter((o) => o === owner).length;
-    const strangers = owners.filter((o) => !isReserved(o)).length;
-    if (mine >= caps.perCaller || (caps.total !== undefined && strangers >= caps.total)) return undefined;
-    const slot = `s${++this.next}`;
-    this.owners.set(slot, owner);
-    return slot;
-  }
-
-  async heartbeat(): Promise<void> {}
-
-  async release(slot: string): Promise<void> {
-    this.owners.delete(slot);
-  }
-}
+export type { StreamCaps, StreamSlots } from '../store/stream-caps';
+export { MemoryStreamSlots } from '../store/stream-caps';
 
 export interface StreamLimits {
   settings: RateLimitSettings;

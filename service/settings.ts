@@ -10,7 +10,7 @@ import type { LedgerConfig } from '../activities/ledger';
 import { parseOperatorToken } from '../api/auth';
 import type { RateLimitSettings } from '../api/rate-limit';
 import { parseRateLimits, RateLimitSettingError } from '../api/rate-limit-settings';
-import { parseMasterKey } from '../api/vault';
+import { parseMasterKey } from '../store/vault/sqlite';
 import { usesExternalCluster } from '../temporal.config';
 import { InvalidParamsError, parseParamsOverrides, type ProtocolParams } from '../workflows/rules/params';
 

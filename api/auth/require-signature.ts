@@ -3,7 +3,7 @@
 import { createMiddleware } from 'hono/factory';
 import { errorBody } from '../errors';
 import type { Address } from './ethereum';
-import type { NonceStore } from './nonce-store';
+import type { NonceStore } from '../../store/nonces/sqlite';
 import { verifyRequest } from './verify';
 
 export interface SignedVariables {

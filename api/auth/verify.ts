@@ -5,7 +5,7 @@ import type { Address } from './ethereum';
 import { isCanonicalAddress } from '../../workflows/rules/address';
 import { BadSignatureError, recoverPersonalMessageSigner } from './ethereum';
 import { contentDigestMatches } from './content-digest';
-import type { NonceStore } from './nonce-store';
+import type { NonceStore } from '../../store/nonces/sqlite';
 import type { Component, SignatureParams } from './signature-base';
 import {
   COMPONENTS,

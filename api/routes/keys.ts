@@ -7,7 +7,7 @@ import { mayReadKey } from '../key-release';
 import type { SignedEnv } from '../auth';
 import type { AuthMiddleware } from '../middleware';
 import { contractIdParams, errorResponses, keySchema } from '../schemas';
-import type { KeyKind } from '../vault';
+import type { KeyKind } from '../../store/vault/sqlite';
 import { existingContract } from '../contract-requests';
 
 const WHO: Record<KeyKind, string> = {

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contractIdForKey } from '../../api/contract-ids';
-import { SqliteIdempotencyStore } from '../../api/idempotency-sqlite';
+import { SqliteIdempotencyStore } from '../../store/idempotency/sqlite';
 import { useAppHarness } from '../support/service';
 import { call } from '../api/support';
 import { appBeside, type SideApp } from './side-app';

@@ -6,9 +6,9 @@
 // expire when a process dies without giving them back.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { PostgresPool } from '../../api/auth';
-import { openPostgresPool } from '../../api/auth';
-import { PostgresRateLimitStore, PostgresStreamSlots } from '../../api/rate-limit-postgres';
+import type { PostgresPool } from '../../store';
+import { openPostgresPool } from '../../store';
+import { PostgresRateLimitStore, PostgresStreamSlots } from '../../store/rate-limit/postgres';
 import type { RateLimitSettings } from '../../api/rate-limit';
 import { signRequest } from '../../api/sdk/signer';
 import { useAppHarness } from '../support/service';
