@@ -10,6 +10,7 @@ import type { PostgresPool } from '../../store';
 import { openPostgresPool } from '../../store';
 import { PostgresRateLimitStore, PostgresStreamSlots } from '../../store/rate-limit/postgres';
 import type { RateLimitSettings } from '../../api/rate-limit';
+import { MemoryStreamSlots } from '../../store/stream-caps';
 import { signRequest } from '../../api/sdk/signer';
 import { useAppHarness } from '../support/service';
 import { startPostgres, type PostgresServer } from '../support/postgres';
@@ -177,7 +178,11 @@ describe('event streams', () => {
   });
 
   test('unfunded keys holding every slot do not shut out the parties’ streams of their contract', async () => {
-    const app = side({ streamsPerCaller: 8, streamsTotal: 24, streamsPerParty: 2 });
+    const slots = new MemoryStreamSlots();
+    const app = side(
+      { streamsPerCaller: 8, streamsTotal: 24, streamsPerParty: 2 },
+      { limits: { streams: slots } },
+    );
     const taken: Response[] = [];
     for (let host = 1; host <= 3; host++) {
       for (let i = 0; i < 8; i++) {
@@ -200,9 +205,26 @@ describe('event streams', () => {
       [200, 200],
     );
     // A party's reserved room is per party and contract, not a way around the strangers' caps.
-    assert.equal((await stream(app, client, path(), '10.5.0.1')).status, 200);
+    const second = await stream(app, client, path(), '10.5.0.1');
+    assert.equal(second.status, 200);
     assert.equal((await stream(app, client, path(), '10.5.0.1')).status, 429);
-    for (const res of [...taken, ...mine]) await res.body!.cancel();
+    for (const res of [...taken, ...mine, second]) await res.body!.cancel();
+    // Every stream gave its slot back (none still polling the contract when the suite ends).
+    const none = async (owner: string, caps: { perCaller: number; total?: number }) => {
+      const probe = await slots.acquire(owner, caps);
+      if (probe !== undefined) await slots.release(probe);
+      return probe !== undefined;
+    };
+    const free = async () =>
+      (await none('probe', { perCaller: 100, total: 1 })) &&
+      (await none(`party:${id}:${client.address}`, { perCaller: 1 })) &&
+      (await none(`party:${id}:${worker.address}`, { perCaller: 1 }));
+    let released = false;
+    for (let i = 0; i < 100 && !released; i++) {
+      released = await free();
+      if (!released) await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.ok(released, 'every stream gave its slot back');
   });
 });
 
