@@ -13,7 +13,7 @@ import type { StuckOperations } from './stuck-operations';
 import type { KeyVault } from '../store/vault/sqlite';
 
 /**
- * Issue 6 plugs the "not on an open panel" rule in here (SPEC §8: an agent drawn on a panel keeps
+ * The "not on an open panel" rule plugs in here (docs/protocol.md §8: an agent drawn on a panel keeps
  * its eligibility stake until the panel is done). Throw an ApiError to refuse the unlock.
  */
 export type EligibilityUnlockCheck = (address: string) => Promise<void>;

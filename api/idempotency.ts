@@ -1,4 +1,4 @@
-// `Idempotency-Key` for mutating routes (SPEC §12, Appendix A): the first answer to a key is saved
+// `Idempotency-Key` for mutating routes (docs/security.md): the first answer to a key is saved
 // and a repeat gets it again without a second effect; the same key with another request is 422.
 // A key is reserved before the handler runs, so two concurrent identical requests never both run:
 // the second gets 409 `idempotency_in_progress` (Retry-After: 1) and, retried, the saved answer.

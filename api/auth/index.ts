@@ -1,4 +1,4 @@
-// The API's authentication parts, for the app assembly: signed requests (SPEC §12) and the operator token.
+// The API's authentication parts, for the app assembly: signed requests (docs/security.md) and the operator token.
 export type { Address } from './ethereum';
 export type { RequireSignatureOptions, SignedEnv, SignedVariables } from './require-signature';
 export { requireSignature } from './require-signature';

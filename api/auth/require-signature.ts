@@ -1,4 +1,4 @@
-// Hono middleware: refuses with 401 any request not signed per SPEC §12, and exposes the caller's
+// Hono middleware: refuses with 401 any request not signed as docs/security.md says, and exposes the caller's
 // address as `c.var.caller` to the handlers after it.
 import { createMiddleware } from 'hono/factory';
 import { errorBody } from '../errors';

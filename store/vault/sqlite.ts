@@ -1,5 +1,5 @@
-// The key vault (SPEC §9): holds the decryption keys of a contract's Supplementary Materials and
-// Delivery, and the delivery's normalized content (SPEC §10), envelope-encrypted (envelope.ts).
+// The key vault (docs/protocol.md §9): holds the decryption keys of a contract's Supplementary Materials and
+// Delivery, and the delivery's normalized content (docs/protocol.md §10), envelope-encrypted (envelope.ts).
 // This module is its public face and the SQLite back-end; postgres.ts is the PostgreSQL one.
 import type { SqliteDatabase } from '../sqlite/open';
 import { openSqliteFile } from '../sqlite/open';

@@ -1,4 +1,4 @@
-// Hole 6 of issue 12: a keyed create retried after its escrow was held. The Client is funded for
+// A keyed create retried after its escrow was held. The Client is funded for
 // exactly one contract; the first attempt created it but its saved answer is gone (kept 24 h, or
 // never saved after a 5xx), so the retry reaches the handler, whose balance check sees the escrow
 // held. The retry must find its contract: the same answer, no 402, nothing held twice.
