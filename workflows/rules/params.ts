@@ -19,6 +19,8 @@ export interface ProtocolParams {
   unclearRewardBps: number;
   /** Milliseconds the panel has to vote, from the moment it is drawn. */
   baVotingWindow: number;
+  /** Floor of every Worker Stake and bid bond, so no match is free (rules/holds workerStakeFor). */
+  minWorkerStake: bigint;
 }
 
 /** The same set with amounts as decimal strings: the form that travels in workflow payloads. */
@@ -41,6 +43,7 @@ export const DEFAULT_PARAMS: Readonly<ProtocolParams> = Object.freeze({
   rewardPerCriterion: 1_000_000n,
   unclearRewardBps: 5000,
   baVotingWindow: 72 * HOUR_MS,
+  minWorkerStake: 100_000n,
 });
 
 export const MAX_PANEL_SIZE = 100;
@@ -66,6 +69,7 @@ const paramFields = {
     .int('must be an integer number of milliseconds')
     .min(1, 'must be ≥ 1 ms')
     .max(MAX_VOTING_WINDOW_MS, 'must be at most 365 days'),
+  minWorkerStake: positiveAmount,
 };
 
 /**
@@ -110,6 +114,7 @@ export function paramsToWire(params: ProtocolParams): ProtocolParamsWire {
     baEligibilityStake: toWire(params.baEligibilityStake),
     baBond: toWire(params.baBond),
     rewardPerCriterion: toWire(params.rewardPerCriterion),
+    minWorkerStake: toWire(params.minWorkerStake),
   };
 }
 
