@@ -49,7 +49,7 @@ import {
 import { clientReviewVerdicts } from '../rules/agent-verdicts';
 import type { ContractMessage } from '../rules/message-names';
 import type { Address } from '../rules/address';
-import { disputeBondFor } from '../rules/holds';
+import { disputeBondFor, workerStakeFor } from '../rules/holds';
 import { toWire } from '../rules/money';
 import type { CancellationReason } from '../rules/status';
 import { decideTally, everyoneVoted } from './panel';
@@ -68,9 +68,10 @@ import { votesResult } from './record';
 import { admit, mayLogRejection, settleSpending } from './budget';
 import { receipt } from './receipt';
 import { awardContract } from './auction-match';
-import { recordQuote, validateAward, validateQuote } from './bidding';
+import { quotedPrice, recordQuote, validateAward, validateQuote } from './bidding';
+import { holdBidBond } from './bid-bond';
 import type { Contract } from './state';
-import { lockWorkerStake, stakeIsNoHold } from './worker-stake';
+import { lockWorkerStake } from './worker-stake';
 import {
   callerOf,
   validateAccept,
@@ -117,9 +118,7 @@ const accept: MessageSpec<{ caller: string }> = {
       try {
         recheck(c, input, validateAccept);
         const amount = c.stakeAmount();
-        const holdId = stakeIsNoHold(amount)
-          ? null
-          : await lockOrRefuse('Worker Stake', amount, () => lockWorkerStake(c, worker, amount));
+        const holdId = await lockOrRefuse('Worker Stake', amount, () => lockWorkerStake(c, worker, amount));
         c.matched(worker, { amount, holdId });
         c.record(
           contractMatchedEvent(c.eventContext(worker), {
@@ -304,15 +303,22 @@ const vote: MessageSpec<VoteInput> = {
   },
 };
 
-/** An auction bid (bidding.ts): recorded at once; the bidder's earlier quote is replaced. */
+/**
+ * An auction bid (bidding.ts): its bid bond is held (bid-bond.ts), then it is recorded; the bidder's
+ * earlier quote is replaced and its bond moved. Under the match lock: no close of bidding reads the
+ * quotes while a bond moves, and a quote queued behind a close is refused by the recheck.
+ */
 const quote: MessageSpec<QuoteInput> = {
   message: 'quote',
   signal: quoteSignal,
   update: quoteUpdate,
   validate: validateQuote,
-  run: async (c, input) => {
-    recordQuote(c, input);
-  },
+  run: (c, input) =>
+    c.matchLock.run(async () => {
+      recheck(c, input, validateQuote);
+      const bond = await holdBidBond(c, callerOf(input)!, workerStakeFor(quotedPrice(input), c.params));
+      recordQuote(c, input, bond);
+    }),
 };
 
 /** The Client closes an auction's bidding early (auction-match.ts): its pick, or the best quote. */
