@@ -1,36 +1,40 @@
-// A zero Worker Stake at the Match Deadline (time-skipping server, real ledger on SQLite): an auction whose
-// only quote is so small that its Worker Stake rounds to 0 is matched at the deadline with no stake
-// hold (before, the ledger refused the zero hold and the workflow failed with the budget held). The
-// absent Worker's "slash" of a stake that does not exist moves nothing; everything comes back.
+// A quote whose Worker Stake would round to 0, at the Match Deadline (time-skipping server, real ledger
+// on SQLite): its bid bond is the floor, minWorkerStake, held from the quote on and matched at the
+// deadline as the Worker Stake, so no match is free. The absent Worker's stake is slashed (to the
+// Client, the rest to the Treasury); the escrow comes back; nothing stays held.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { AUCTION_PATHS } from '../workflows/auction-scenarios';
 import { useWorkflowSuite } from '../workflows/harness';
-import { BUDGET, CLIENT, FUNDS, OTHER, WORKER_FUNDS } from '../support/fixtures';
+import { CLIENT, FUNDS, OTHER, WORKER_FUNDS } from '../support/fixtures';
 import { b } from '../support/balances';
 
 const withHarness = useWorkflowSuite();
+const FLOOR = 100_000n;
 
-describe('a Worker Stake that rounds to 0, at the Match Deadline', () => {
-  test('matched with no stake hold; the absent Worker ends cancelled-absent; nothing held, nothing moved', () =>
+describe('a quote of 9 minor units, at the Match Deadline', () => {
+  test('matched on the minimum stake; the absent Worker ends cancelled-absent, the floor slashed', () =>
     withHarness(async (h) => {
-      const run = await AUCTION_PATHS['auction-zero-stake'](h);
+      const run = await AUCTION_PATHS['auction-minimum-stake'](h);
       const contractId = run.contractId;
       assert.deepEqual(run.outcome, { created: true, status: 'cancelled-absent', contractId });
       const view = await h.view(run.handle);
       assert.deepEqual(
         [view.worker, view.price, view.workerStake, view.escrowedFunds],
-        [OTHER, '9', '0', '9'],
+        [OTHER, '9', FLOOR.toString(), '9'],
       );
-      await h.assertBalances({ [CLIENT]: b(FUNDS), [OTHER]: b(WORKER_FUNDS), treasury: b(0n) });
+      const toClient = (FLOOR * 8000n) / 10_000n;
+      await h.assertBalances({
+        [CLIENT]: b(FUNDS + toClient),
+        [OTHER]: b(WORKER_FUNDS - FLOOR),
+        treasury: b(FLOOR - toClient),
+      });
       await h.assertNothingPending(contractId);
-      const holds = await h.ledger.holdsByContract(contractId);
-      assert.equal(
-        holds.some((x) => x.kind === 'stake' || x.amount === 0n),
-        false,
-        'no stake hold was opened',
+      const stakes = (await h.ledger.holdsByContract(contractId)).filter((x) => x.kind === 'stake');
+      assert.deepEqual(
+        stakes.map((x) => x.amount),
+        [FLOOR],
       );
-      assert.ok(holds.some((x) => x.kind === 'escrow' && x.amount === BUDGET));
       await h.ledger.audit();
     }));
 });
