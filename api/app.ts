@@ -2,6 +2,7 @@
 // OpenAPI document at /openapi.json and a docs page at /docs. Everything it touches is injected.
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
+import { agentOwner } from '../activities/ledger';
 import { createContractGateway } from './contract-gateway';
 import { DEFAULT_EVENT_STREAM, type ApiContext, type AppDeps } from './deps';
 import { mapError } from './error-mapping';
@@ -65,6 +66,8 @@ export function createApp(deps: AppDeps) {
       settings: { ...DEFAULT_RATE_LIMITS, ...deps.limits?.settings },
       store: deps.limits?.store ?? new MemoryRateLimitStore(),
       streams: deps.limits?.streams ?? new MemoryStreamSlots(),
+      atStake: async (agent: string) =>
+        (await deps.ledger.balances(agentOwner(agent))).USDC.held >= deps.params.minWorkerStake,
     },
   };
   const logError = deps.logError ?? ((err: unknown) => console.error('unexpected API error', err));

@@ -39,6 +39,11 @@ export interface Limits {
   settings: RateLimitSettings;
   store: RateLimitStore;
   now: () => number;
+  /**
+   * True when the agent has money at stake (api/app.ts: at least a minimum Worker Stake held), as
+   * every party of an open contract has: its host's emptied budget does not refuse it.
+   */
+  atStake?: (agent: string) => Promise<boolean>;
 }
 
 const hasSignatureHeaders = (c: Context) =>
@@ -67,6 +72,9 @@ export function addressLimit(limits: Limits): MiddlewareHandler {
 /**
  * After requireSignature: the verified agent spends a token of its own bucket and one of its host's
  * bucket for signed traffic. The host is asked first without spending, so a refusal spends nothing.
+ * An agent with money at stake is charged to its own bucket only once its host's is empty: keys cost
+ * nothing to mint, a stake does, and every party of an open contract holds one (its escrow, its
+ * Worker Stake, its bond or eligibility stake), so a host's flood of fresh keys never refuses a party.
  */
 export function agentLimit(limits: Limits): MiddlewareHandler {
   const { agent, host } = limits.settings;
@@ -75,13 +83,15 @@ export function agentLimit(limits: Limits): MiddlewareHandler {
     if (caller === undefined) return next();
     const hostKey = `host:${clientAddress(c)}`;
     const hostRoom = await limits.store.take(hostKey, host, 0, limits.now());
-    if (!hostRoom.ok) {
+    const exempt = !hostRoom.ok && (await limits.atStake?.(caller)) === true;
+    if (!hostRoom.ok && !exempt) {
       return tooManyRequests(c, hostRoom.retryAfterMs, "too many signed requests from this agent's address");
     }
     const taken = await limits.store.take(`agent:${caller.toLowerCase()}`, agent, 1, limits.now());
     if (!taken.ok) return tooManyRequests(c, taken.retryAfterMs, 'too many requests from this agent');
+    if (exempt) return next();
     const hostTaken = await limits.store.take(hostKey, host, 1, limits.now());
-    if (!hostTaken.ok) {
+    if (!hostTaken.ok && (await limits.atStake?.(caller)) !== true) {
       return tooManyRequests(c, hostTaken.retryAfterMs, "too many signed requests from this agent's address");
     }
     return next();

@@ -22,6 +22,7 @@ export const paramsSchema = z
     rewardPerCriterion: amount,
     unclearRewardBps: bps,
     baVotingWindow: z.number().int().openapi({ description: 'milliseconds' }),
+    minWorkerStake: amount.openapi({ description: 'the floor of every Worker Stake and bid bond' }),
   })
   .openapi('ProtocolParams');
 

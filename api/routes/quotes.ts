@@ -11,6 +11,7 @@ import type { SignedEnv } from '../auth';
 import type { AuthMiddleware } from '../middleware';
 import { awardBody, contractIdParams, contractViewSchema, errorResponses, quoteBody } from '../schemas';
 import { contractIdOf, updateId } from '../contract-requests';
+import { requireBidBondFunds } from '../bid-bond-precheck';
 
 const viewResponse = (description: string) => ({
   description,
@@ -24,15 +25,17 @@ export function quotesApp(ctx: ApiContext, auth: AuthMiddleware) {
       method: 'post',
       path: '/{id}/quotes',
       summary:
-        'Quote on an auction as any agent but the Client, before bidding closes; a new quote replaces the caller’s earlier one',
+        'Quote on an auction as any agent but the Client, before bidding closes; the quote holds its bid bond (the Worker Stake for its price); a new quote replaces the caller’s earlier one and moves the bond',
       middleware: [...auth.signedMutation],
       request: {
         params: contractIdParams,
         body: { required: true, content: { 'application/json': { schema: quoteBody } } },
       },
       responses: {
-        201: viewResponse('the caller’s view after the quote, with its own quote as `ownQuote`'),
-        ...errorResponses(400, 401, 403, 404, 409, 413, 422),
+        201: viewResponse(
+          'the caller’s view after the quote, with its own quote as `ownQuote` (its `bidBond` is held)',
+        ),
+        ...errorResponses(400, 401, 402, 403, 404, 409, 413, 422),
       },
     }),
     async (c) => {
@@ -45,6 +48,7 @@ export function quotesApp(ctx: ApiContext, auth: AuthMiddleware) {
         ...(confidence === undefined ? {} : { confidence }),
         ...(message === undefined ? {} : { message }),
       };
+      await requireBidBondFunds(ctx, id, caller, price);
       const view = await ctx.contracts.send(id, quoteUpdate, input, updateId(c, caller));
       return c.json(viewFor(view, caller), 201);
     },
