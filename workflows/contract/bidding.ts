@@ -110,14 +110,21 @@ export function quotedPrice(input: QuoteInput): bigint {
   return parsed.fields.price;
 }
 
+/**
+ * Counts an admitted quote against the caps before it waits for its bond (so quotes in flight
+ * together cannot pass the caps together); its sequence number, whether or not its bond is held.
+ */
+export function admitQuote(c: Contract, input: QuoteInput): number {
+  c.spent.quoted(callerOf(input)!);
+  return c.nextQuoteSequence();
+}
+
 /** Records a checked quote with its held bid bond; the bidder's earlier quote, if any, is replaced. Never waits. */
-export function recordQuote(c: Contract, input: QuoteInput, bond: HeldFunds): AuctionQuote {
+export function recordQuote(c: Contract, input: QuoteInput, bond: HeldFunds, sequence: number): AuctionQuote {
   const bidder = callerOf(input)!;
   const parsed = parseQuoteFields(input);
   if (!parsed.ok) throw new RangeError(`recordQuote after a failed check: ${parsed.r.message}`);
   const { price, confidence, message } = parsed.fields;
-  const sequence = c.nextQuoteSequence();
-  c.spent.quoted(bidder);
   const quote: AuctionQuote = {
     quoteId: `q-${sequence}`,
     bidder,

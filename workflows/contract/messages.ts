@@ -68,7 +68,7 @@ import { votesResult } from './record';
 import { admit, mayLogRejection, settleSpending } from './budget';
 import { receipt } from './receipt';
 import { awardContract } from './auction-match';
-import { quotedPrice, recordQuote, validateAward, validateQuote } from './bidding';
+import { admitQuote, quotedPrice, recordQuote, validateAward, validateQuote } from './bidding';
 import { holdBidBond } from './bid-bond';
 import type { Contract } from './state';
 import { lockWorkerStake } from './worker-stake';
@@ -313,12 +313,14 @@ const quote: MessageSpec<QuoteInput> = {
   signal: quoteSignal,
   update: quoteUpdate,
   validate: validateQuote,
-  run: (c, input) =>
-    c.matchLock.run(async () => {
+  run: (c, input) => {
+    const sequence = admitQuote(c, input);
+    return c.matchLock.run(async () => {
       recheck(c, input, validateQuote);
       const bond = await holdBidBond(c, callerOf(input)!, workerStakeFor(quotedPrice(input), c.params));
-      recordQuote(c, input, bond);
-    }),
+      recordQuote(c, input, bond, sequence);
+    });
+  },
 };
 
 /** The Client closes an auction's bidding early (auction-match.ts): its pick, or the best quote. */
