@@ -34,7 +34,9 @@ const PUBLIC_FIELDS = [
 
 /**
  * What accepting (a fixed price) or quoting (an auction) would lock, while the contract is open:
- * the Worker Stake for the price, or for an auction the rate applied to the quote's price.
+ * the Worker Stake for the price, or for an auction the rate applied to the quote's price. In every
+ * view (public and party: a direct award's named Worker reads a party view), and the 402 precheck of
+ * an accept uses it, so what a view announces is what accepting locks.
  */
 export interface StakeToMatch {
   workerStakeBps: number;
@@ -55,6 +57,7 @@ export type PublicContractView = Pick<ContractView, (typeof PUBLIC_FIELDS)[numbe
 export type PartyContractView = Omit<ContractView, 'created' | 'quotes'> & {
   view: 'party';
   role: PartyRole;
+  stakeToMatch: StakeToMatch | null;
   quotes?: QuoteView[];
   ownQuote?: QuoteView;
 };
@@ -98,7 +101,13 @@ export function publicView(view: ContractView): PublicContractView {
 
 export function partyView(view: ContractView, role: PartyRole): PartyContractView {
   const { created: _created, quotes, ...rest } = view;
-  return { view: 'party', role, ...rest, ...(role === 'client' ? { quotes } : {}) };
+  return {
+    view: 'party',
+    role,
+    ...rest,
+    stakeToMatch: stakeToMatch(view),
+    ...(role === 'client' ? { quotes } : {}),
+  };
 }
 
 /** The party view for a party, the public view for anyone else; a bidder also gets its own quote. */

@@ -186,6 +186,7 @@ export const partyViewSchema = z
       .optional()
       .openapi({ description: 'auctions: every live quote, for the Client only' }),
     winningQuoteId: z.string().nullable(),
+    stakeToMatch: stakeToMatchSchema,
   })
   .openapi('PartyContractView');
 export const contractViewSchema = z.union([partyViewSchema, publicViewSchema]).openapi('ContractView');

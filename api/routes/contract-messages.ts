@@ -5,7 +5,8 @@
 // a keyed retry's earlier answer, the evidence against the criteria), which also run before its
 // Update while the API does not know the contract's criteria. Its key and content reach the vault
 // only once the workflow has accepted it (api/delivery-seal.ts).
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { accessRoute } from '../route-access';
 import type { UpdateDefinition } from '@temporalio/common';
 import {
   acceptUpdate,
@@ -117,11 +118,10 @@ export function contractMessagesApp(ctx: ApiContext, auth: AuthMiddleware) {
   const app = new OpenAPIHono<SignedEnv>({ defaultHook: validationHook });
   for (const message of SIMPLE_MESSAGES) {
     app.openapi(
-      createRoute({
+      accessRoute(auth.access.signedMutation, {
         method: 'post',
         path: `/{id}/${message.path}`,
         summary: message.summary,
-        middleware: [...auth.signedMutation],
         request: {
           params: contractIdParams,
           body: { content: { 'application/json': { schema: emptyBody } } },
@@ -139,12 +139,11 @@ export function contractMessagesApp(ctx: ApiContext, auth: AuthMiddleware) {
   }
 
   app.openapi(
-    createRoute({
+    accessRoute(auth.access.signedMutation, {
       method: 'post',
       path: '/{id}/disputes',
       summary:
         'Dispute the delivery as the Client (privacy-preserving, before the Review Deadline): posts the Dispute Bond and draws a panel',
-      middleware: [...auth.signedMutation],
       request: {
         params: contractIdParams,
         body: { content: { 'application/json': { schema: disputeBody } } },
@@ -162,12 +161,11 @@ export function contractMessagesApp(ctx: ApiContext, auth: AuthMiddleware) {
   );
 
   app.openapi(
-    createRoute({
+    accessRoute(auth.access.signedMutation, {
       method: 'post',
       path: '/{id}/votes',
       summary:
         'Vote as a drawn Backup Agent, once, a verdict per criterion; the baBond is locked from the caller’s balance',
-      middleware: [...auth.signedMutation],
       request: {
         params: contractIdParams,
         body: { required: true, content: { 'application/json': { schema: voteBody } } },
@@ -186,18 +184,23 @@ export function contractMessagesApp(ctx: ApiContext, auth: AuthMiddleware) {
   // The body the deliveries route declares by reference (and api/ingest checks).
   app.openAPIRegistry.register('Delivery', deliveryRequestSchema);
   app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/{id}/deliveries',
-      summary:
-        'Deliver as the matched Worker: the reference, its key (kept in the vault) and the ingest fields',
-      middleware: [...auth.signedMutation, ingestDelivery] as const,
-      request: {
-        params: contractIdParams,
-        body: { required: true, content: { 'application/json': { schema: deliveryRequestRef } } },
+    accessRoute(
+      {
+        ...auth.access.signedMutation,
+        middleware: [...auth.access.signedMutation.middleware, ingestDelivery],
       },
-      responses: messageResponses,
-    }),
+      {
+        method: 'post',
+        path: '/{id}/deliveries',
+        summary:
+          'Deliver as the matched Worker: the reference, its key (kept in the vault) and the ingest fields',
+        request: {
+          params: contractIdParams,
+          body: { required: true, content: { 'application/json': { schema: deliveryRequestRef } } },
+        },
+        responses: messageResponses,
+      },
+    ),
     async (c) => {
       const caller = c.var.caller;
       const id = c.req.valid('param').id;

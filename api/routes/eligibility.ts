@@ -1,6 +1,7 @@
 // /eligibility/lock · /unlock: the BA Eligibility Stake (docs/protocol.md §8), through the same ledger
 // activities the workflows use. The hold id comes from the Idempotency-Key when there is one.
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { accessRoute, PUBLIC_ACCESS } from '../route-access';
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import { agentOwner } from '../../activities/ledger';
@@ -39,10 +40,9 @@ export function eligibilityApp(ctx: ApiContext, auth: AuthMiddleware) {
   const perAgent = new PerKeyQueue();
 
   app.openapi(
-    createRoute({
+    accessRoute(PUBLIC_ACCESS, {
       method: 'get',
       path: '/requirements',
-      security: [],
       summary:
         'What a Backup Agent must lock: the eligibility stake, and the bond it locks when it votes (public)',
       responses: {
@@ -61,11 +61,10 @@ export function eligibilityApp(ctx: ApiContext, auth: AuthMiddleware) {
   );
 
   app.openapi(
-    createRoute({
+    accessRoute(auth.access.signedMutation, {
       method: 'post',
       path: '/lock',
       summary: 'Add `amount` to the caller’s BA Eligibility Stake',
-      middleware: [...auth.signedMutation],
       request: { body: { required: true, content: { 'application/json': { schema: eligibilityLockBody } } } },
       responses: { 200: ok, ...errorResponses(400, 401, 402, 413, 422) },
     }),
@@ -82,11 +81,10 @@ export function eligibilityApp(ctx: ApiContext, auth: AuthMiddleware) {
   );
 
   app.openapi(
-    createRoute({
+    accessRoute(auth.access.signedMutation, {
       method: 'post',
       path: '/unlock',
       summary: 'Release `amount` of the caller’s eligibility stake (all of it when omitted)',
-      middleware: [...auth.signedMutation],
       request: { body: { content: { 'application/json': { schema: eligibilityUnlockBody } } } },
       responses: { 200: ok, ...errorResponses(400, 401, 402, 409, 413, 422) },
     }),

@@ -4,7 +4,8 @@
 // reconnects with `Last-Event-ID` gets only what it missed. The stream ends with an `end` message once
 // the contract is terminal (a reconnect after that is answered 204: EventSource stops retrying), when
 // the client disconnects, or after `maxDurationMs` (the client reconnects and resumes).
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { accessRoute } from '../route-access';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import type { ContractEvent } from '../../workflows/rules/events';
 import { existingContract } from '../contract-requests';
@@ -13,7 +14,6 @@ import { badRequest, validationHook } from '../errors';
 import { roleOf } from '../contract-views';
 import { eventsVisibleTo } from '../event-privacy';
 import type { AuthMiddleware, MaybeSignedEnv } from '../middleware';
-import { OPTIONALLY_SIGNED } from '../middleware';
 import { contractIdParams, errorResponses } from '../schemas';
 import { openStreamSlot, releaseOnClose, tooManyStreams } from '../stream-caps';
 
@@ -55,12 +55,10 @@ export function eventStreamApp(ctx: ApiContext, auth: AuthMiddleware) {
   const app = new OpenAPIHono<MaybeSignedEnv>({ defaultHook: validationHook });
   const settings = ctx.eventStream;
   app.openapi(
-    createRoute({
+    accessRoute(auth.access.optionallySigned, {
       method: 'get',
       path: '/{id}/events/stream',
       // Optional, like GET /contracts/:id/events: addresses for the parties only.
-      security: OPTIONALLY_SIGNED,
-      middleware: [auth.optionallySigned],
       summary: 'The content-free event log as Server-Sent Events: the past events, then each new one',
       request: {
         params: contractIdParams,

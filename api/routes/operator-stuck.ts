@@ -1,7 +1,8 @@
 // The operator's tools for money that cannot move by the rules (docs/operations.md), operator token:
 // POST /operator/contracts/{id}/resolve (a contract flagged needs-operator: retry or release),
 // GET /operator/stuck-holds (open holds of closed contracts) and POST /operator/stuck-holds/release.
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { accessRoute } from '../route-access';
 import type { ApiContext } from '../deps';
 import { validationHook } from '../errors';
 import type { AuthMiddleware } from '../middleware';
@@ -39,12 +40,10 @@ const strandedListSchema = z.object({ holds: z.array(strandedHoldSchema) }).open
 export function stuckOperatorApp(ctx: ApiContext, auth: AuthMiddleware) {
   const app = new OpenAPIHono({ defaultHook: validationHook });
   app.openapi(
-    createRoute({
+    accessRoute(auth.access.operator, {
       method: 'post',
       path: '/contracts/{id}/resolve',
       summary: 'Resolve a contract waiting for the operator: retry its step or release its holds',
-      security: [{ operatorToken: [] }],
-      middleware: [...auth.operator],
       request: {
         params: contractIdParams,
         body: { required: true, content: { 'application/json': { schema: resolveBody } } },
@@ -60,23 +59,19 @@ export function stuckOperatorApp(ctx: ApiContext, auth: AuthMiddleware) {
     },
   );
   app.openapi(
-    createRoute({
+    accessRoute(auth.access.operatorRead, {
       method: 'get',
       path: '/stuck-holds',
       summary: 'Open holds whose contract is closed (the reconciler’s report)',
-      security: [{ operatorToken: [] }],
-      middleware: [auth.operator[0]],
       responses: { 200: json(strandedListSchema, 'stranded holds, oldest first'), ...errorResponses(401) },
     }),
     async (c) => c.json({ holds: await ctx.stuck.strandedHolds() }, 200),
   );
   app.openapi(
-    createRoute({
+    accessRoute(auth.access.operator, {
       method: 'post',
       path: '/stuck-holds/release',
       summary: 'Release every open hold of a closed contract to its owner',
-      security: [{ operatorToken: [] }],
-      middleware: [...auth.operator],
       responses: { 200: json(strandedListSchema, 'the holds released'), ...errorResponses(401) },
     }),
     async (c) => c.json({ holds: await ctx.stuck.releaseStranded() }, 200),

@@ -70,6 +70,54 @@ test('an open contract’s public view says what accepting or quoting would lock
   assert.equal(matched.json.stakeToMatch, null);
 });
 
+test('a direct award’s named Worker reads, signed, the stake accepting will lock', async () => {
+  const client = newAgent();
+  const worker = newAgent();
+  await h().fund(client.address, FUNDS);
+  await h().fund(worker.address, FUNDS);
+  const created = await call(h().app, client, 'POST', '/contracts', { body: contractBody(worker.address) });
+  assert.equal(created.status, 201);
+  const id = created.json.contractId as string;
+  assert.equal(created.json.stakeToMatch.workerStake, '250000', 'the Client sees it too');
+  const seen = await call(h().app, worker, 'GET', `/contracts/${id}`);
+  assert.equal(seen.json.view, 'party');
+  assert.equal(seen.json.role, 'worker');
+  assert.equal(seen.json.workerStake, null, 'nothing is locked yet');
+  assert.deepEqual(seen.json.stakeToMatch, {
+    workerStakeBps: 1000,
+    workerStake: '250000',
+    rule: 'floor(price × 1000 / 10000)',
+  });
+  const accepted = await call(h().app, worker, 'POST', `/contracts/${id}/accept`);
+  assert.equal(accepted.status, 200);
+  assert.deepEqual(await usdc(h(), worker), [FUNDS - 250_000n, 250_000n]);
+  assert.equal(accepted.json.workerStake, '250000');
+  assert.equal(accepted.json.stakeToMatch, null);
+});
+
+test('deadlines sent with an offset (Python’s isoformat) are answered as the same instants in UTC, with Z', async () => {
+  const client = newAgent();
+  await h().fund(client.address, FUNDS);
+  const body = contractBody(newAgent().address);
+  const utc = body.deadlines;
+  // 2 hours ahead of UTC, with microseconds; and +00:00 as datetime.isoformat() writes it.
+  const ahead = (iso: string) =>
+    new Date(Date.parse(iso) + 2 * HOUR).toISOString().replace(/\.(\d{3})Z$/, '.$1000+02:00');
+  const created = await call(h().app, client, 'POST', '/contracts', {
+    body: {
+      ...body,
+      deadlines: {
+        match: ahead(utc.match),
+        withdrawal: utc.withdrawal.replace('Z', '+00:00'),
+        delivery: ahead(utc.delivery),
+        review: utc.review.replace('Z', '+00:00'),
+      },
+    },
+  });
+  assert.equal(created.status, 201, created.text);
+  assert.deepEqual(created.json.deadlines, utc);
+});
+
 test('withdrawals: available USDC only, once per Idempotency-Key, then the operator pays it out', async () => {
   const agent = newAgent();
   const other = newAgent();
