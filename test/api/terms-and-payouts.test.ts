@@ -86,7 +86,8 @@ test('a direct award’s named Worker reads, signed, the stake accepting will lo
   assert.deepEqual(seen.json.stakeToMatch, {
     workerStakeBps: 1000,
     workerStake: '250000',
-    rule: 'floor(price × 1000 / 10000)',
+    minWorkerStake: '100000',
+    rule: 'max(floor(price × 1000 / 10000), 100000)',
   });
   const accepted = await call(h().app, worker, 'POST', `/contracts/${id}/accept`);
   assert.equal(accepted.status, 200);
