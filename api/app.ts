@@ -3,9 +3,11 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { codecServerApp } from './codec-server';
+import { agentOwner } from '../activities/ledger';
 import { createContractGateway } from './contract-gateway';
 import { DEFAULT_EVENT_STREAM, type ApiContext, type AppDeps } from './deps';
 import { mapError } from './error-mapping';
+import { jsonDepthLimit } from './json-depth';
 import { errorBody, validationHook } from './errors';
 import { authMiddleware } from './middleware';
 import { addressLimit, DEFAULT_RATE_LIMITS, MemoryRateLimitStore } from './rate-limit';
@@ -52,6 +54,7 @@ export function createApp(deps: AppDeps) {
       client: deps.temporal,
       taskQueue: deps.taskQueue,
       records: deps.records,
+      cursorSecret: deps.operatorToken,
     }),
     stuck: createStuckOperations({ client: deps.temporal, ledger: deps.ledger, records: deps.records }),
     ledger: deps.ledger,
@@ -67,6 +70,8 @@ export function createApp(deps: AppDeps) {
       settings: { ...DEFAULT_RATE_LIMITS, ...deps.limits?.settings },
       store: deps.limits?.store ?? new MemoryRateLimitStore(),
       streams: deps.limits?.streams ?? new MemoryStreamSlots(),
+      atStake: async (agent: string) =>
+        (await deps.ledger.balances(agentOwner(agent))).USDC.held >= deps.params.minWorkerStake,
     },
   };
   const logError = deps.logError ?? ((err: unknown) => console.error('unexpected API error', err));
@@ -83,6 +88,8 @@ export function createApp(deps: AppDeps) {
   });
   // The codec server carries whole Temporal payloads and checks its caller before its own, larger limit.
   app.use('*', (c, next) => (c.req.path.startsWith('/codec/') ? next() : apiBodyLimit(c, next)));
+
+  app.use('*', jsonDepthLimit);
 
   app.route('/contracts', contractCreationApp(ctx, auth));
   app.route('/contracts', contractsApp(ctx, auth));

@@ -59,7 +59,13 @@ export interface ApiContext {
   operatorToken: string;
   now: () => number;
   eventStream: EventStreamSettings;
-  limits: { settings: RateLimitSettings; store: RateLimitStore; streams: StreamSlots };
+  limits: {
+    settings: RateLimitSettings;
+    store: RateLimitStore;
+    streams: StreamSlots;
+    /** The agent holds at least a minimum Worker Stake (api/rate-limit.ts agentLimit). */
+    atStake: (agent: string) => Promise<boolean>;
+  };
 }
 
 export interface EventStreamSettings {

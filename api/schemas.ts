@@ -91,6 +91,10 @@ const quoteSchema = z
     confidence: z.number().nullable(),
     message: z.string().nullable(),
     submittedAt: instant,
+    bidBond: amount.openapi({
+      description:
+        'the bidder’s Worker Stake for this price, held while the quote lives; the winner’s becomes its stake',
+    }),
   })
   .openapi('Quote');
 
@@ -134,6 +138,7 @@ const publicFields = {
 const stakeToMatchSchema = z
   .object({
     workerStakeBps: z.number().int(),
+    minWorkerStake: amount.openapi({ description: 'the floor of every Worker Stake and bid bond' }),
     workerStake: amount.nullable().openapi({ description: 'for a fixed price; null for an auction' }),
     rule: z.string(),
   })
@@ -162,6 +167,7 @@ export const partyViewSchema = z
     cancellationReason: z.string().nullable(),
     paramsVersion: z.number(),
     workerStakeBps: z.number().int().openapi({ description: 'the Worker Stake rate in basis points' }),
+    minWorkerStake: amount.openapi({ description: 'the floor of every Worker Stake and bid bond' }),
     disputeClaims: z.array(z.enum(VERDICTS)).nullable(),
     voting: z.object({ drawnAt: instant, endsAt: instant, tallied: z.boolean() }).nullable(),
     keyReaders: z

@@ -167,7 +167,7 @@ export function registerAgentTools(server: McpServer, agent: AgentClient): void 
   }
   tool(
     'quote',
-    'Bid on an auction at `price` (at most its budget cap); a new quote replaces your earlier one. Winning locks floor(price × workerStakeBps / 10000).',
+    'Bid on an auction at `price` (at most its budget cap); the quote holds its bid bond, max(floor(price × workerStakeBps / 10000), minWorkerStake), which becomes your Worker Stake if you win; a new quote replaces your earlier one and moves the bond.',
     {
       contractId,
       price: amount,

@@ -147,6 +147,8 @@ export interface ContractView {
   paramsVersion: number;
   /** The snapshot's Worker Stake rate: what accepting or quoting locks (rules/holds workerStakeFor). */
   workerStakeBps: number;
+  /** The snapshot's floor of every Worker Stake and bid bond. */
+  minWorkerStake: string;
   /** The Client's claimed verdicts of its dispute (informational), else null. */
   disputeClaims: Verdict[] | null;
   /** The panel's voting window (SPEC §8) once drawn, else null. Votes stay sealed: see `votesQuery`. */
@@ -245,6 +247,8 @@ export interface QuoteView {
   confidence: number | null;
   message: string | null;
   submittedAt: string;
+  /** The bid bond held for this quote: the Worker Stake for its price. */
+  bidBond: string;
 }
 
 /** One vote row of SPEC §8: one per (contract, BA, criterion), a BA that never voted included. */

@@ -8,6 +8,7 @@ import { agentOwner } from '../../activities/ledger';
 import { createLedgerActivities } from '../../activities/ledger-activities';
 import type { SignedEnv } from '../auth';
 import { keyToken } from '../contract-ids';
+import { PerKeyQueue } from '../per-key-queue';
 import type { ApiContext } from '../deps';
 import { validationHook } from '../errors';
 import { IDEMPOTENCY_HEADER } from '../idempotency';
@@ -38,6 +39,7 @@ export const requirementsSchema = z
 export function eligibilityApp(ctx: ApiContext, auth: AuthMiddleware) {
   const app = new OpenAPIHono<SignedEnv>({ defaultHook: validationHook });
   const ledgerActivities = createLedgerActivities({ ledger: ctx.ledger });
+  const perAgent = new PerKeyQueue();
 
   app.openapi(
     accessRoute(PUBLIC_ACCESS, {
@@ -71,11 +73,10 @@ export function eligibilityApp(ctx: ApiContext, auth: AuthMiddleware) {
     async (c) => {
       const caller = c.var.caller;
       const { amount } = c.req.valid('json');
-      await ledgerActivities.lockEligibility({
-        address: caller,
-        amount: amount.toString(),
-        key: operationKey(c, caller, 'lock'),
-      });
+      const key = operationKey(c, caller, 'lock');
+      await perAgent.run(caller, () =>
+        ledgerActivities.lockEligibility({ address: caller, amount: amount.toString(), key }),
+      );
       const balances = await ctx.ledger.balances(agentOwner(caller));
       return c.json({ ...balancesToWire(caller, balances), locked: amount.toString() }, 200);
     },
@@ -93,10 +94,13 @@ export function eligibilityApp(ctx: ApiContext, auth: AuthMiddleware) {
     async (c) => {
       const caller = c.var.caller;
       const { amount } = c.req.valid('json');
-      const { released } = await ledgerActivities.unlockEligibility({
-        address: caller,
-        ...(amount === undefined ? {} : { amount: amount.toString() }),
-        key: operationKey(c, caller, 'unlock'),
+      const key = operationKey(c, caller, 'unlock');
+      const { released } = await perAgent.run(caller, async () => {
+        return ledgerActivities.unlockEligibility({
+          address: caller,
+          ...(amount === undefined ? {} : { amount: amount.toString() }),
+          key,
+        });
       });
       const balances = await ctx.ledger.balances(agentOwner(caller));
       return c.json({ ...balancesToWire(caller, balances), released }, 200);

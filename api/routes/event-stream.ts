@@ -11,6 +11,7 @@ import type { ContractEvent } from '../../workflows/rules/events';
 import { existingContract } from '../contract-requests';
 import type { ApiContext } from '../deps';
 import { badRequest, validationHook } from '../errors';
+import { roleOf } from '../contract-views';
 import { eventsVisibleTo } from '../event-privacy';
 import type { AuthMiddleware, MaybeSignedEnv } from '../middleware';
 import { contractIdParams, errorResponses } from '../schemas';
@@ -76,10 +77,13 @@ export function eventStreamApp(ctx: ApiContext, auth: AuthMiddleware) {
     async (c) => {
       const id = c.req.valid('param').id;
       const seen = alreadySeen(c.req.header('Last-Event-ID'));
-      const visible = eventsVisibleTo(await existingContract(ctx, id), c.var.caller);
+      const view = await existingContract(ctx, id);
+      const visible = eventsVisibleTo(view, c.var.caller);
       const first = await ctx.contracts.eventLog(id);
       if (isClosed(first) && seen >= first.length) return c.body(null, 204);
-      const slot = await openStreamSlot(ctx.limits, c);
+      const caller = c.var.caller;
+      const party = caller !== undefined && roleOf(view, caller) !== null;
+      const slot = await openStreamSlot(ctx.limits, c, party ? { contractId: id, agent: caller } : undefined);
       if (slot === undefined) return tooManyStreams(c);
 
       return streamSSE(c, async (stream) => {

@@ -32,6 +32,7 @@ export const paramsSchema = z
       .openapi({ description: 'milliseconds after a tally in which the Client or the Worker may appeal' }),
     appealBondBps: bps,
     appealPanelSize: z.number().int(),
+    minWorkerStake: amount.openapi({ description: 'the floor of every Worker Stake and bid bond' }),
   })
   .openapi('ProtocolParams');
 

@@ -12,6 +12,7 @@ import type { AuthMiddleware } from '../middleware';
 import { accessRoute } from '../route-access';
 import { awardBody, contractIdParams, contractViewSchema, errorResponses, quoteBody } from '../schemas';
 import { contractIdOf, updateId } from '../contract-requests';
+import { requireBidBondFunds } from '../bid-bond-precheck';
 
 const viewResponse = (description: string) => ({
   description,
@@ -25,14 +26,16 @@ export function quotesApp(ctx: ApiContext, auth: AuthMiddleware) {
       method: 'post',
       path: '/{id}/quotes',
       summary:
-        'Quote on an auction as any agent but the Client, before bidding closes; a new quote replaces the caller’s earlier one',
+        'Quote on an auction as any agent but the Client, before bidding closes; the quote holds its bid bond (the Worker Stake for its price); a new quote replaces the caller’s earlier one and moves the bond',
       request: {
         params: contractIdParams,
         body: { required: true, content: { 'application/json': { schema: quoteBody } } },
       },
       responses: {
-        201: viewResponse('the caller’s view after the quote, with its own quote as `ownQuote`'),
-        ...errorResponses(403, 404, 409),
+        201: viewResponse(
+          'the caller’s view after the quote, with its own quote as `ownQuote` (its `bidBond` is held)',
+        ),
+        ...errorResponses(402, 403, 404, 409),
       },
     }),
     async (c) => {
@@ -45,6 +48,7 @@ export function quotesApp(ctx: ApiContext, auth: AuthMiddleware) {
         ...(confidence === undefined ? {} : { confidence }),
         ...(message === undefined ? {} : { message }),
       };
+      await requireBidBondFunds(ctx, id, caller, price);
       const view = await ctx.contracts.send(id, quoteUpdate, input, updateId(c, caller));
       return c.json(viewFor(view, caller), 201);
     },

@@ -24,7 +24,12 @@ export const withdrawalBody = z
       .trim()
       .min(1)
       .max(200)
-      .openapi({ description: 'where the operator sends the money (an address, an account reference)' }),
+      // Shown verbatim in the operator's payout queue: no line breaks, control or bidi characters.
+      .regex(/^[\x20-\x7e]+$/, 'must be printable ASCII (letters, digits, punctuation, spaces)')
+      .openapi({
+        description:
+          'where the operator sends the money (an address, an account reference): printable ASCII, at most 200 characters',
+      }),
   })
   .strict()
   .openapi('WithdrawalRequest');

@@ -38,6 +38,7 @@ test('GET /params answers the parameters in force, in wire form, with their vers
     appealWindow: 24 * HOUR,
     appealBondBps: 1000,
     appealPanelSize: 5,
+    minWorkerStake: '100000',
   });
   const requirements = await call(h().app, undefined, 'GET', '/eligibility/requirements');
   assert.deepEqual(requirements.json, { eligibilityStake: '100000000', baBond: '10000000', baPanelSize: 3 });
@@ -53,14 +54,16 @@ test('an open contract’s public view says what accepting or quoting would lock
   const fixedView = await call(h().app, undefined, 'GET', `/contracts/${fixed.json.contractId}`);
   assert.deepEqual(fixedView.json.stakeToMatch, {
     workerStakeBps: 1000,
+    minWorkerStake: '100000',
     workerStake: '250000',
-    rule: 'floor(price × 1000 / 10000)',
+    rule: 'max(floor(price × 1000 / 10000), 100000)',
   });
   const auctionView = await call(h().app, undefined, 'GET', `/contracts/${auction.json.contractId}`);
   assert.deepEqual(auctionView.json.stakeToMatch, {
     workerStakeBps: 1000,
+    minWorkerStake: '100000',
     workerStake: null,
-    rule: 'floor(quote price × 1000 / 10000)',
+    rule: 'bid bond = max(floor(quote price × 1000 / 10000), 100000), held while the quote lives',
   });
   // The stake an accept locks is the one announced.
   const worker = newAgent();
@@ -87,7 +90,8 @@ test('a direct award’s named Worker reads, signed, the stake accepting will lo
   assert.deepEqual(seen.json.stakeToMatch, {
     workerStakeBps: 1000,
     workerStake: '250000',
-    rule: 'floor(price × 1000 / 10000)',
+    minWorkerStake: '100000',
+    rule: 'max(floor(price × 1000 / 10000), 100000)',
   });
   const accepted = await call(h().app, worker, 'POST', `/contracts/${id}/accept`);
   assert.equal(accepted.status, 200);

@@ -76,7 +76,7 @@ describe('auctions (time-skipping server, real ledger on SQLite)', () => {
       await h.ledger.audit();
       assert.deepEqual(await escrowHolds(h, run.contractId), [
         [`${run.contractId}:escrow`, BUDGET, 'resolved'],
-        [`${run.contractId}:match-refund:1`, 2_000_000n, 'resolved'],
+        [`${run.contractId}:match:1`, 2_000_000n, 'resolved'],
       ]);
       const view = await h.view(run.handle);
       assert.equal(view.price, '2000000');
@@ -156,9 +156,9 @@ describe('auctions (time-skipping server, real ledger on SQLite)', () => {
       );
     }));
 
-  test("the winner's stake lock fails: the owner pick is refused (402, nothing changed), the deadline matches the next best", () =>
+  test('a bidder that cannot fund its bid bond is refused at its quote (402, nothing held); the deadline matches on the bonds held', () =>
     withHarness(async (h) => {
-      const run = await AUCTION_PATHS['auction-stake-fallback'](h);
+      const run = await AUCTION_PATHS['auction-bond-refused'](h);
       assertStatus(run, 'settled-fully-met');
       await h.assertBalances({
         [CLIENT]: b(FUNDS - 3_000_000n),
@@ -168,17 +168,24 @@ describe('auctions (time-skipping server, real ledger on SQLite)', () => {
         treasury: b(0n),
       });
       await h.assertNothingPending(run.contractId);
+      // Two bonds were held (WORKER's became its stake, OTHER's was released at the match); none of POOR's.
       const stakes = (await h.ledger.holdsByContract(run.contractId)).filter((x) => x.kind === 'stake');
       assert.deepEqual(
-        stakes.map((x) => x.owner),
-        [`agent:${WORKER}`],
+        stakes.map((x) => [x.owner, x.amount]).sort(),
+        [
+          [`agent:${OTHER}`, 400_000n],
+          [`agent:${WORKER}`, 300_000n],
+        ].sort(),
       );
       const matched = await matchedEvent(run);
-      assert.deepEqual([matched.via, matched.worker, matched.price], ['best-quote', WORKER, '3000000']);
+      assert.deepEqual(
+        [matched.via, matched.worker, matched.price, matched.workerStake],
+        ['best-quote', WORKER, '3000000', '300000'],
+      );
       const rejected = (await events(run)).filter((e) => e.type === 'contract.message-rejected');
       assert.deepEqual(
         rejected.map((e) => e.type === 'contract.message-rejected' && [e.message, e.code, e.actor]),
-        [['award', 'insufficient_funds', CLIENT]],
+        [['quote', 'insufficient_funds', POOR]],
       );
     }));
 

@@ -53,7 +53,7 @@ import {
 import { clientReviewVerdicts } from '../rules/agent-verdicts';
 import type { ContractMessage } from '../rules/message-names';
 import type { Address } from '../rules/address';
-import { disputeBondFor } from '../rules/holds';
+import { disputeBondFor, workerStakeFor } from '../rules/holds';
 import { toWire } from '../rules/money';
 import type { CancellationReason } from '../rules/status';
 import { decideTally, everyoneVoted, settleUnappealed } from './panel';
@@ -73,9 +73,10 @@ import { votesResult } from './record';
 import { admit, mayLogRejection, settleSpending } from './budget';
 import { receipt } from './receipt';
 import { awardContract } from './auction-match';
-import { recordQuote, validateAward, validateQuote } from './bidding';
+import { admitQuote, quotedPrice, recordQuote, validateAward, validateQuote } from './bidding';
+import { holdBidBond } from './bid-bond';
 import type { Contract } from './state';
-import { lockWorkerStake, stakeIsNoHold } from './worker-stake';
+import { lockWorkerStake } from './worker-stake';
 import {
   appealPartyOf,
   callerOf,
@@ -124,9 +125,7 @@ const accept: MessageSpec<{ caller: string }> = {
       try {
         recheck(c, input, validateAccept);
         const amount = c.stakeAmount();
-        const holdId = stakeIsNoHold(amount)
-          ? null
-          : await lockOrRefuse('Worker Stake', amount, () => lockWorkerStake(c, worker, amount));
+        const holdId = await lockOrRefuse('Worker Stake', amount, () => lockWorkerStake(c, worker, amount));
         c.matched(worker, { amount, holdId });
         c.record(
           contractMatchedEvent(c.eventContext(worker), {
@@ -358,14 +357,23 @@ const appeal: MessageSpec<AppealInput> = {
   },
 };
 
-/** An auction bid (bidding.ts): recorded at once; the bidder's earlier quote is replaced. */
+/**
+ * An auction bid (bidding.ts): its bid bond is held (bid-bond.ts), then it is recorded; the bidder's
+ * earlier quote is replaced and its bond moved. Under the match lock: no close of bidding reads the
+ * quotes while a bond moves, and a quote queued behind a close is refused by the recheck.
+ */
 const quote: MessageSpec<QuoteInput> = {
   message: 'quote',
   signal: quoteSignal,
   update: quoteUpdate,
   validate: validateQuote,
-  run: async (c, input) => {
-    recordQuote(c, input);
+  run: (c, input) => {
+    const sequence = admitQuote(c, input);
+    return c.matchLock.run(async () => {
+      recheck(c, input, validateQuote);
+      const bond = await holdBidBond(c, callerOf(input)!, workerStakeFor(quotedPrice(input), c.params));
+      recordQuote(c, input, bond, sequence);
+    });
   },
 };
 

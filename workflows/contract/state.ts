@@ -55,11 +55,8 @@ export interface HeldFunds {
   holdId: string;
 }
 
-/** The Worker Stake: no hold (holdId null) when it rounds to zero (docs/protocol.md). */
-export interface StakeHold {
-  amount: bigint;
-  holdId: string | null;
-}
+/** The Worker Stake: always a hold (minWorkerStake floors it; an auction's is the winner's bid bond). */
+export type StakeHold = HeldFunds;
 
 /** The delivery as the workflow keeps it: the key-less reference, the content hash, when. */
 export type Delivery = ContentRef & { contentHash: string; deliveredAt: number };
@@ -80,6 +77,8 @@ export interface Ballot {
 /** An auction quote as the workflow keeps it: the rules' Quote plus the bidder's message to the Client. */
 export interface AuctionQuote extends Quote {
   message: string | null;
+  /** The bid bond held for this quote (bid-bond.ts): the Worker Stake for its price. */
+  bond: HeldFunds;
 }
 
 export interface OperatorState {
@@ -168,6 +167,7 @@ class ContractState {
   readonly matchLock = new WorkflowLock();
   /** Auctions (bidding.ts): the live quotes, one per bidder, in arrival order. */
   quotes: AuctionQuote[] = [];
+  private bondSteps = 0;
   /** Auctions: quotes received so far (replacements included); numbers the quote IDs. */
   quoteSequence = 0;
   /** Auctions: true while a close of bidding is matching (quotes and a second award are refused). */
@@ -268,6 +268,11 @@ class ContractState {
   /** Auctions: the next quote's sequence number. */
   nextQuoteSequence(): number {
     return ++this.quoteSequence;
+  }
+
+  /** Auctions: the next bid-bond batch's number (every attempt, a refused one included: ids never repeat). */
+  nextBondStep(): number {
+    return ++this.bondSteps;
   }
 
   /** Auctions: a checked quote replaces the bidder's earlier one; publishes (the quote count). */
@@ -488,7 +493,7 @@ class ContractState {
       workerStake: this.stake,
       disputeBond: this.disputeBond,
     }[kind];
-    if (held === null || held.holdId === null) throw new RangeError(`no ${kind} hold`);
+    if (held === null) throw new RangeError(`no ${kind} hold`);
     return held.holdId;
   }
 
@@ -562,6 +567,7 @@ class ContractState {
       cancellationReason: cancellationReasonOf(this.status),
       paramsVersion: this.params.version,
       workerStakeBps: this.params.workerStakeBps,
+      minWorkerStake: toWire(this.params.minWorkerStake),
       disputeClaims: this.disputeClaims,
       voting:
         this.panel === null
@@ -581,6 +587,7 @@ class ContractState {
         confidence: q.confidence ?? null,
         message: q.message,
         submittedAt: new Date(q.submittedAt).toISOString(),
+        bidBond: toWire(q.bond.amount),
       })),
       winningQuoteId: this.winningQuote?.quoteId ?? null,
     };

@@ -27,6 +27,8 @@ export interface ProtocolParams {
   appealBondBps: number;
   /** Backup Agents drawn for an appeal, none of the first panel. */
   appealPanelSize: number;
+  /** Floor of every Worker Stake and bid bond, so no match is free (rules/holds workerStakeFor). */
+  minWorkerStake: bigint;
 }
 
 /** The same set with amounts as decimal strings: the form that travels in workflow payloads. */
@@ -53,6 +55,7 @@ export const DEFAULT_PARAMS: Readonly<ProtocolParams> = Object.freeze({
   appealWindow: 24 * HOUR_MS,
   appealBondBps: 1000,
   appealPanelSize: 5,
+  minWorkerStake: 100_000n,
 });
 
 export const MAX_PANEL_SIZE = 100;
@@ -84,6 +87,7 @@ const paramFields = {
   appealWindow: windowField,
   appealBondBps: bpsField,
   appealPanelSize: panelSizeField,
+  minWorkerStake: positiveAmount,
 };
 
 /**
@@ -128,6 +132,7 @@ export function paramsToWire(params: ProtocolParams): ProtocolParamsWire {
     baEligibilityStake: toWire(params.baEligibilityStake),
     baBond: toWire(params.baBond),
     rewardPerCriterion: toWire(params.rewardPerCriterion),
+    minWorkerStake: toWire(params.minWorkerStake),
   };
 }
 
