@@ -2,8 +2,14 @@
 // OpenAPI document at /openapi.json and a docs page at /docs. Everything it touches is injected.
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
-import { createContractGateway } from './contract-gateway';
-import { DEFAULT_EVENT_STREAM, type ApiContext, type AppDeps } from './deps';
+import { createContractGateway, type ContractGateway } from './contract-gateway';
+import {
+  DEFAULT_EVENT_STREAM,
+  type AgentFeedContext,
+  type AgentFeedDeps,
+  type ApiContext,
+  type AppDeps,
+} from './deps';
 import { mapError } from './error-mapping';
 import { errorBody, validationHook } from './errors';
 import { authMiddleware } from './middleware';
@@ -11,6 +17,9 @@ import { notOnOpenPanel } from './panel-check';
 import { addressLimit, DEFAULT_RATE_LIMITS, MemoryRateLimitStore } from './rate-limit';
 import { MemoryStreamSlots } from './stream-caps';
 import { agentsApp } from './routes/agents';
+import { agentFeedApp } from './routes/agent-feed';
+import { webhooksApp } from './routes/webhooks';
+import { webhookWorkflows } from './webhook-workflows';
 import { contractMessagesApp } from './routes/contract-messages';
 import { contractCreationApp, contractsApp } from './routes/contracts';
 import { deliveryContentApp } from './routes/delivery-content';
@@ -41,13 +50,53 @@ const OPENAPI_CONFIG = {
 
 export type { AppDeps } from './deps';
 
-export function createApp(deps: AppDeps) {
-  const ctx: ApiContext = {
-    contracts: createContractGateway({
+/**
+ * The gateway that tells the feed of every contract it starts or messages (a refused message too: the
+ * log may record it), so the projector looks at it soon.
+ */
+function touchingFeed(gateway: ContractGateway, feed: AgentFeedDeps | undefined): ContractGateway {
+  if (feed === undefined) return gateway;
+  const touched = async <T>(contractId: string, work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } finally {
+      await feed.touch(contractId);
+    }
+  };
+  return {
+    ...gateway,
+    create: (input, summary) => touched(input.contractId, () => gateway.create(input, summary)),
+    send: (contractId, update, arg, updateId) =>
+      touched(contractId, () => gateway.send(contractId, update, arg, updateId)),
+  };
+}
+
+function feedContext(deps: AppDeps): AgentFeedContext | undefined {
+  if (deps.feed === undefined) return undefined;
+  return {
+    ...deps.feed,
+    webhooks: webhookWorkflows({
       client: deps.temporal,
       taskQueue: deps.taskQueue,
-      records: deps.records,
+      store: deps.feed.store,
+      ...(deps.feed.webhookMaxRetryIntervalMs === undefined
+        ? {}
+        : { maxRetryIntervalMs: deps.feed.webhookMaxRetryIntervalMs }),
     }),
+  };
+}
+
+export function createApp(deps: AppDeps) {
+  const ctx: ApiContext = {
+    contracts: touchingFeed(
+      createContractGateway({
+        client: deps.temporal,
+        taskQueue: deps.taskQueue,
+        records: deps.records,
+      }),
+      deps.feed,
+    ),
+    feed: feedContext(deps),
     stuck: createStuckOperations({ client: deps.temporal, ledger: deps.ledger, records: deps.records }),
     ledger: deps.ledger,
     vault: deps.vault,
@@ -91,6 +140,10 @@ export function createApp(deps: AppDeps) {
   app.route('/contracts', eventStreamApp(ctx, auth));
   app.route('/agents', agentsApp(ctx, auth));
   app.route('/agents', withdrawalsApp(ctx, auth));
+  if (ctx.feed !== undefined) {
+    app.route('/agents', agentFeedApp(ctx, ctx.feed, auth));
+    app.route('/agents', webhooksApp(ctx.feed, auth, ctx.now));
+  }
   app.route('/params', paramsApp(ctx));
   app.route('/eligibility', eligibilityApp(ctx, auth));
   app.route('/operator', operatorApp(ctx, auth));

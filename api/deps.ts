@@ -11,6 +11,9 @@ import type { RateLimitSettings, RateLimitStore } from './rate-limit';
 import type { StreamSlots } from './stream-caps';
 import type { StuckOperations } from './stuck-operations';
 import type { KeyVault } from './vault';
+import type { FeedStore } from '../activities/agent-feed/store';
+import type { Resolve } from '../activities/agent-feed/webhook-target';
+import type { WebhookWorkflows } from './webhook-workflows';
 
 /**
  * Issue 6 plugs the "not on an open panel" rule in here (SPEC §8: an agent drawn on a panel keeps
@@ -40,6 +43,8 @@ export interface AppDeps {
   logError?: (err: unknown) => void;
   /** The event stream's polling, duration limit and heartbeat (DEFAULT_EVENT_STREAM below). */
   eventStream?: Partial<EventStreamSettings>;
+  /** The agents' contracts, feeds and webhooks (docs/agents.md); without it those routes are not served. */
+  feed?: AgentFeedDeps;
   /** Rate limits and stream caps (api/rate-limit.ts); defaults: DEFAULT_RATE_LIMITS, in memory. */
   limits?: {
     settings?: Partial<RateLimitSettings>;
@@ -64,7 +69,24 @@ export interface ApiContext {
   now: () => number;
   eligibilityUnlockCheck: EligibilityUnlockCheck;
   eventStream: EventStreamSettings;
+  feed: AgentFeedContext | undefined;
   limits: { settings: RateLimitSettings; store: RateLimitStore; streams: StreamSlots };
+}
+
+export interface AgentFeedDeps {
+  store: FeedStore;
+  /** Marks a contract as changed, so the feed projector looks at it soon (activities/agent-feed/projector.ts). */
+  touch(contractId: string): Promise<void>;
+  /** Webhooks may target http and loopback or private addresses (local development only). */
+  webhookAllowPrivate: boolean;
+  /** Tests only: another resolver than the system's for the webhook target check. */
+  resolve?: Resolve;
+  /** Tests only: the longest wait between two attempts of a webhook post (default 10 minutes). */
+  webhookMaxRetryIntervalMs?: number;
+}
+
+export interface AgentFeedContext extends AgentFeedDeps {
+  webhooks: WebhookWorkflows;
 }
 
 export interface EventStreamSettings {

@@ -8,6 +8,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openLedger } from '../activities/ledger';
 import { openRecords } from '../activities/records';
+import { openFeed } from '../activities/agent-feed/store';
+import { startAgentFeed } from './agent-feed';
 import { createApp, type App } from '../api/app';
 import type { PostgresPool, PostgresPoolOptions } from '../api/auth';
 import { PostgresNonceStore, SqliteNonceStore, openPostgresPool } from '../api/auth';
@@ -143,9 +145,19 @@ export async function startApiServer(settings: Settings, options: ApiServerOptio
   const ledger = await openLedger(settings.ledger);
   const records = await openRecords(settings.ledger);
   const stores = await openApiStoresFor(settings);
+  const taskQueue = options.taskQueue ?? TASK_QUEUE;
+  const feedStore = await openFeed(settings.ledger);
+  const feed = startAgentFeed({
+    client: temporal.client,
+    taskQueue,
+    records,
+    store: feedStore,
+    webhookAllowPrivate: settings.webhookAllowPrivate,
+    projector: { reminderLeadMs: settings.feedReminderLeadMs },
+  });
   const app = createApp({
     temporal: temporal.client,
-    taskQueue: options.taskQueue ?? TASK_QUEUE,
+    taskQueue,
     ledger,
     records,
     vault: stores.vault,
@@ -154,6 +166,7 @@ export async function startApiServer(settings: Settings, options: ApiServerOptio
     payouts: stores.payouts,
     params: settings.params,
     operatorToken: settings.operatorToken,
+    feed: feed.deps,
     limits: {
       settings: settings.rateLimits,
       ...('pool' in stores ? { store: stores.rateLimits, streams: stores.streamSlots } : {}),
@@ -171,6 +184,8 @@ export async function startApiServer(settings: Settings, options: ApiServerOptio
         // Keep-alive sockets would hold close() open.
         if ('closeAllConnections' in server) server.closeAllConnections();
       });
+      await feed.stop();
+      await feedStore.close();
       await temporal.connection.close();
       await ledger.close();
       await records.close();

@@ -43,6 +43,13 @@ export interface Settings {
   secretsFile: string | null;
   /** Token buckets and event-stream caps of the API (docs/security.md "API limits"). */
   rateLimits: RateLimitSettings;
+  /**
+   * OPENCONTRACT_WEBHOOK_ALLOW_PRIVATE: webhooks may target http and loopback or private addresses
+   * (local development). Unset: allowed on the embedded default when the API listens on loopback only.
+   */
+  webhookAllowPrivate: boolean;
+  /** OPENCONTRACT_FEED_REMINDER_MS: how long before an agent's action deadline its feed reminds it (default 1 h). */
+  feedReminderLeadMs: number;
 }
 
 const PROJECT_ROOT = join(__dirname, '..');
@@ -76,6 +83,24 @@ function parseRetentionDays(value: string | undefined): number {
   }
   return parsed.data;
 }
+
+function parseFlag(name: string, value: string | undefined, fallback: boolean): boolean {
+  const flag = value?.trim() ?? '';
+  if (flag === '') return fallback;
+  if (flag === '1' || flag === 'true') return true;
+  if (flag === '0' || flag === 'false') return false;
+  throw new SettingsError(name, `${name} must be 1 or 0`);
+}
+
+function parseDurationMs(name: string, value: string | undefined, fallback: number): number {
+  const text = value?.trim() ?? '';
+  if (text === '') return fallback;
+  if (!/^\d{1,12}$/.test(text))
+    throw new SettingsError(name, `${name} must be a whole number of milliseconds`);
+  return Number(text);
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 
 function parsePort(value: string | undefined): number {
   if (value === undefined || value.trim() === '') return 3000;
@@ -176,6 +201,16 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const embedded = !usesExternalCluster(env);
   const retentionDays = parseRetentionDays(env.OPENCONTRACT_TEMPORAL_RETENTION_DAYS);
   const rateLimits = rateLimitSettings(env);
+  const webhookAllowPrivate = parseFlag(
+    'OPENCONTRACT_WEBHOOK_ALLOW_PRIVATE',
+    env.OPENCONTRACT_WEBHOOK_ALLOW_PRIVATE,
+    embedded && LOOPBACK_HOSTS.has(host),
+  );
+  const feedReminderLeadMs = parseDurationMs(
+    'OPENCONTRACT_FEED_REMINDER_MS',
+    env.OPENCONTRACT_FEED_REMINDER_MS,
+    3_600_000,
+  );
 
   const missing = (name: string) => (env[name]?.trim() ?? '') === '';
   let secretsFile: string | null = null;
@@ -208,5 +243,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     retentionDays,
     secretsFile,
     rateLimits,
+    webhookAllowPrivate,
+    feedReminderLeadMs,
   };
 }
