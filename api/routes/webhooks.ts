@@ -20,7 +20,7 @@ const webhookBody = z
   .strict()
   .openapi('WebhookRequest');
 
-const webhookSchema = z
+export const webhookSchema = z
   .object({
     id: z.string(),
     url: z.string(),
@@ -34,7 +34,7 @@ const webhookSchema = z
   })
   .openapi('Webhook');
 
-const createdSchema = z
+export const createdWebhookSchema = z
   .object({
     id: z.string(),
     url: z.string(),
@@ -65,7 +65,7 @@ export function webhooksApp(feed: AgentFeedContext, auth: AuthMiddleware, now: (
         body: { required: true, content: { 'application/json': { schema: webhookBody } } },
       },
       responses: {
-        201: json(createdSchema, 'the subscription and its secret'),
+        201: json(createdWebhookSchema, 'the subscription and its secret'),
         ...errorResponses(400, 401, 403, 409, 413, 422),
       },
     }),
