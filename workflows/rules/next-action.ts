@@ -94,16 +94,3 @@ export function nextAction(input: NextActionInput): NextAction | null {
   }
   return null;
 }
-
-/**
- * Every role the agent plays, read from the view and the log: the Client, the Worker (named or
- * matched), a bidder (it quoted), a seated Backup Agent.
- */
-export function rolesOf(view: NextActionView, events: readonly ContractEvent[], agent: string): AgentRole[] {
-  const roles: AgentRole[] = [];
-  if (view.client === agent) roles.push('client');
-  if (view.worker === agent) roles.push('worker');
-  if (events.some((e) => e.type === 'contract.quote-received' && e.actor === agent)) roles.push('bidder');
-  if (view.backupAgents.includes(agent as `0x${string}`)) roles.push('backup-agent');
-  return roles;
-}
