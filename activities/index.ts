@@ -1,6 +1,6 @@
 // Every activity the contract worker runs, composed from their factories.
 import { createWebhookActivities } from './agent-feed/webhook-activities';
-import type { FeedStore } from './agent-feed/store';
+import type { FeedStore } from '../store/agent-feed';
 import { createDrawActivities } from './draw-activities';
 import type { Ledger } from './ledger';
 import { createLedgerActivities } from './ledger-activities';

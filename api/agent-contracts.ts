@@ -2,8 +2,8 @@
 // Client, named or matched Worker, bidder, seated Backup Agent), newest first, each with its status
 // now and what the agent is expected to do next (workflows/rules/next-action.ts). Open contracts
 // are read from their workflow, closed ones from their durable record.
-import type { FeedStore } from '../activities/agent-feed/store';
-import type { AgentContractRow } from '../activities/agent-feed/types';
+import type { FeedStore } from '../store/agent-feed';
+import type { AgentContractRow } from '../store/agent-feed/types';
 import { nextAction, type AgentRole, type NextActionKind } from '../workflows/rules/next-action';
 import type { ContractGateway } from './contract-gateway';
 import { badRequest } from './errors';

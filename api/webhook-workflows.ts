@@ -1,8 +1,8 @@
 // The Temporal side of webhooks: each subscription's delivery workflow is started when the
 // subscription is made, and woken (started again if it is not running) when its agent's feed grows.
 import type { Client } from '@temporalio/client';
-import type { FeedStore } from '../activities/agent-feed/store';
-import type { WebhookSubscription } from '../activities/agent-feed/types';
+import type { FeedStore } from '../store/agent-feed';
+import type { WebhookSubscription } from '../store/agent-feed/types';
 import {
   feedAppendedSignal,
   WEBHOOK_WORKFLOW_TYPE,

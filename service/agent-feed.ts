@@ -7,7 +7,7 @@ import {
   type FeedProjector,
   type ProjectorSettings,
 } from '../activities/agent-feed/projector';
-import type { FeedStore } from '../activities/agent-feed/store';
+import type { FeedStore } from '../store/agent-feed';
 import type { Resolve } from '../activities/agent-feed/webhook-target';
 import type { ContractRecordStore } from '../activities/records';
 import { createContractGateway } from '../api/contract-gateway';

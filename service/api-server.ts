@@ -1,25 +1,14 @@
 // Builds every dependency of the API from the settings and serves it over HTTP (the start script
-// calls this). The API's own stores (key vault, nonces, idempotency records) live next to the
-// ledger: with a PostgreSQL ledger in the same database (tables `api_*`, shared by every API
-// process), else in SQLite files under the data dir (vault.sqlite, nonces.sqlite, idempotency.sqlite, payouts.sqlite).
+// calls this). The API's own stores are opened by store/ (openApiStoresFor), beside the ledger.
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { openLedger } from '../activities/ledger';
 import { openRecords } from '../activities/records';
-import { openFeed } from '../activities/agent-feed/store';
+import { openFeed } from '../store/agent-feed';
 import { startAgentFeed } from './agent-feed';
 import { createApp, type App } from '../api/app';
-import type { PostgresPool, PostgresPoolOptions } from '../api/auth';
-import { PostgresNonceStore, SqliteNonceStore, openPostgresPool } from '../api/auth';
-import { SqliteIdempotencyStore } from '../api/idempotency-sqlite';
-import { PostgresIdempotencyStore } from '../api/idempotency-postgres';
-import { SqlitePayoutStore } from '../api/payouts';
-import { PostgresPayoutStore } from '../api/payouts-postgres';
-import { PostgresRateLimitStore, PostgresStreamSlots } from '../api/rate-limit-postgres';
-import { SqliteKeyVault } from '../api/vault';
-import { PostgresKeyVault } from '../api/vault-postgres';
+import { closeApiStores, openApiStoresFor } from '../store';
 import { TASK_QUEUE } from '../temporal.config';
 import type { Settings } from './settings';
 import { connectTemporalClient } from './temporal-client';
@@ -37,88 +26,6 @@ export interface ApiServerOptions {
   env?: NodeJS.ProcessEnv;
   hostname?: string;
   taskQueue?: string;
-}
-
-/** The API's own stores, each a SQLite file in `dir`. */
-export interface SqliteApiStores {
-  vault: SqliteKeyVault;
-  nonces: SqliteNonceStore;
-  idempotency: SqliteIdempotencyStore;
-  payouts: SqlitePayoutStore;
-}
-
-/** The API's own stores as tables of a PostgreSQL database, on one pool. */
-export interface PostgresApiStores {
-  vault: PostgresKeyVault;
-  nonces: PostgresNonceStore;
-  idempotency: PostgresIdempotencyStore;
-  payouts: PostgresPayoutStore;
-  /** Rate-limit buckets and event-stream slots shared by the API processes (SQLite: in memory). */
-  rateLimits: PostgresRateLimitStore;
-  streamSlots: PostgresStreamSlots;
-  pool: PostgresPool;
-}
-
-export type ApiStores = SqliteApiStores | PostgresApiStores;
-
-export function openApiStores(dir: string, vaultMasterKey: Uint8Array): SqliteApiStores {
-  return {
-    vault: new SqliteKeyVault(join(dir, 'vault.sqlite'), vaultMasterKey),
-    nonces: new SqliteNonceStore(join(dir, 'nonces.sqlite')),
-    idempotency: new SqliteIdempotencyStore(join(dir, 'idempotency.sqlite')),
-    payouts: new SqlitePayoutStore(join(dir, 'payouts.sqlite')),
-  };
-}
-
-/** Opens the pool and creates the stores' tables if missing. */
-export async function openPostgresApiStores(
-  options: PostgresPoolOptions,
-  vaultMasterKey: Uint8Array,
-): Promise<PostgresApiStores> {
-  const pool = await openPostgresPool(options);
-  try {
-    return {
-      vault: await PostgresKeyVault.open(pool, vaultMasterKey),
-      nonces: await PostgresNonceStore.open(pool),
-      idempotency: await PostgresIdempotencyStore.open(pool),
-      payouts: await PostgresPayoutStore.open(pool),
-      rateLimits: await PostgresRateLimitStore.open(pool),
-      streamSlots: await PostgresStreamSlots.open(pool),
-      pool,
-    };
-  } catch (error) {
-    await pool.end();
-    throw error;
-  }
-}
-
-/** PostgreSQL when the ledger is there (same database and schema, a pool of its own), else SQLite files. */
-export async function openApiStoresFor(
-  settings: Pick<Settings, 'dataDir' | 'ledger' | 'vaultMasterKey'>,
-): Promise<ApiStores> {
-  const { ledger } = settings;
-  if (ledger.kind === 'postgres') {
-    return openPostgresApiStores(
-      {
-        connectionString: ledger.connectionString,
-        ...(ledger.schema === undefined ? {} : { schema: ledger.schema }),
-      },
-      settings.vaultMasterKey,
-    );
-  }
-  return openApiStores(settings.dataDir, settings.vaultMasterKey);
-}
-
-/** Closes SQLite stores at once (no promise to await); PostgreSQL ones resolve when the pool has ended. */
-export function closeApiStores(stores: SqliteApiStores): void;
-export function closeApiStores(stores: ApiStores): Promise<void>;
-export function closeApiStores(stores: ApiStores): void | Promise<void> {
-  if ('pool' in stores) return stores.pool.end();
-  stores.vault.close();
-  stores.nonces.close();
-  stores.idempotency.close();
-  stores.payouts.close();
-  return Promise.resolve();
 }
 
 function listen(app: App, port: number, hostname: string): Promise<ServerType> {
@@ -146,7 +53,7 @@ export async function startApiServer(settings: Settings, options: ApiServerOptio
   const records = await openRecords(settings.ledger);
   const stores = await openApiStoresFor(settings);
   const taskQueue = options.taskQueue ?? TASK_QUEUE;
-  const feedStore = await openFeed(settings.ledger);
+  const feedStore = await openFeed(settings);
   const feed = startAgentFeed({
     client: temporal.client,
     taskQueue,

@@ -2,7 +2,7 @@
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { openLedger } from '../activities/ledger';
 import { openRecords } from '../activities/records';
-import { openFeed } from '../activities/agent-feed/store';
+import { openFeed } from '../store/agent-feed';
 import { TASK_QUEUE, temporalConnectConfig } from '../temporal.config';
 import type { Settings } from './settings';
 import { workerDataConverter } from './temporal-client';
@@ -24,7 +24,7 @@ export async function startWorker(
   const connection = await NativeConnection.connect(config.connectionOptions);
   const ledger = await openLedger(settings.ledger);
   const records = await openRecords(settings.ledger);
-  const feed = await openFeed(settings.ledger);
+  const feed = await openFeed(settings);
   const worker = await createContractWorker({
     connection,
     namespace: config.namespace ?? 'default',

@@ -8,8 +8,8 @@ import type { ContractView } from '../../workflows/definitions';
 import type { ContractEvent } from '../../workflows/rules/events';
 import { isTerminal } from '../../workflows/rules/status';
 import { nextAction, type AgentRole } from '../../workflows/rules/next-action';
-import { publicEvents } from '../../api/event-privacy';
-import type { AgentContractRole, NewFeedEntry } from './types';
+import { publicEvents } from '../../workflows/rules/public-events';
+import type { AgentContractRole, NewFeedEntry } from '../../store/agent-feed/types';
 
 export interface ProjectionInput {
   view: ContractView;

@@ -8,7 +8,7 @@
 import type { ContractView } from '../../workflows/definitions';
 import type { ContractEvent } from '../../workflows/rules/events';
 import { projectContract } from './project';
-import type { FeedStore } from './store';
+import type { FeedStore } from '../../store/agent-feed';
 
 export interface ContractSource {
   view(contractId: string): Promise<ContractView | undefined>;

@@ -2,8 +2,8 @@
 // received yet, post one entry, and give up on one after the whole retry budget. A failed post is
 // written on the subscription (its agent reads it) and thrown, so Temporal retries it with backoff.
 import { ApplicationFailure } from '@temporalio/common';
-import type { FeedStore } from './store';
-import type { FeedEntry } from './types';
+import type { FeedStore } from '../../store/agent-feed';
+import type { FeedEntry } from '../../store/agent-feed/types';
 import { postWebhook } from './webhook-post';
 import type { Resolve } from './webhook-target';
 import { WebhookTargetRefused } from './webhook-target';

@@ -3,7 +3,7 @@
 // error, how far delivered); DELETE ends one. The target is checked before anything is stored.
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { randomBytes } from 'node:crypto';
-import type { WebhookSubscription } from '../../activities/agent-feed/types';
+import type { WebhookSubscription } from '../../store/agent-feed/types';
 import { checkWebhookTarget, WebhookTargetRefused } from '../../activities/agent-feed/webhook-target';
 import type { SignedEnv } from '../auth';
 import type { AgentFeedContext } from '../deps';

@@ -10,18 +10,13 @@ import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { agentOwner, openLedger, type Balances, type Ledger } from '../../activities/ledger';
 import { openRecords, type ContractRecordStore } from '../../activities/records';
-import { openFeed } from '../../activities/agent-feed/store';
+import { openFeed } from '../../store/agent-feed';
 import { startAgentFeed, type AgentFeedService } from '../../service/agent-feed';
 import { createApp, type App, type AppDeps } from '../../api/app';
 import { createOperatorClient } from '../../api/sdk';
-import type { SqliteKeyVault } from '../../api/vault';
-import {
-  closeApiStores,
-  openApiStores,
-  startApiServer,
-  type ApiServer,
-  type SqliteApiStores,
-} from '../../service/api-server';
+import type { SqliteKeyVault } from '../../store/vault/sqlite';
+import { startApiServer, type ApiServer } from '../../service/api-server';
+import { closeApiStores, openApiStores, type SqliteApiStores } from '../../store';
 import { loadSettings, type Settings } from '../../service/settings';
 import { createTemporalClient, workerDataConverter } from '../../service/temporal-client';
 import { CONTRACT_WORKFLOWS_PATH, createContractWorker } from '../../service/worker';
@@ -56,7 +51,7 @@ export async function runContractWorker(
   taskQueue = TASK_QUEUE,
 ): Promise<RunningWorker> {
   const records = await openRecords(settings.ledger);
-  const feed = await openFeed(settings.ledger);
+  const feed = await openFeed(settings);
   const worker = await createContractWorker({
     connection: env.nativeConnection,
     namespace: env.namespace ?? 'default',
@@ -158,7 +153,7 @@ export async function startAppHarness(options: { params?: object } = {}): Promis
   const worker = await runContractWorker(env, ledger, settings);
   const stores = openApiStores(dir, settings.vaultMasterKey);
   const records = await openRecords(settings.ledger);
-  const feedStore = await openFeed(settings.ledger);
+  const feedStore = await openFeed(settings);
   const feed = startAgentFeed({
     client: createTemporalClient({
       connection: env.connection,

@@ -3,16 +3,10 @@
 // bucket and count one set of streams. A bucket is refilled and spent in one atomic UPSERT; a stream
 // slot is a row whose expiry the open stream keeps pushing forward (a crashed process's slots expire).
 import { randomUUID } from 'node:crypto';
-import type { PostgresPool } from './auth/postgres-db';
-import { createTables } from './auth/postgres-db';
-import {
-  fillTimeMs,
-  retryAfterMs,
-  type BucketRule,
-  type RateLimitStore,
-  type TakeResult,
-} from './rate-limit';
-import type { StreamCaps, StreamSlots } from './stream-caps';
+import type { PostgresPool } from '../postgres/pool';
+import { createTables } from '../postgres/pool';
+import { fillTimeMs, retryAfterMs, type BucketRule, type RateLimitStore, type TakeResult } from '.';
+import type { StreamCaps, StreamSlots } from '../stream-caps';
 
 const SCHEMA = `CREATE TABLE IF NOT EXISTS api_rate_buckets (
   key TEXT PRIMARY KEY,

@@ -1,20 +1,15 @@
-// The idempotency store in a SQLite file (one API process); the rules are idempotency-store.ts's.
+// The idempotency store in a SQLite file (one API process); the rules are index.ts's.
 import type { Transaction } from 'better-sqlite3';
-import type { SqliteDatabase } from './auth/sqlite-file';
-import { openSqliteFile } from './auth/sqlite-file';
+import type { SqliteDatabase } from '../sqlite/open';
+import { openSqliteFile } from '../sqlite/open';
 import type {
   IdempotencyScope,
   IdempotencyStore,
   IdempotencyStoreOptions,
   Reservation,
   SavedAnswer,
-} from './idempotency-store';
-import {
-  IDEMPOTENCY_PRUNE_INTERVAL_MS,
-  idempotencyStoreSettings,
-  judgeRecord,
-  pruneCutoffs,
-} from './idempotency-store';
+} from '.';
+import { IDEMPOTENCY_PRUNE_INTERVAL_MS, idempotencyStoreSettings, judgeRecord, pruneCutoffs } from '.';
 
 type ReserveTx = (scope: IdempotencyScope, requestHash: string, now: number) => Reservation;
 

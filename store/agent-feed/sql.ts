@@ -2,8 +2,8 @@
 // placeholders, run on SQLite (better-sqlite3, its own connection) or PostgreSQL (a pool). A
 // transaction on SQLite is serialized with every other statement of this connection, so no
 // statement of another caller lands inside it between two awaits.
-import Database from 'better-sqlite3';
-import type { PostgresPool } from '../../api/auth';
+import { openSqliteFile } from '../sqlite/open';
+import type { PostgresPool } from '../postgres/pool';
 
 export type SqlValue = string | number | null;
 
@@ -21,8 +21,7 @@ export interface SqlDb extends SqlRunner {
 }
 
 export function sqliteDb(path: string): SqlDb {
-  const db = new Database(path);
-  db.pragma('journal_mode = WAL');
+  const db = openSqliteFile(path);
   db.pragma('synchronous = FULL');
   db.pragma('busy_timeout = 10000');
   let queue: Promise<unknown> = Promise.resolve();

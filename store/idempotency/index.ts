@@ -1,5 +1,5 @@
 // The idempotency store's contract (api/idempotency.ts is its middleware): what a record means for a
-// repeated request, and the settings both stores share (idempotency-sqlite.ts, idempotency-postgres.ts).
+// repeated request, and the settings both stores share (sqlite.ts, postgres.ts).
 
 /** Whose key it is and where it was used: keys of different callers or routes never collide. */
 export interface IdempotencyScope {

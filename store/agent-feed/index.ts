@@ -3,9 +3,9 @@
 // on PostgreSQL every append takes one advisory lock, so ids commit in order and a reader that has
 // seen id n never later finds an id below n appear.
 import { postgresDb, sqliteDb, type SqlDb, type SqlRunner } from './sql';
-import { createTables, type PostgresPool } from '../../api/auth/postgres-db';
-import { openPostgresPool } from '../../api/auth';
-import type { LedgerConfig } from '../ledger';
+import { join } from 'node:path';
+import { createTables, openPostgresPool, type PostgresPool } from '../postgres/pool';
+import type { DatabaseConfig } from '../index';
 import type {
   AgentContractRow,
   AgentContractsQuery,
@@ -329,11 +329,12 @@ export async function openPostgresFeed(pool: PostgresPool, ownsPool = false): Pr
 }
 
 /**
- * Beside the ledger: a SQLite file of its own next to the ledger's (`<ledger>.feed.sqlite`), or the
- * ledger's PostgreSQL database and schema.
+ * Where the API's other stores are: `feed.sqlite` in the data dir, or the ledger's PostgreSQL
+ * database and schema (a pool of its own: the API and the worker both open it).
  */
-export async function openFeed(config: LedgerConfig): Promise<FeedStore> {
-  if (config.kind === 'sqlite') return openSqliteFeed(feedPathBeside(config.path));
+export async function openFeed(settings: { dataDir: string; ledger: DatabaseConfig }): Promise<FeedStore> {
+  const config = settings.ledger;
+  if (config.kind === 'sqlite') return openSqliteFeed(join(settings.dataDir, 'feed.sqlite'));
   const pool = await openPostgresPool({
     connectionString: config.connectionString,
     ...(config.schema === undefined ? {} : { schema: config.schema }),
@@ -345,8 +346,4 @@ export async function openFeed(config: LedgerConfig): Promise<FeedStore> {
     await pool.end();
     throw error;
   }
-}
-
-export function feedPathBeside(ledgerPath: string): string {
-  return ledgerPath.replace(/(\.sqlite)?$/, '.feed.sqlite');
 }
