@@ -144,6 +144,17 @@ export function createAgentClient(options: AgentClientOptions) {
       idempotencyKey: opts.idempotencyKey,
       authorize: sign('POST'),
     });
+  /** Opens a signed GET of an SSE route (the stream readers add Accept and Last-Event-ID). */
+  const openSigned = (path: string) => (headers: Record<string, string>, signal?: AbortSignal) => {
+    const url = resolveUrl(options.baseUrl, path);
+    return (options.fetch ?? globalThis.fetch)(url.toString(), {
+      method: 'GET',
+      headers: { ...headers, ...sign('GET')(url, undefined) },
+      ...(signal ? { signal } : {}),
+    });
+  };
+  const streamFailure = (status: number, code: string, message: string) =>
+    new AgentApiError(status, code, message);
   const contract = (id: string, rest = '') => `/contracts/${encodeURIComponent(id)}${rest}`;
   const message = (name: string) => (id: string, opts?: CallOptions) =>
     post<ContractViewFor>(contract(id, `/${name}`), undefined, opts);
@@ -191,19 +202,8 @@ export function createAgentClient(options: AgentClientOptions) {
       get<ContractEvents>(contract(id, '/events'), undefined, opts.signed ?? true),
     /** The event log as a live stream (SSE): the past events, then each new one, until the contract ends. */
     streamEvents: (id: string, opts?: StreamEventsOptions) =>
-      contractEventStream(
-        (headers, signal) => {
-          // Signed like getEvents, so a party or panel member reads every address.
-          const url = resolveUrl(options.baseUrl, contract(id, '/events/stream'));
-          return (options.fetch ?? globalThis.fetch)(url.toString(), {
-            method: 'GET',
-            headers: { ...headers, ...sign('GET')(url, undefined) },
-            ...(signal ? { signal } : {}),
-          });
-        },
-        (status, code, message) => new AgentApiError(status, code, message),
-        opts,
-      ),
+      // Signed like getEvents, so a party or panel member reads every address.
+      contractEventStream(openSigned(contract(id, '/events/stream')), streamFailure, opts),
     /** The delivery's normalized content, for the Client (and drawn Backup Agents). */
     getDeliveryContent: (id: string) => get<DeliveryContent>(contract(id, '/delivery')),
     getBalances: (of: string = address) => get<Balances>(`/agents/${encodeURIComponent(of)}/balances`),
@@ -233,18 +233,7 @@ export function createAgentClient(options: AgentClientOptions) {
       get<FeedPage>(`/agents/${address}/feed`, { after: opts.after, limit: opts.limit }),
     /** The caller's feed as a live stream: the entries after `lastEventId`, then each new one. */
     streamFeed: (opts?: StreamFeedOptions) =>
-      feedStream(
-        (headers, signal) => {
-          const url = resolveUrl(options.baseUrl, `/agents/${address}/feed/stream`);
-          return (options.fetch ?? globalThis.fetch)(url.toString(), {
-            method: 'GET',
-            headers: { ...headers, ...sign('GET')(url, undefined) },
-            ...(signal ? { signal } : {}),
-          });
-        },
-        (status, code, message) => new AgentApiError(status, code, message),
-        opts,
-      ),
+      feedStream(openSigned(`/agents/${address}/feed/stream`), streamFailure, opts),
     /** Registers a URL for the caller's feed; the answer's `secret` verifies the deliveries. */
     addWebhook: (url: string, opts?: CallOptions) =>
       post<WebhookCreated>(`/agents/${address}/webhooks`, { url }, opts),
