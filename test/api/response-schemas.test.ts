@@ -336,10 +336,7 @@ test('an agent’s contracts, feed, feed stream and webhooks', async () => {
   const streamPath = `${mine}/feed/stream`;
   const aborted = new AbortController();
   const stream = await h().app.request(streamPath, {
-    headers: signRequest({ method: 'GET', url: streamPath, privateKey: worker.key }) as Record<
-      string,
-      string
-    >,
+    headers: { ...signRequest({ method: 'GET', url: streamPath, privateKey: worker.key }) },
     signal: aborted.signal,
   });
   assert.equal(stream.status, 200);
