@@ -6,7 +6,7 @@
 // (AGENTS=… CONTRACTS=… CONCURRENCY=… to change the load).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AgentClient } from '../../api/sdk';
+import { AgentApiError, type AgentClient } from '../../api/sdk';
 import { agent, DELIVERY, fixedTerms, fund } from '../../test/e2e/support';
 import { startDevServiceHarness } from '../../test/support/service';
 import { load } from '../stats';
@@ -28,6 +28,20 @@ async function pool<T>(items: readonly T[], width: number, run: (item: T) => Pro
     }),
   );
 }
+
+/** A keyed call answered 503 ("retry") under saturation is retried: its Idempotency-Key makes that safe. */
+async function retried<T>(call: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await call();
+    } catch (err) {
+      if (!(err instanceof AgentApiError && err.status === 503)) throw err;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+}
+
+const progress = (what: string) => console.error(`[bench ${new Date().toISOString()}] ${what}`);
 
 async function main(): Promise<void> {
   const h = await startDevServiceHarness();
@@ -55,16 +69,21 @@ async function main(): Promise<void> {
       await a.addWebhook(url);
     });
     const subscribedMs = Date.now() - started;
+    progress(`${AGENTS} agents subscribed in ${subscribedMs} ms`);
+    let done = 0;
     const contractsAt = Date.now();
     const pairs = Array.from({ length: CONTRACTS }, (_, i) => [
       agents[(2 * i) % AGENTS]!,
       agents[(2 * i + 1) % AGENTS]!,
     ]);
     await pool(pairs, CONCURRENCY, async ([client, worker]) => {
-      const { contractId } = await client!.createContract(fixedTerms(worker!.address));
-      await worker!.accept(contractId);
-      await worker!.deliver(contractId, DELIVERY);
-      await client!.approve(contractId);
+      const terms = fixedTerms(worker!.address);
+      const key = (step: string) => ({ idempotencyKey: `${step}-${client!.address}-${worker!.address}` });
+      const { contractId } = await retried(() => client!.createContract(terms, key('create')));
+      await retried(() => worker!.accept(contractId, key('accept')));
+      await retried(() => worker!.deliver(contractId, DELIVERY, key('deliver')));
+      await retried(() => client!.approve(contractId, key('approve')));
+      if (++done % 10 === 0) progress(`${done} contracts settled`);
     });
     const contractsMs = Date.now() - contractsAt;
     // Every entry of every agent's feed must arrive; wait for the settlements to be projected first.
