@@ -20,11 +20,16 @@ export const serverPaths = {
     join(projectRoot, '.temporal/test-server/1.38.0/temporal-test-server'),
 };
 
+/** The embedded dev server's Web UI port (OPENCONTRACT_TEMPORAL_UI_PORT). */
+export function embeddedUiPort(env: NodeJS.ProcessEnv = process.env): number {
+  return Number(env.OPENCONTRACT_TEMPORAL_UI_PORT ?? 8233);
+}
+
 /** The embedded default: a dev server the service starts itself, persisted under .data/. */
 export const embedded = {
   dataDir: process.env.OPENCONTRACT_DATA_DIR ?? join(projectRoot, '.data'),
   port: Number(process.env.OPENCONTRACT_TEMPORAL_PORT ?? 7233),
-  uiPort: Number(process.env.OPENCONTRACT_TEMPORAL_UI_PORT ?? 8233),
+  uiPort: embeddedUiPort(),
   namespace: 'default',
 };
 

@@ -8,6 +8,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { isAddress } from '../workflows/rules/address';
 import { asActivity, invalid } from './invalid-input';
 import { HOLD_KINDS, agentOwner } from './ledger';
+import { retryingLostRaces, rewriteEligibility } from './ledger/seats';
 import type { HoldKind, Ledger, LedgerOp, Owner } from './ledger';
 
 export interface LedgerActivityDeps {
@@ -208,6 +209,26 @@ export function createLedgerActivities({ ledger }: LedgerActivityDeps) {
       );
     },
 
+    /**
+     * Holds an Appeal Bond: hold `<contractId>:appeal-bond:<party>`, of the ledger's kind
+     * `dispute-bond` (a bond a party posts to contest an outcome).
+     */
+    async lockAppealBond(input: {
+      contractId: string;
+      party: string;
+      amount: WireAmount;
+    }): Promise<LockResult> {
+      const contractId = parseContractId(input.contractId);
+      const party = parseAgent(input.party, 'party');
+      return lock(
+        `${contractId}:appeal-bond:${addressPart(party)}`,
+        party,
+        parseAmount(input.amount, 'amount'),
+        'dispute-bond',
+        contractId,
+      );
+    },
+
     /** Adds to an agent's BA Eligibility Stake: hold `eligibility:<address>:lock:<key>` (key: the request's idempotency key). */
     async lockEligibility(input: { address: string; amount: WireAmount; key: string }): Promise<LockResult> {
       const owner = parseAgent(input.address, 'address');
@@ -224,7 +245,7 @@ export function createLedgerActivities({ ledger }: LedgerActivityDeps) {
      * Releases `amount` of the agent's eligibility stake (all of it when omitted): every open
      * eligibility hold is voided and what stays is held again, in one batch. Operation ids are
      * `eligibility:<address>:unlock:<key>:<n>` (the re-hold `...:rest`), so a retry finds the batch
-     * done and answers the same. Whether the agent sits on an open panel is for the caller to check.
+     * done and answers the same. Only free stake unlocks: a seat's part is its own `ba-bond` hold.
      */
     async unlockEligibility(input: {
       address: string;
@@ -243,29 +264,20 @@ export function createLedgerActivities({ ledger }: LedgerActivityDeps) {
         };
         const before = await released();
         if (before.done) return { released: before.released.toString() };
-        const open = await ledger.holdsOf(owner, { kind: 'eligibility', open: true });
-        const total = open.reduce((s, h) => s + h.amount, 0n);
-        const amount = wanted ?? total;
-        if (amount > total) {
-          throw ApplicationFailure.nonRetryable(
-            `${owner} has an eligibility stake of ${total}, cannot unlock ${amount}`,
-            'InsufficientFunds',
-            { owner, asset: 'USDC', needed: amount.toString(), available: total.toString() },
-          );
-        }
-        if (total === 0n) return { released: '0' };
-        const ops: LedgerOp[] = open.map((h, i) => ({ kind: 'void', id: `${prefix}:${i}`, holdId: h.id }));
-        if (total > amount) {
-          ops.push({
-            kind: 'hold',
-            id: `${prefix}:rest`,
-            owner,
-            asset: 'USDC',
-            amount: total - amount,
-            holdKind: 'eligibility',
-          });
-        }
-        await ledger.batch(ops);
+        // A seat drawn meanwhile rewrites the same holds: the batch that loses reads them again.
+        await retryingLostRaces(async () => {
+          const open = await ledger.holdsOf(owner, { kind: 'eligibility', open: true });
+          const total = open.reduce((s, h) => s + h.amount, 0n);
+          const amount = wanted ?? total;
+          if (amount > total) {
+            throw ApplicationFailure.nonRetryable(
+              `${owner} has a free eligibility stake of ${total}, cannot unlock ${amount}`,
+              'InsufficientFunds',
+              { owner, asset: 'USDC', needed: amount.toString(), available: total.toString() },
+            );
+          }
+          if (total > 0n) await ledger.batch(rewriteEligibility(owner, open, prefix, total - amount));
+        });
         return { released: (await released()).released.toString() };
       });
     },
@@ -286,13 +298,20 @@ export function createLedgerActivities({ ledger }: LedgerActivityDeps) {
       return result;
     },
 
-    /** The Backup Agent registry: agents whose open eligibility stake is at least `minStake`, by address. */
+    /**
+     * The Backup Agent registry: agents whose eligibility stake, free and seated, is at least
+     * `minStake`, by address, with their free stake (`stake`) and the part their seats hold.
+     */
     async listEligibleAgents(input: {
       minStake: WireAmount;
-    }): Promise<Array<{ address: string; stake: WireAmount }>> {
+    }): Promise<Array<{ address: string; stake: WireAmount; seated: WireAmount }>> {
       const minStake = parseAmount(input.minStake, 'minStake');
       const agents = await ledger.eligibleAgents(minStake);
-      return agents.map((a) => ({ address: a.address, stake: a.stake.toString() }));
+      return agents.map((a) => ({
+        address: a.address,
+        stake: a.stake.toString(),
+        seated: a.seated.toString(),
+      }));
     },
   };
 }

@@ -1,10 +1,10 @@
-// Activities of the Backup Agent panel (docs/protocol.md §8) besides the money: seat a drawn panel in the registry
-// (so the API refuses its members' eligibility unlock), close it with its vote rows at the tally, and
-// read the eligibility holds a non-voter's slashed slices are taken from. The money of the tally goes
+// Activities of the Backup Agent panel: hold a drawn panel's seats in the ledger (all or none), record
+// it in the panel registry, and close it with its vote rows at the tally. The money of the tally goes
 // through the ledger activities' `settle` (one atomic batch).
 import { isAddress } from '../workflows/rules/address';
 import { asActivity, invalid } from './invalid-input';
-import { agentOwner, type Ledger, type VoteRecord } from './ledger';
+import type { Ledger, VoteRecord } from './ledger';
+import { seatPanel, type SeatResult } from './ledger/seats';
 
 export interface PanelActivityDeps {
   ledger: Ledger;
@@ -13,12 +13,6 @@ export interface PanelActivityDeps {
 /** A vote row on the wire: reward as a decimal string of OCT minor units. */
 export interface VoteRowWire extends Omit<VoteRecord, 'reward'> {
   reward: string;
-}
-
-export interface EligibilityHoldsOf {
-  address: string;
-  /** The agent's open eligibility holds, oldest first. */
-  holds: Array<{ holdId: string; amount: string }>;
 }
 
 function rowFromWire(row: VoteRowWire, i: number): VoteRecord {
@@ -30,7 +24,23 @@ function rowFromWire(row: VoteRowWire, i: number): VoteRecord {
 
 export function createPanelActivities({ ledger }: PanelActivityDeps) {
   return {
-    /** Seats the drawn panel: its members cannot unlock their eligibility stake until it closes. */
+    /**
+     * Holds each drawn member's seat (`bond` of its free eligibility stake, hold
+     * `<contractId>:ba-bond:<address>`), all or none: `short` names the members whose free stake no
+     * longer covers it (an unlock won the race), so the workflow draws again.
+     */
+    async seatPanel(input: { contractId: string; members: string[]; bond: string }): Promise<SeatResult> {
+      if (!Array.isArray(input.members) || input.members.length === 0)
+        invalid('members', 'must be a non-empty array');
+      input.members.forEach((m, i) => {
+        if (!isAddress(m)) invalid(`members[${i}]`, 'must be a 0x + 40 hex address');
+      });
+      if (typeof input.bond !== 'string' || !/^[1-9][0-9]*$/.test(input.bond))
+        invalid('bond', 'must be a positive decimal string');
+      return asActivity(() => seatPanel(ledger, input.contractId, input.members, BigInt(input.bond)));
+    },
+
+    /** Records the seated panel in the registry (the agents' open panels, for their views). */
     async openPanel(input: { contractId: string; members: string[] }): Promise<void> {
       await asActivity(() => ledger.panels.openPanel(input.contractId, input.members));
     },
@@ -40,21 +50,6 @@ export function createPanelActivities({ ledger }: PanelActivityDeps) {
       if (!Array.isArray(input.rows)) invalid('rows', 'must be an array');
       const rows = input.rows.map(rowFromWire);
       await asActivity(() => ledger.panels.closePanel(input.contractId, rows));
-    },
-
-    /** Each agent's open eligibility holds: what a non-voter's slashed slices are taken from. */
-    async eligibilityHolds(input: { addresses: string[] }): Promise<EligibilityHoldsOf[]> {
-      if (!Array.isArray(input.addresses)) invalid('addresses', 'must be an array');
-      return Promise.all(
-        input.addresses.map(async (address, i) => {
-          if (!isAddress(address)) invalid(`addresses[${i}]`, 'must be a 0x + 40 hex address');
-          const holds = await ledger.holdsOf(agentOwner(address), { kind: 'eligibility', open: true });
-          return {
-            address: address.toLowerCase(),
-            holds: holds.map((h) => ({ holdId: h.id, amount: h.amount.toString() })),
-          };
-        }),
-      );
     },
   };
 }

@@ -2,6 +2,8 @@
 // OpenAPI document at /openapi.json and a docs page at /docs. Everything it touches is injected.
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
+import { codecServerApp } from './codec-server';
+import { agentOwner } from '../activities/ledger';
 import { createContractGateway, type ContractGateway } from './contract-gateway';
 import {
   DEFAULT_EVENT_STREAM,
@@ -11,9 +13,9 @@ import {
   type AppDeps,
 } from './deps';
 import { mapError } from './error-mapping';
+import { jsonDepthLimit } from './json-depth';
 import { errorBody, validationHook } from './errors';
 import { authMiddleware } from './middleware';
-import { notOnOpenPanel } from './panel-check';
 import { addressLimit, DEFAULT_RATE_LIMITS, MemoryRateLimitStore } from './rate-limit';
 import { MemoryStreamSlots } from './stream-caps';
 import { agentsApp } from './routes/agents';
@@ -30,22 +32,27 @@ import { eligibilityApp } from './routes/eligibility';
 import { operatorApp } from './routes/operator';
 import { stuckOperatorApp } from './routes/operator-stuck';
 import { createStuckOperations } from './stuck-operations';
+import { SIGNATURE_EXTENSION, SIGNING_GUIDE_PATH } from './route-access';
+import { withFieldDocs } from './openapi-fields';
 import { paramsApp } from './routes/params';
 import { payoutsOperatorApp, withdrawalsApp } from './routes/withdrawals';
 import { docsPage, healthApp } from './routes/system';
+import { signingGuideApp } from './routes/signing-guide';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 export const API_VERSION = '1.0.0';
 
 const OPENAPI_CONFIG = {
-  openapi: '3.0.3',
+  openapi: '3.1.0',
   info: {
     title: 'OpenContract API',
     version: API_VERSION,
-    description:
-      'Escrowed Working Contracts between AI agents. Signed routes carry an HTTP Message Signature (RFC 9421, label sig1) signed as an EIP-191 message; see docs/security.md.',
+    description: [
+      'Escrowed Working Contracts between AI agents.',
+      `Signed routes (\`${SIGNATURE_EXTENSION}: required\`, or \`optional\` where a signature changes the answer) carry an HTTP Message Signature (RFC 9421, label sig1) signed with the agent's secp256k1 key as an EIP-191 message: the headers Signature-Input, Signature and, with a body, Content-Digest, declared on each such route. The signing guide, with a worked example, is served at ${SIGNING_GUIDE_PATH}; test vectors at ${SIGNING_GUIDE_PATH}/vectors.json.`,
+      'Mutating routes take an optional Idempotency-Key. Amounts are decimal strings of minor units (6 decimals). Timestamps are RFC 3339: accepted with any offset, answered in UTC with a Z suffix. Every refusal is `{ "error": { "code", "message", "details"? } }`.',
+    ].join('\n\n'),
   },
-  security: [{ httpSignature: [] }],
 };
 
 export type { AppDeps } from './deps';
@@ -93,6 +100,7 @@ export function createApp(deps: AppDeps) {
         client: deps.temporal,
         taskQueue: deps.taskQueue,
         records: deps.records,
+        cursorSecret: deps.operatorToken,
       }),
       deps.feed,
     ),
@@ -106,12 +114,13 @@ export function createApp(deps: AppDeps) {
     params: deps.params,
     operatorToken: deps.operatorToken,
     now: deps.now ?? Date.now,
-    eligibilityUnlockCheck: deps.eligibilityUnlockCheck ?? notOnOpenPanel(deps.ledger),
     eventStream: { ...DEFAULT_EVENT_STREAM, ...deps.eventStream },
     limits: {
       settings: { ...DEFAULT_RATE_LIMITS, ...deps.limits?.settings },
       store: deps.limits?.store ?? new MemoryRateLimitStore(),
       streams: deps.limits?.streams ?? new MemoryStreamSlots(),
+      atStake: async (agent: string) =>
+        (await deps.ledger.balances(agentOwner(agent))).USDC.held >= deps.params.minWorkerStake,
     },
   };
   const logError = deps.logError ?? ((err: unknown) => console.error('unexpected API error', err));
@@ -122,14 +131,14 @@ export function createApp(deps: AppDeps) {
   app.use('*', addressLimit({ ...ctx.limits, now: ctx.now }));
   // Before any signature check: requireSignature reads the whole body to digest it.
   const maxSize = deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize,
-      onError: (c) =>
-        c.json(errorBody('payload_too_large', `the body must be at most ${maxSize} bytes`), 413),
-    }),
-  );
+  const apiBodyLimit = bodyLimit({
+    maxSize,
+    onError: (c) => c.json(errorBody('payload_too_large', `the body must be at most ${maxSize} bytes`), 413),
+  });
+  // The codec server carries whole Temporal payloads and checks its caller before its own, larger limit.
+  app.use('*', (c, next) => (c.req.path.startsWith('/codec/') ? next() : apiBodyLimit(c, next)));
+
+  app.use('*', jsonDepthLimit);
 
   app.route('/contracts', contractCreationApp(ctx, auth));
   app.route('/contracts', contractsApp(ctx, auth));
@@ -150,19 +159,21 @@ export function createApp(deps: AppDeps) {
   app.route('/operator', stuckOperatorApp(ctx, auth));
   app.route('/operator/payouts', payoutsOperatorApp(ctx, auth));
   app.route('/health', healthApp(ctx));
+  if (deps.codecServer) app.route('/codec', codecServerApp(deps.codecServer, ctx.operatorToken));
 
-  app.openAPIRegistry.registerComponent('securitySchemes', 'httpSignature', {
-    type: 'apiKey',
-    in: 'header',
-    name: 'Signature',
-    description: 'RFC 9421 Signature + Signature-Input (+ Content-Digest), EIP-191 over the signature base',
-  });
+  // Request signatures have no OpenAPI security scheme that says what they are: each signed route
+  // declares its headers instead (api/route-access.ts). The operator's token is a bearer token.
   app.openAPIRegistry.registerComponent('securitySchemes', 'operatorToken', {
     type: 'http',
     scheme: 'bearer',
+    description: 'The operator token (setting OPERATOR_TOKEN), for /operator routes only',
   });
-  app.doc('/openapi.json', OPENAPI_CONFIG);
-  app.get('/docs', (c) => c.html(docsPage(app.getOpenAPIDocument(OPENAPI_CONFIG))));
+  // Built on first read, once every route is registered; fields described from the vocabulary.
+  let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
+  const published = () => (document ??= withFieldDocs(app.getOpenAPI31Document(OPENAPI_CONFIG)));
+  app.get('/openapi.json', (c) => c.json(published()));
+  app.route('/', signingGuideApp());
+  app.get('/docs', (c) => c.html(docsPage(published())));
 
   app.notFound((c) => c.json(errorBody('not_found', `no route ${c.req.method} ${c.req.path}`), 404));
   app.onError((err, c) => {

@@ -21,7 +21,7 @@ import type { ContractRecordStore } from '../activities/records';
 import { createdAttributes } from '../workflows/contract/visible-attributes';
 import type { ContractEvent } from '../workflows/rules/events';
 import { conflict, contractNotFound } from './errors';
-import { listContracts, type ContractPage, type ListFilter } from './contract-listing';
+import { cursorKey, listContracts, type ContractPage, type ListFilter } from './contract-listing';
 import { RefusalMemo } from './refusal-memo';
 import { FixedStakeMemo } from './fixed-stake-memo';
 import { ContractFactsMemo } from './contract-facts-memo';
@@ -109,11 +109,15 @@ export function createContractGateway({
   client,
   taskQueue,
   records,
+  cursorSecret,
 }: {
   client: Client;
   taskQueue: string;
   records: ContractRecordStore;
+  /** The deployment's secret that seals listing cursors (api/contract-listing.ts). */
+  cursorSecret: string;
 }): ContractGateway {
+  const listing = { client, records, cursorKey: cursorKey(cursorSecret) };
   const refusals = new RefusalMemo();
   const stakes = new FixedStakeMemo();
   const facts = new ContractFactsMemo();
@@ -220,7 +224,7 @@ export function createContractGateway({
       return view;
     },
 
-    list: (filter) => listContracts({ client, records }, filter),
+    list: (filter) => listContracts(listing, filter),
 
     fixedStake: (contractId) => stakes.stakeOf(contractId),
 

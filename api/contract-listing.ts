@@ -2,7 +2,10 @@
 // durable records — one source per status, so a contract is listed once, and a closed one stays
 // listed after Temporal's retention. Open contracts come first (visibility's order: newest started
 // first), then closed ones (newest closed first). The cursor is opaque to callers: which source the
-// next page reads, and where in it (visibility's page token, or the last closed row's key).
+// next page reads, and where in it (visibility's page token, or the last closed row's key). It is
+// sealed with an HMAC under the deployment's secret, so a forged one is refused with a 400 before
+// anything of it reaches Temporal (a made-up page token would otherwise be retried there for seconds).
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { decodeTypedSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
 import { optionalTsToDate } from '@temporalio/common/lib/time';
@@ -57,20 +60,37 @@ function filterKey(filter: Omit<ListFilter, 'limit' | 'cursor'>): string {
   return JSON.stringify([filter.status ?? null, filter.contractCodes ?? null]);
 }
 
-function encodeCursor(cursor: Cursor): string {
-  return Buffer.from(JSON.stringify(cursor)).toString('base64url');
+/** The key that seals cursors: every API process of a deployment derives the same one. */
+export function cursorKey(secret: string): Buffer {
+  return createHmac('sha256', secret).update('opencontract contract-list cursor').digest();
 }
 
-function decodeCursor(value: string, filter: string): Cursor {
-  let parsed: ReturnType<typeof cursorSchema.safeParse> | undefined;
+const seal = (payload: string, key: Buffer) =>
+  createHmac('sha256', key).update(payload).digest().subarray(0, 16);
+
+function encodeCursor(cursor: Cursor, key: Buffer): string {
+  const payload = Buffer.from(JSON.stringify(cursor)).toString('base64url');
+  return `${payload}.${seal(payload, key).toString('base64url')}`;
+}
+
+function unsealed(value: string, key: Buffer): unknown {
+  const [payload, mac, extra] = value.split('.');
+  if (payload === undefined || mac === undefined || extra !== undefined) return undefined;
+  const given = Buffer.from(mac, 'base64url');
+  const expected = seal(payload, key);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
   try {
-    parsed = cursorSchema.safeParse(JSON.parse(Buffer.from(value, 'base64url').toString('utf8')));
+    return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
   } catch {
-    parsed = undefined;
+    return undefined;
   }
+}
+
+function decodeCursor(value: string, filter: string, key: Buffer): Cursor {
+  const parsed = cursorSchema.safeParse(unsealed(value, key));
   const refuse = (message: string) =>
     badRequest(`invalid cursor: ${message}`, { fields: [{ field: 'cursor', message }] }, 'invalid_input');
-  if (!parsed?.success) throw refuse('not a cursor this API gave out');
+  if (!parsed.success) throw refuse('not a cursor this API gave out');
   if (parsed.data.filter !== filter)
     throw refuse('made for other filters (status, awardMethod, contractType)');
   return parsed.data;
@@ -125,28 +145,28 @@ async function openPage(
 }
 
 export async function listContracts(
-  { client, records }: { client: Client; records: ContractRecordStore },
+  { client, records, cursorKey: key }: { client: Client; records: ContractRecordStore; cursorKey: Buffer },
   { limit, cursor, ...filter }: ListFilter,
 ): Promise<ContractPage> {
-  const key = filterKey(filter);
+  const filterOf = filterKey(filter);
   const withClosed = filter.status === undefined || isTerminal(filter.status as ContractStatus);
   const withOpen = filter.status === undefined || !isTerminal(filter.status as ContractStatus);
   let position: Cursor =
     cursor === undefined
       ? withOpen
-        ? { filter: key, source: 'open', token: '' }
-        : { filter: key, source: 'closed' }
-      : decodeCursor(cursor, key);
+        ? { filter: filterOf, source: 'open', token: '' }
+        : { filter: filterOf, source: 'closed' }
+      : decodeCursor(cursor, filterOf, key);
 
   const contracts: ListedContract[] = [];
   if (position.source === 'open') {
     const page = await openPage(client, filter, limit, position.token);
     contracts.push(...page.contracts);
     if (page.token !== null)
-      return { contracts, nextCursor: encodeCursor({ ...position, token: page.token }) };
+      return { contracts, nextCursor: encodeCursor({ ...position, token: page.token }, key) };
     if (!withClosed) return { contracts, nextCursor: null };
-    position = { filter: key, source: 'closed' };
-    if (contracts.length >= limit) return { contracts, nextCursor: encodeCursor(position) };
+    position = { filter: filterOf, source: 'closed' };
+    if (contracts.length >= limit) return { contracts, nextCursor: encodeCursor(position, key) };
   }
 
   const wanted = limit - contracts.length;
@@ -169,11 +189,14 @@ export async function listContracts(
   return {
     contracts,
     nextCursor: more
-      ? encodeCursor({
-          filter: key,
-          source: 'closed',
-          after: { closedAt: last.closedAt, contractId: last.contractId },
-        })
+      ? encodeCursor(
+          {
+            filter: filterOf,
+            source: 'closed',
+            after: { closedAt: last.closedAt, contractId: last.contractId },
+          },
+          key,
+        )
       : null,
   };
 }

@@ -1,7 +1,7 @@
 // What each caller sees of a contract (docs/api.md): the parties (Client, Worker, drawn Backup Agents)
 // the whole ContractView; anyone else the public view — what a bidder needs to decide on the work.
 import type { ContractView, QuoteView } from '../workflows/definitions';
-import { bps } from '../workflows/rules/money';
+import { workerStakeFor } from '../workflows/rules/holds';
 
 export type PartyRole = 'client' | 'worker' | 'backup-agent';
 
@@ -30,14 +30,23 @@ const PUBLIC_FIELDS = [
   'nextDeadline',
   'createdAt',
   'quoteCount',
+  'panelPending',
+  'awaitingArbiter',
+  'appealDeadline',
+  'mayAppeal',
+  'appealedBy',
 ] as const satisfies readonly (keyof ContractView)[];
 
 /**
  * What accepting (a fixed price) or quoting (an auction) would lock, while the contract is open:
- * the Worker Stake for the price, or for an auction the rate applied to the quote's price.
+ * the Worker Stake for the price, or for an auction the rate applied to the quote's price. In every
+ * view (public and party: a direct award's named Worker reads a party view), and the 402 precheck of
+ * an accept uses it, so what a view announces is what accepting locks.
  */
 export interface StakeToMatch {
   workerStakeBps: number;
+  /** The floor of every Worker Stake and bid bond. */
+  minWorkerStake: string;
   /** The Worker Stake for the fixed price; null for an auction (it depends on the quote). */
   workerStake: string | null;
   rule: string;
@@ -53,23 +62,40 @@ export type PublicContractView = Pick<ContractView, (typeof PUBLIC_FIELDS)[numbe
 export type PartyContractView = Omit<ContractView, 'created' | 'quotes'> & {
   view: 'party';
   role: PartyRole;
+  stakeToMatch: StakeToMatch | null;
   quotes?: QuoteView[];
   ownQuote?: QuoteView;
 };
 export type ContractViewFor = PublicContractView | PartyContractView;
 
+type StakeTerms = Pick<ContractView, 'workerStakeBps' | 'minWorkerStake'>;
+
+/** The Worker Stake (or an auction's bid bond) for `price` under the contract's snapshot. */
+export function stakeAt(view: StakeTerms, price: bigint): bigint {
+  return workerStakeFor(price, {
+    workerStakeBps: view.workerStakeBps,
+    minWorkerStake: BigInt(view.minWorkerStake),
+  });
+}
+
 /** The Worker Stake for the contract's price (null while it has none: an auction before its match). */
-export function stakeForPrice(view: Pick<ContractView, 'price' | 'workerStakeBps'>): bigint | null {
-  return view.price === null ? null : bps(BigInt(view.price), view.workerStakeBps);
+export function stakeForPrice(view: Pick<ContractView, 'price'> & StakeTerms): bigint | null {
+  return view.price === null ? null : stakeAt(view, BigInt(view.price));
 }
 
 export function stakeToMatch(view: ContractView): StakeToMatch | null {
   if (view.status !== 'created') return null;
   const rate = view.workerStakeBps;
+  const floor = view.minWorkerStake;
   const stake = stakeForPrice(view);
+  const terms = { workerStakeBps: rate, minWorkerStake: floor };
   if (stake === null)
-    return { workerStakeBps: rate, workerStake: null, rule: `floor(quote price × ${rate} / 10000)` };
-  return { workerStakeBps: rate, workerStake: stake.toString(), rule: `floor(price × ${rate} / 10000)` };
+    return {
+      ...terms,
+      workerStake: null,
+      rule: `bid bond = max(floor(quote price × ${rate} / 10000), ${floor}), held while the quote lives`,
+    };
+  return { ...terms, workerStake: stake.toString(), rule: `max(floor(price × ${rate} / 10000), ${floor})` };
 }
 
 export function publicView(view: ContractView): PublicContractView {
@@ -80,7 +106,13 @@ export function publicView(view: ContractView): PublicContractView {
 
 export function partyView(view: ContractView, role: PartyRole): PartyContractView {
   const { created: _created, quotes, ...rest } = view;
-  return { view: 'party', role, ...rest, ...(role === 'client' ? { quotes } : {}) };
+  return {
+    view: 'party',
+    role,
+    ...rest,
+    stakeToMatch: stakeToMatch(view),
+    ...(role === 'client' ? { quotes } : {}),
+  };
 }
 
 /** The party view for a party, the public view for anyone else; a bidder also gets its own quote. */

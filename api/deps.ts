@@ -4,6 +4,7 @@ import type { Ledger } from '../activities/ledger';
 import type { ContractRecordStore } from '../activities/records';
 import type { ProtocolParams } from '../workflows/rules/params';
 import type { NonceStore } from '../store';
+import type { CodecServerSettings } from './codec-server';
 import type { ContractGateway } from './contract-gateway';
 import type { IdempotencyStore } from '../store/idempotency';
 import type { PayoutStore } from '../store/payouts/sqlite';
@@ -14,12 +15,6 @@ import type { KeyVault } from '../store/vault/sqlite';
 import type { FeedStore } from '../store/agent-feed';
 import type { Resolve } from '../activities/agent-feed/webhook-target';
 import type { WebhookWorkflows } from './webhook-workflows';
-
-/**
- * The "not on an open panel" rule plugs in here (docs/protocol.md §8: an agent drawn on a panel keeps
- * its eligibility stake until the panel is done). Throw an ApiError to refuse the unlock.
- */
-export type EligibilityUnlockCheck = (address: string) => Promise<void>;
 
 export interface AppDeps {
   temporal: Client;
@@ -34,11 +29,12 @@ export interface AppDeps {
   payouts: PayoutStore;
   params: ProtocolParams;
   operatorToken: string;
+  /** Serve Temporal's remote codec protocol at /codec (api/codec-server.ts); absent: no /codec routes. */
+  codecServer?: CodecServerSettings;
   /** Milliseconds since the epoch; defaults to Date.now. */
   now?: () => number;
   /** Largest accepted request body (default 1 MiB). */
   bodyLimitBytes?: number;
-  eligibilityUnlockCheck?: EligibilityUnlockCheck;
   /** Where unexpected (500) errors are reported; defaults to console.error. */
   logError?: (err: unknown) => void;
   /** The event stream's polling, duration limit and heartbeat (DEFAULT_EVENT_STREAM below). */
@@ -67,10 +63,15 @@ export interface ApiContext {
   params: ProtocolParams;
   operatorToken: string;
   now: () => number;
-  eligibilityUnlockCheck: EligibilityUnlockCheck;
   eventStream: EventStreamSettings;
   feed: AgentFeedContext | undefined;
-  limits: { settings: RateLimitSettings; store: RateLimitStore; streams: StreamSlots };
+  limits: {
+    settings: RateLimitSettings;
+    store: RateLimitStore;
+    streams: StreamSlots;
+    /** The agent holds at least a minimum Worker Stake (api/rate-limit.ts agentLimit). */
+    atStake: (agent: string) => Promise<boolean>;
+  };
 }
 
 export interface AgentFeedDeps {

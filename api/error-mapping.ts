@@ -36,6 +36,8 @@ const ledgerStatus: Record<string, number> = {
   InsufficientFunds: 402,
   IdempotencyConflict: 409,
   HoldNotFound: 404,
+  // A concurrent operation resolved the hold first (two processes' unlocks of one agent): a lost race.
+  HoldAlreadyResolved: 409,
 };
 
 function isFailureType(type: string | undefined | null): type is FailureType {

@@ -6,11 +6,9 @@ import { requireOperatorToken, requireSignature, type Address, type SignedEnv } 
 import type { ApiContext } from './deps';
 import { idempotency } from './idempotency';
 import { agentLimit } from './rate-limit';
+import { PUBLIC_ACCESS, type Access, type Middleware } from './route-access';
 
 export type MaybeSignedEnv = { Variables: { caller?: Address } };
-
-/** OpenAPI `security` of a route whose signature is optional (the answer depends on who asks). */
-export const OPTIONALLY_SIGNED: Record<string, string[]>[] = [{}, { httpSignature: [] }];
 
 export function authMiddleware(ctx: ApiContext) {
   // The verified signer spends a token of its bucket before the route does anything. Typed as
@@ -20,7 +18,7 @@ export function authMiddleware(ctx: ApiContext) {
     agentLimit({ ...ctx.limits, now: ctx.now }),
   ) as MiddlewareHandler<SignedEnv>;
   const keyed = idempotency({ store: ctx.idempotency });
-  return {
+  const chains = {
     /** Reads that need the caller: keys, balances. */
     signed,
     /** Every signed mutating route: signature first, then the Idempotency-Key. */
@@ -40,5 +38,28 @@ export function authMiddleware(ctx: ApiContext) {
       idempotency({ store: ctx.idempotency, scope: () => 'operator' }),
     ] as const,
   };
+  const operatorToken = chains.operator[0];
+  /** What routes declare with accessRoute (api/route-access.ts): a chain and what it reads and refuses. */
+  const access = {
+    public: PUBLIC_ACCESS,
+    signed: { kind: 'signed', keyed: false, middleware: [signed] as [typeof signed] },
+    signedMutation: {
+      kind: 'signed',
+      keyed: 'optional',
+      middleware: [signed, keyed] as [typeof signed, typeof keyed],
+    },
+    optionallySigned: {
+      kind: 'optionallySigned',
+      keyed: false,
+      middleware: [chains.optionallySigned] as [typeof chains.optionallySigned],
+    },
+    operator: {
+      kind: 'operator',
+      keyed: 'optional',
+      middleware: [...chains.operator] as [...typeof chains.operator],
+    },
+    operatorRead: { kind: 'operator', keyed: false, middleware: [operatorToken] as [typeof operatorToken] },
+  } satisfies Record<string, Access<Middleware | undefined>>;
+  return { ...chains, access };
 }
 export type AuthMiddleware = ReturnType<typeof authMiddleware>;

@@ -1,5 +1,5 @@
-// The rate-limit settings (README "Settings"): OPENCONTRACT_RATE_LIMIT_AGENT and _ADDRESS as
-// `<burst>/<per second>`, OPENCONTRACT_SSE_MAX_PER_CALLER and OPENCONTRACT_SSE_MAX_TOTAL as counts.
+// The rate-limit settings (README "Settings"): OPENCONTRACT_RATE_LIMIT_AGENT, _ADDRESS, _HOST and _UNVERIFIED as
+// `<burst>/<per second>`, OPENCONTRACT_SSE_MAX_PER_CALLER, _TOTAL and _PER_PARTY as counts.
 // An unset one keeps its default (DEFAULT_RATE_LIMITS); an invalid one throws naming the setting.
 import { DEFAULT_RATE_LIMITS, type BucketRule, type RateLimitSettings } from './rate-limit';
 
@@ -40,11 +40,22 @@ export function parseRateLimits(env: NodeJS.ProcessEnv): RateLimitSettings {
   return {
     agent: bucket('OPENCONTRACT_RATE_LIMIT_AGENT', env.OPENCONTRACT_RATE_LIMIT_AGENT, d.agent),
     address: bucket('OPENCONTRACT_RATE_LIMIT_ADDRESS', env.OPENCONTRACT_RATE_LIMIT_ADDRESS, d.address),
+    host: bucket('OPENCONTRACT_RATE_LIMIT_HOST', env.OPENCONTRACT_RATE_LIMIT_HOST, d.host),
+    unverified: bucket(
+      'OPENCONTRACT_RATE_LIMIT_UNVERIFIED',
+      env.OPENCONTRACT_RATE_LIMIT_UNVERIFIED,
+      d.unverified,
+    ),
     streamsPerCaller: count(
       'OPENCONTRACT_SSE_MAX_PER_CALLER',
       env.OPENCONTRACT_SSE_MAX_PER_CALLER,
       d.streamsPerCaller,
     ),
     streamsTotal: count('OPENCONTRACT_SSE_MAX_TOTAL', env.OPENCONTRACT_SSE_MAX_TOTAL, d.streamsTotal),
+    streamsPerParty: count(
+      'OPENCONTRACT_SSE_MAX_PER_PARTY',
+      env.OPENCONTRACT_SSE_MAX_PER_PARTY,
+      d.streamsPerParty,
+    ),
   };
 }

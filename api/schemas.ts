@@ -91,6 +91,10 @@ const quoteSchema = z
     confidence: z.number().nullable(),
     message: z.string().nullable(),
     submittedAt: instant,
+    bidBond: amount.openapi({
+      description:
+        'the bidder’s Worker Stake for this price, held while the quote lives; the winner’s becomes its stake',
+    }),
   })
   .openapi('Quote');
 
@@ -115,11 +119,26 @@ const publicFields = {
     .nullable()
     .openapi({ description: 'auctions: how many bidders hold a live quote (never their prices)' }),
   ownQuote: quoteSchema.optional().openapi({ description: 'the caller’s own live quote (a bidder)' }),
+  panelPending: z.boolean().openapi({
+    description:
+      'no full Backup Agent panel can be seated yet: the draw is retried as agents become eligible',
+  }),
+  awaitingArbiter: z.boolean().openapi({
+    description: 'the recruitment window passed without a panel: the operator decides as trusted arbiter',
+  }),
+  appealDeadline: instant
+    .nullable()
+    .openapi({ description: 'after a panel’s tally: the end of the appeal window' }),
+  mayAppeal: z
+    .array(z.enum(['client', 'worker']))
+    .openapi({ description: 'the parties that may still appeal or waive now' }),
+  appealedBy: z.enum(['client', 'worker']).nullable(),
 };
 
 const stakeToMatchSchema = z
   .object({
     workerStakeBps: z.number().int(),
+    minWorkerStake: amount.openapi({ description: 'the floor of every Worker Stake and bid bond' }),
     workerStake: amount.nullable().openapi({ description: 'for a fixed price; null for an auction' }),
     rule: z.string(),
   })
@@ -148,6 +167,7 @@ export const partyViewSchema = z
     cancellationReason: z.string().nullable(),
     paramsVersion: z.number(),
     workerStakeBps: z.number().int().openapi({ description: 'the Worker Stake rate in basis points' }),
+    minWorkerStake: amount.openapi({ description: 'the floor of every Worker Stake and bid bond' }),
     disputeClaims: z.array(z.enum(VERDICTS)).nullable(),
     voting: z.object({ drawnAt: instant, endsAt: instant, tallied: z.boolean() }).nullable(),
     keyReaders: z
@@ -180,6 +200,7 @@ export const partyViewSchema = z
       .optional()
       .openapi({ description: 'auctions: every live quote, for the Client only' }),
     winningQuoteId: z.string().nullable(),
+    stakeToMatch: stakeToMatchSchema,
   })
   .openapi('PartyContractView');
 export const contractViewSchema = z.union([partyViewSchema, publicViewSchema]).openapi('ContractView');
@@ -221,6 +242,12 @@ export const awardBody = z
   .openapi('AwardRequest');
 
 const verdictList = z.array(z.enum(VERDICTS)).min(1).max(10);
+
+/** POST /contracts/:id/appeals: appeal a panel's tally (the Appeal Bond is held), or waive the appeal. */
+export const appealBody = z
+  .object({ waive: z.literal(true).optional().openapi({ description: 'waive the appeal instead' }) })
+  .strict()
+  .openapi('AppealRequest');
 
 /** POST /contracts/:id/disputes: the Client's claimed verdicts, informational, in criterion order. */
 export const disputeBody = z.object({ claims: verdictList.optional() }).strict().openapi('DisputeRequest');

@@ -1,11 +1,14 @@
-// Caps on open event streams (SSE, api/routes/event-stream.ts): so many per caller (the signed
-// agent, else the client address) and so many for the whole service. A slot is taken when a stream
-// opens and given back when it ends; in PostgreSQL (store/rate-limit/postgres.ts) a slot is a row with an
+// Caps on open event streams (SSE, api/routes/event-stream.ts). A stranger's stream (anyone not a
+// party of the contract) is counted per client address, whatever key signed it, so minting keys does
+// not multiply a host's streams, and in the service's total. A party's stream of its own contract (the
+// Client, the Worker, a drawn Backup Agent) takes a reserved slot instead: a few per party and
+// contract, outside the total, so strangers filling the service never shut a party out. A slot is
+// taken when a stream opens and given back when it ends; in PostgreSQL (store/rate-limit/postgres.ts) a slot is a row with an
 // expiry that the open stream keeps pushing forward, so the slots of a crashed API process expire
 // instead of leaking.
 import type { Context } from 'hono';
 import type { SSEStreamingApi } from 'hono/streaming';
-import type { StreamSlots } from '../store/stream-caps';
+import { RESERVED_OWNER_PREFIX, type StreamSlots } from '../store/stream-caps';
 import { clientAddress, tooManyRequests, type RateLimitSettings } from './rate-limit';
 
 /** What a refused stream is told to wait: streams last minutes, so a few seconds is a fair retry. */
@@ -14,17 +17,29 @@ export const STREAM_RETRY_MS = 5_000;
 export type { StreamCaps, StreamSlots } from '../store/stream-caps';
 export { MemoryStreamSlots } from '../store/stream-caps';
 
-/** A slot for this request's caller (the signed agent, else its address), or undefined at a cap. */
 export interface StreamLimits {
   settings: RateLimitSettings;
   streams: StreamSlots;
 }
 
-export function openStreamSlot(limits: StreamLimits, c: Context): Promise<string | undefined> {
-  const caller = c.get('caller') as string | undefined;
-  const owner = caller === undefined ? `address:${clientAddress(c)}` : `agent:${caller.toLowerCase()}`;
-  const { streamsPerCaller, streamsTotal } = limits.settings;
-  return limits.streams.acquire(owner, { perCaller: streamsPerCaller, total: streamsTotal });
+/**
+ * A slot for this request's stream of `contractId`, or undefined at a cap: a reserved one when the
+ * signed caller is a party of the contract, else one counted for its client address.
+ */
+export function openStreamSlot(
+  limits: StreamLimits,
+  c: Context,
+  party: { contractId: string; agent: string } | undefined,
+): Promise<string | undefined> {
+  const { streamsPerCaller, streamsTotal, streamsPerParty } = limits.settings;
+  if (party !== undefined) {
+    const owner = `${RESERVED_OWNER_PREFIX}${party.contractId}:${party.agent.toLowerCase()}`;
+    return limits.streams.acquire(owner, { perCaller: streamsPerParty });
+  }
+  return limits.streams.acquire(`address:${clientAddress(c)}`, {
+    perCaller: streamsPerCaller,
+    total: streamsTotal,
+  });
 }
 
 /** The 429 of a stream refused at a cap. */

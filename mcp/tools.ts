@@ -167,7 +167,7 @@ export function registerAgentTools(server: McpServer, agent: AgentClient): void 
   }
   tool(
     'quote',
-    'Bid on an auction at `price` (at most its budget cap); a new quote replaces your earlier one. Winning locks floor(price × workerStakeBps / 10000).',
+    'Bid on an auction at `price` (at most its budget cap); the quote holds its bid bond, max(floor(price × workerStakeBps / 10000), minWorkerStake), which becomes your Worker Stake if you win; a new quote replaces your earlier one and moves the bond.',
     {
       contractId,
       price: amount,
@@ -213,6 +213,13 @@ export function registerAgentTools(server: McpServer, agent: AgentClient): void 
       key: await agent.getDeliveryKey(id),
       content: await agent.getDeliveryContent(id),
     }),
+  );
+  tool(
+    'appeal',
+    'As the Client or the Worker, within the appeal window after a panel’s tally: appeal (the Appeal Bond is held from your balance; a larger panel, none of the first, decides finally; the bond comes back only if it changes an outcome), or waive with waive: true (both parties waiving settles at once).',
+    { contractId, waive: z.boolean().optional(), idempotencyKey },
+    ({ contractId: id, waive, idempotencyKey: k }) =>
+      agent.appeal(id, waive === true ? { waive: true } : {}, key(k)),
   );
   tool(
     'dispute',

@@ -25,6 +25,8 @@ export function startAgentFeed(options: {
   taskQueue: string;
   records: ContractRecordStore;
   store: FeedStore;
+  /** Seals the listing cursors of the gateway the projector reads through. */
+  cursorSecret: string;
   webhookAllowPrivate: boolean;
   projector?: Partial<ProjectorSettings>;
   resolve?: Resolve;
@@ -41,7 +43,7 @@ export function startAgentFeed(options: {
   });
   const projector = createFeedProjector({
     store,
-    source: createContractGateway({ client, taskQueue, records }),
+    source: createContractGateway({ client, taskQueue, records, cursorSecret: options.cursorSecret }),
     ...(options.projector === undefined ? {} : { settings: options.projector }),
     onAppended: (agents) => webhooks.notify(agents),
   });

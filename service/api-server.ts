@@ -11,6 +11,7 @@ import { createApp, type App } from '../api/app';
 import { closeApiStores, openApiStoresFor } from '../store';
 import { TASK_QUEUE } from '../temporal.config';
 import type { Settings } from './settings';
+import { createPayloadCodec } from './codec';
 import { connectTemporalClient } from './temporal-client';
 
 export interface ApiServer {
@@ -36,10 +37,18 @@ function listen(app: App, port: number, hostname: string): Promise<ServerType> {
 }
 
 /** The host part of the API's URL: a wildcard address is reached on loopback; IPv6 goes in brackets. */
-function urlHost(hostname: string): string {
+export function urlHost(hostname: string): string {
   if (hostname === '0.0.0.0') return '127.0.0.1';
   if (hostname === '::') return '[::1]';
   return hostname.includes(':') ? `[${hostname}]` : hostname;
+}
+
+/**
+ * Where the embedded dev server's UI calls the codec server: known before the API listens (the dev server
+ * starts first), so none when PORT is 0 (any free port).
+ */
+export function codecEndpoint(settings: Pick<Settings, 'host' | 'port'>): string | undefined {
+  return settings.port === 0 ? undefined : `http://${urlHost(settings.host)}:${settings.port}/codec`;
 }
 
 export async function startApiServer(settings: Settings, options: ApiServerOptions = {}): Promise<ApiServer> {
@@ -59,6 +68,7 @@ export async function startApiServer(settings: Settings, options: ApiServerOptio
     taskQueue,
     records,
     store: feedStore,
+    cursorSecret: settings.operatorToken,
     webhookAllowPrivate: settings.webhookAllowPrivate,
     projector: { reminderLeadMs: settings.feedReminderLeadMs },
   });
@@ -74,6 +84,11 @@ export async function startApiServer(settings: Settings, options: ApiServerOptio
     params: settings.params,
     operatorToken: settings.operatorToken,
     feed: feed.deps,
+    codecServer: {
+      codec: createPayloadCodec(settings.payloadCodecKey),
+      loopbackDecode: settings.embedded,
+      allowedOrigins: settings.codecUiOrigins,
+    },
     limits: {
       settings: settings.rateLimits,
       ...('pool' in stores ? { store: stores.rateLimits, streams: stores.streamSlots } : {}),

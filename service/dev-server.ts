@@ -10,6 +10,8 @@ import { DEFAULT_RETENTION_DAYS } from './settings';
 export interface DevServer {
   address: string;
   uiUrl: string;
+  /** The codec server the UI decodes payloads with, if any. */
+  uiCodecEndpoint?: string;
   dbFile: string;
   pid: number;
   stop(): Promise<void>;
@@ -81,6 +83,8 @@ export function sqliteJournalMode(file: string): 'wal' | 'rollback' {
 export interface DevServerOptions {
   port?: number;
   uiPort?: number;
+  /** The API's codec server (`http://…/codec`), for the Web UI to decode payloads with. */
+  uiCodecEndpoint?: string;
   /** `PRAGMA=VALUE` pairs for `--sqlite-pragma` (benchmarks compare them). */
   sqlitePragmas?: readonly string[];
 }
@@ -95,6 +99,7 @@ export async function startDevServer(
     port = embedded.port,
     uiPort = embedded.uiPort,
     sqlitePragmas = DEV_SERVER_SQLITE_PRAGMAS,
+    uiCodecEndpoint,
   } = options;
   mkdirSync(dataDir, { recursive: true });
   const dbFile = join(dataDir, 'temporal.sqlite');
@@ -117,6 +122,7 @@ export async function startDevServer(
       embedded.namespace,
       '--log-level',
       'warn',
+      ...(uiCodecEndpoint ? ['--ui-codec-endpoint', uiCodecEndpoint] : []),
       ...devServerSearchAttributeArgs(),
       ...sqlitePragmas.flatMap((pragma) => ['--sqlite-pragma', pragma]),
     ],
@@ -128,6 +134,7 @@ export async function startDevServer(
   return {
     address,
     uiUrl: `http://127.0.0.1:${uiPort}`,
+    ...(uiCodecEndpoint ? { uiCodecEndpoint } : {}),
     pid: child.pid!,
     dbFile,
     async stop() {

@@ -11,7 +11,7 @@ import { parseOperatorToken } from '../api/auth';
 import type { RateLimitSettings } from '../api/rate-limit';
 import { parseRateLimits, RateLimitSettingError } from '../api/rate-limit-settings';
 import { parseMasterKey } from '../store/vault/sqlite';
-import { usesExternalCluster } from '../temporal.config';
+import { embeddedUiPort, usesExternalCluster } from '../temporal.config';
 import { InvalidParamsError, parseParamsOverrides, type ProtocolParams } from '../workflows/rules/params';
 
 export class SettingsError extends Error {
@@ -50,6 +50,11 @@ export interface Settings {
   webhookAllowPrivate: boolean;
   /** OPENCONTRACT_FEED_REMINDER_MS: how long before an agent's action deadline its feed reminds it (default 1 h). */
   feedReminderLeadMs: number;
+  /**
+   * Origins of the Temporal UIs whose browsers may call the codec server (OPENCONTRACT_CODEC_UI_ORIGINS);
+   * on the embedded default, its dev server's UI.
+   */
+  codecUiOrigins: string[];
 }
 
 const PROJECT_ROOT = join(__dirname, '..');
@@ -102,12 +107,16 @@ function parseDurationMs(name: string, value: string | undefined, fallback: numb
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 
-function parsePort(value: string | undefined): number {
-  if (value === undefined || value.trim() === '') return 3000;
+function parsePortSetting(name: string, value: string): number {
   const parsed = portSchema.safeParse(value.trim());
   if (!parsed.success)
-    throw new SettingsError('PORT', `PORT ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
+    throw new SettingsError(name, `${name} ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
   return parsed.data;
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return 3000;
+  return parsePortSetting('PORT', value);
 }
 
 /**
@@ -140,6 +149,35 @@ function parseLedger(value: string | undefined, dataDir: string): LedgerConfig {
     'OPENCONTRACT_LEDGER',
     'OPENCONTRACT_LEDGER must be sqlite:<path> or a postgres:// URL',
   );
+}
+
+/** OPENCONTRACT_CODEC_UI_ORIGINS: comma-separated origins (`scheme://host[:port]`, nothing after). */
+function parseCodecUiOrigins(value: string | undefined, env: NodeJS.ProcessEnv, embedded: boolean): string[] {
+  const name = 'OPENCONTRACT_CODEC_UI_ORIGINS';
+  const listed = (value ?? '')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter((origin) => origin !== '');
+  if (listed.length === 0) {
+    if (!embedded) return [];
+    const uiPort = parsePortSetting('OPENCONTRACT_TEMPORAL_UI_PORT', String(embeddedUiPort(env)));
+    return [`http://127.0.0.1:${uiPort}`, `http://localhost:${uiPort}`];
+  }
+  return listed.map((origin) => {
+    let url: URL | undefined;
+    try {
+      url = new URL(origin);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !/^https?:$/.test(url.protocol) || url.origin !== origin) {
+      throw new SettingsError(
+        name,
+        `${name}: "${origin}" is not an origin like https://temporal-ui.example.com`,
+      );
+    }
+    return origin;
+  });
 }
 
 const secretsFileSchema = z.object({ operatorToken: z.string(), vaultMasterKey: z.string() }).strict();
@@ -211,6 +249,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     env.OPENCONTRACT_FEED_REMINDER_MS,
     3_600_000,
   );
+  const codecUiOrigins = parseCodecUiOrigins(env.OPENCONTRACT_CODEC_UI_ORIGINS, env, embedded);
 
   const missing = (name: string) => (env[name]?.trim() ?? '') === '';
   let secretsFile: string | null = null;
@@ -245,5 +284,6 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     rateLimits,
     webhookAllowPrivate,
     feedReminderLeadMs,
+    codecUiOrigins,
   };
 }

@@ -6,7 +6,7 @@ import { Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
 import { temporalConnectConfig } from '../temporal.config';
 import { registerSearchAttributes } from './search-attributes';
-import { startApiServer } from './api-server';
+import { codecEndpoint, startApiServer } from './api-server';
 import { startDevServer, type DevServer } from './dev-server';
 import { loadSettings, SettingsError } from './settings';
 import { startWorker } from './worker-process';
@@ -49,7 +49,11 @@ async function main(): Promise<void> {
   try {
     let devServer: DevServer | undefined;
     if (settings.embedded) {
-      devServer = await startDevServer(settings.dataDir, settings.retentionDays);
+      // Only a process that serves the API serves the codec the UI is pointed at.
+      const uiCodecEndpoint = role === 'worker' ? undefined : codecEndpoint(settings);
+      devServer = await startDevServer(settings.dataDir, settings.retentionDays, {
+        ...(uiCodecEndpoint ? { uiCodecEndpoint } : {}),
+      });
       stops.push(() => devServer!.stop());
     } else {
       await ensureSearchAttributes();
@@ -64,7 +68,12 @@ async function main(): Promise<void> {
       console.log(`API:          ${api.url}  (health ${api.url}/health, docs ${api.url}/docs)`);
     }
     if (devServer) {
-      console.log(`Temporal UI:  ${devServer.uiUrl}`);
+      console.log(
+        `Temporal UI:  ${devServer.uiUrl}` +
+          (devServer.uiCodecEndpoint
+            ? `  (decoding with ${devServer.uiCodecEndpoint})`
+            : '  (payloads sealed: no codec)'),
+      );
       console.log(`Temporal:     ${devServer.address} (data in ${devServer.dbFile})`);
     }
     if (settings.secretsFile)

@@ -4,6 +4,7 @@ import { allHandlersFinished, condition } from '@temporalio/workflow';
 import type { ContractInput, ContractOutcome } from './definitions';
 import { lockEscrow, runContract } from './contract/lifecycle';
 import { registerHandlers } from './contract/messages';
+import { registerArbiterHandler } from './contract/arbiter';
 import { registerOperatorHandlers } from './contract/needs-operator';
 import { writeRecord } from './contract/record';
 import { newContract } from './contract/state';
@@ -15,6 +16,7 @@ export async function contractWorkflow(input: ContractInput): Promise<ContractOu
   const contract = newContract(input, Date.now());
   registerHandlers(contract);
   registerOperatorHandlers(contract);
+  registerArbiterHandler(contract);
   if (await lockEscrow(contract)) await runContract(contract);
   await condition(allHandlersFinished);
   const { contractId, escrow } = contract;

@@ -119,6 +119,16 @@ export interface ContractView {
   /** One verdict per criterion once final (resolved / settled), else null. */
   criteriaMet: Verdict[] | null;
   backupAgents: Address[];
+  /** True while no full panel can be seated and the draw is retried (the recruitment window is open). */
+  panelPending: boolean;
+  /** True once the recruitment window passed without a panel: the operator's verdicts decide. */
+  awaitingArbiter: boolean;
+  /** After a panel's tally: the end of the appeal window (ISO), else null. */
+  appealDeadline: string | null;
+  /** The parties that may still appeal (or waive) now. */
+  mayAppeal: Array<'client' | 'worker'>;
+  /** Who appealed, once someone did. */
+  appealedBy: 'client' | 'worker' | null;
   /** The fixed price (null for an auction until matched). */
   price: string | null;
   /** The auction's budget cap (null for a fixed-price contract). */
@@ -137,6 +147,8 @@ export interface ContractView {
   paramsVersion: number;
   /** The snapshot's Worker Stake rate: what accepting or quoting locks (rules/holds workerStakeFor). */
   workerStakeBps: number;
+  /** The snapshot's floor of every Worker Stake and bid bond. */
+  minWorkerStake: string;
   /** The Client's claimed verdicts of its dispute (informational), else null. */
   disputeClaims: Verdict[] | null;
   /** The panel's voting window (SPEC §8) once drawn, else null. Votes stay sealed: see `votesQuery`. */
@@ -197,6 +209,11 @@ export type WithdrawInput = CallerInput;
 export type ApproveInput = CallerInput;
 
 /** The Client's dispute (privacy-preserving, before the Review Deadline); claims are informational. */
+/** The Client or the Worker appeals a panel's tally (posting the Appeal Bond), or waives its appeal. */
+export interface AppealInput extends CallerInput {
+  waive?: boolean;
+}
+
 export interface DisputeInput extends CallerInput {
   /** One verdict per criterion, in criterion order. */
   claims?: Verdict[];
@@ -230,6 +247,8 @@ export interface QuoteView {
   confidence: number | null;
   message: string | null;
   submittedAt: string;
+  /** The bid bond held for this quote: the Worker Stake for its price. */
+  bidBond: string;
 }
 
 /** One vote row of SPEC §8: one per (contract, BA, criterion), a BA that never voted included. */
@@ -312,6 +331,8 @@ export const deliverUpdate = defineUpdate<MessageReceipt, [DeliverInput]>('deliv
 export const approveSignal = defineSignal<[ApproveInput]>('approve');
 export const approveUpdate = defineUpdate<MessageReceipt, [ApproveInput]>('approve');
 
+export const appealSignal = defineSignal<[AppealInput]>('appeal');
+export const appealUpdate = defineUpdate<MessageReceipt, [AppealInput]>('appeal');
 export const disputeSignal = defineSignal<[DisputeInput]>('dispute');
 export const disputeUpdate = defineUpdate<MessageReceipt, [DisputeInput]>('dispute');
 export const voteSignal = defineSignal<[VoteInput]>('vote');

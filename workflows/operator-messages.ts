@@ -29,3 +29,19 @@ export const OPERATOR_ACTIONS: readonly OperatorAction[] = ['retry', 'release'];
 
 export const resolveStuckUpdate = defineUpdate<ResolveStuckResult, [ResolveStuckInput]>('resolveStuck');
 export const needsOperatorQuery = defineQuery<StuckStep | null>('needsOperator');
+
+/** The trusted arbiter's verdicts: one `met` or `not met` per criterion, in criterion order. */
+export interface ArbiterVerdictsInput {
+  verdicts: Array<'met' | 'not met'>;
+}
+
+/** Where the contract stands once the verdicts are settled. */
+export interface ArbiterVerdictsResult {
+  contractId: string;
+  status: ContractStatus;
+  criteriaMet: Array<'met' | 'not met' | 'unclear'> | null;
+}
+
+export const arbiterVerdictsUpdate = defineUpdate<ArbiterVerdictsResult, [ArbiterVerdictsInput]>(
+  'arbiterVerdicts',
+);

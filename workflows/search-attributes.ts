@@ -12,6 +12,11 @@ export const quoteCountKey = defineSearchAttributeKey('QuoteCount', SearchAttrib
 /** True while a money step the ledger refused waits for the operator (docs/operations.md). */
 export const needsOperatorKey = defineSearchAttributeKey('NeedsOperator', SearchAttributeType.BOOL);
 
+/** True while no full Backup Agent panel can be seated and the draw is retried. */
+export const panelPendingKey = defineSearchAttributeKey('PanelPending', SearchAttributeType.BOOL);
+/** True once the recruitment window passed without a panel: the operator decides as trusted arbiter. */
+export const awaitingArbiterKey = defineSearchAttributeKey('AwaitingArbiter', SearchAttributeType.BOOL);
+
 export const contractSearchAttributes = [
   contractStatusKey,
   contractCodeKey,
@@ -20,4 +25,6 @@ export const contractSearchAttributes = [
   nextDeadlineKey,
   quoteCountKey,
   needsOperatorKey,
+  panelPendingKey,
+  awaitingArbiterKey,
 ] as const;

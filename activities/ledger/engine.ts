@@ -624,15 +624,22 @@ export class SqlLedger implements Ledger {
   async eligibleAgents(minStake: bigint): Promise<EligibleAgent[]> {
     const rows = await this.db.read((tx) =>
       tx.all(
-        `SELECT h.debit_owner AS owner, SUM(h.amount) AS stake FROM ledger_transfers h
-         WHERE h.type = 'pending' AND h.hold_kind = 'eligibility' AND h.asset = 'USDC'
+        `SELECT h.debit_owner AS owner,
+           SUM(CASE WHEN h.hold_kind = 'eligibility' THEN h.amount ELSE 0 END) AS free,
+           SUM(CASE WHEN h.hold_kind = 'ba-bond' THEN h.amount ELSE 0 END) AS seated
+         FROM ledger_transfers h
+         WHERE h.type = 'pending' AND h.hold_kind IN ('eligibility', 'ba-bond') AND h.asset = 'USDC'
            AND h.debit_owner LIKE 'agent:%'
            AND NOT EXISTS (SELECT 1 FROM ledger_transfers c WHERE c.hold_id = h.op_id AND c.closes_hold = h.op_id)
          GROUP BY h.debit_owner HAVING SUM(h.amount) >= ? ORDER BY h.debit_owner`,
         [minStake],
       ),
     );
-    return rows.map((row) => ({ address: str(row.owner).slice('agent:'.length), stake: big(row.stake) }));
+    return rows.map((row) => ({
+      address: str(row.owner).slice('agent:'.length),
+      stake: big(row.free),
+      seated: big(row.seated),
+    }));
   }
 
   audit(): Promise<AuditReport> {

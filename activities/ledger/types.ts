@@ -151,7 +151,10 @@ export interface Posting {
 
 export interface EligibleAgent {
   address: string;
+  /** Free eligibility stake: what the agent can unlock or a new seat can hold. */
   stake: bigint;
+  /** Eligibility stake held by the agent's open seats (its `ba-bond` holds). */
+  seated: bigint;
 }
 
 export interface AuditReport {
@@ -180,7 +183,7 @@ export interface Ledger {
   openContractHolds(): Promise<Hold[]>;
   holdsOf(owner: Owner, filter?: { kind?: HoldKind; open?: boolean }): Promise<Hold[]>;
   postingsByContract(contractId: string): Promise<Posting[]>;
-  /** Agents whose open eligibility holds add up to at least `minStake`, by address. */
+  /** Agents whose eligibility stake, free and seated, adds up to at least `minStake`, by address. */
   eligibleAgents(minStake: bigint): Promise<EligibleAgent[]>;
   /** The Backup Agent panel registry (open panel seats, vote rows), in the same database. */
   readonly panels: PanelRegistry;

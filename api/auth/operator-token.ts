@@ -23,14 +23,18 @@ function sameToken(given: string, expected: string): boolean {
   return timingSafeEqual(digest(given), digest(expected));
 }
 
+/** Why an `Authorization` header does not carry the operator token, or null when it does. */
+export function operatorTokenRefusal(authorization: string | undefined, expected: string): string | null {
+  const match = /^Bearer +(\S+) *$/i.exec(authorization ?? '');
+  if (!match?.[1]) return 'missing operator token (Authorization: Bearer <token>)';
+  return sameToken(match[1], expected) ? null : 'wrong operator token';
+}
+
 export function requireOperatorToken(token: string) {
   const expected = parseOperatorToken(token);
   return createMiddleware(async (c, next) => {
-    const match = /^Bearer +(\S+) *$/i.exec(c.req.header('Authorization') ?? '');
-    if (!match?.[1]) {
-      return c.json(errorBody('unauthorized', 'missing operator token (Authorization: Bearer <token>)'), 401);
-    }
-    if (!sameToken(match[1], expected)) return c.json(errorBody('unauthorized', 'wrong operator token'), 401);
+    const refusal = operatorTokenRefusal(c.req.header('Authorization'), expected);
+    if (refusal) return c.json(errorBody('unauthorized', refusal), 401);
     await next();
   });
 }

@@ -151,7 +151,7 @@ export function agentFeedApp(ctx: ApiContext, feed: AgentFeedContext, auth: Auth
     async (c) => {
       const agent = ownAddress(c.req.valid('param').address, c.var.caller, 'feed');
       let cursor = resumeAfter(c.req.header('Last-Event-ID'), c.req.valid('query').after);
-      const slot = await openStreamSlot(ctx.limits, c);
+      const slot = await openStreamSlot(ctx.limits, c, undefined);
       if (slot === undefined) return tooManyStreams(c);
       const settings = ctx.eventStream;
       return streamSSE(c, async (stream) => {

@@ -1,6 +1,7 @@
 // /agents/:address/balances: an agent reads its own balances only (docs/api.md).
 // /agents/:address/votes: anyone reads an agent's vote rows (docs/protocol.md §8), from the panel registry.
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { accessRoute, PUBLIC_ACCESS } from '../route-access';
 import { agentOwner } from '../../activities/ledger';
 import type { SignedEnv } from '../auth';
 import type { ApiContext } from '../deps';
@@ -13,11 +14,10 @@ import { ownAddress, pathAddress } from './own-address';
 export function agentsApp(ctx: ApiContext, auth: AuthMiddleware) {
   const app = new OpenAPIHono<SignedEnv>({ defaultHook: validationHook });
   app.openapi(
-    createRoute({
+    accessRoute(auth.access.signed, {
       method: 'get',
       path: '/{address}/balances',
       summary: 'The caller’s own balances (an eligibility stake counts as held)',
-      middleware: [auth.signed],
       request: { params: addressParams },
       responses: {
         200: { description: 'balances', content: { 'application/json': { schema: balancesSchema } } },
@@ -30,11 +30,10 @@ export function agentsApp(ctx: ApiContext, auth: AuthMiddleware) {
     },
   );
   app.openapi(
-    createRoute({
+    accessRoute(PUBLIC_ACCESS, {
       method: 'get',
       path: '/{address}/votes',
       // Public: no signature needed.
-      security: [],
       summary: 'An agent’s vote rows over every tallied panel (public)',
       request: { params: addressParams },
       responses: {

@@ -5,12 +5,14 @@
 // a keyed retry's earlier answer, the evidence against the criteria), which also run before its
 // Update while the API does not know the contract's criteria. Its key and content reach the vault
 // only once the workflow has accepted it (api/delivery-seal.ts).
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { accessRoute } from '../route-access';
 import type { UpdateDefinition } from '@temporalio/common';
 import {
   acceptUpdate,
   approveUpdate,
   cancelUpdate,
+  appealUpdate,
   disputeUpdate,
   voteUpdate,
   declineUpdate,
@@ -39,6 +41,7 @@ import {
   contractViewSchema,
   deliveryRequestRef,
   deliveryRequestSchema,
+  appealBody,
   disputeBody,
   emptyBody,
   voteBody,
@@ -117,11 +120,10 @@ export function contractMessagesApp(ctx: ApiContext, auth: AuthMiddleware) {
   const app = new OpenAPIHono<SignedEnv>({ defaultHook: validationHook });
   for (const message of SIMPLE_MESSAGES) {
     app.openapi(
-      createRoute({
+      accessRoute(auth.access.signedMutation, {
         method: 'post',
         path: `/{id}/${message.path}`,
         summary: message.summary,
-        middleware: [...auth.signedMutation],
         request: {
           params: contractIdParams,
           body: { content: { 'application/json': { schema: emptyBody } } },
@@ -139,12 +141,11 @@ export function contractMessagesApp(ctx: ApiContext, auth: AuthMiddleware) {
   }
 
   app.openapi(
-    createRoute({
+    accessRoute(auth.access.signedMutation, {
       method: 'post',
       path: '/{id}/disputes',
       summary:
         'Dispute the delivery as the Client (privacy-preserving, before the Review Deadline): posts the Dispute Bond and draws a panel',
-      middleware: [...auth.signedMutation],
       request: {
         params: contractIdParams,
         body: { content: { 'application/json': { schema: disputeBody } } },
@@ -162,12 +163,33 @@ export function contractMessagesApp(ctx: ApiContext, auth: AuthMiddleware) {
   );
 
   app.openapi(
-    createRoute({
+    accessRoute(auth.access.signedMutation, {
+      method: 'post',
+      path: '/{id}/appeals',
+      summary:
+        'Appeal a panel’s tally as the Client or the Worker, once, within the appeal window (the Appeal Bond is held; a larger panel decides finally), or waive it with `{ "waive": true }`',
+      request: {
+        params: contractIdParams,
+        body: { content: { 'application/json': { schema: appealBody } } },
+      },
+      responses: messageResponses,
+    }),
+    async (c) => {
+      const caller = c.var.caller;
+      const id = contractIdOf(c.req.valid('param').id);
+      const { waive } = c.req.valid('json');
+      const input = { caller, ...(waive === true ? { waive } : {}) };
+      const view = await ctx.contracts.send(id, appealUpdate, input, updateId(c, caller));
+      return c.json(viewFor(view, caller), 200);
+    },
+  );
+
+  app.openapi(
+    accessRoute(auth.access.signedMutation, {
       method: 'post',
       path: '/{id}/votes',
       summary:
-        'Vote as a drawn Backup Agent, once, a verdict per criterion; the baBond is locked from the caller’s balance',
-      middleware: [...auth.signedMutation],
+        'Vote as a drawn Backup Agent, once, a verdict per criterion; the vote stakes the baBond its seat holds',
       request: {
         params: contractIdParams,
         body: { required: true, content: { 'application/json': { schema: voteBody } } },
@@ -186,18 +208,23 @@ export function contractMessagesApp(ctx: ApiContext, auth: AuthMiddleware) {
   // The body the deliveries route declares by reference (and api/ingest checks).
   app.openAPIRegistry.register('Delivery', deliveryRequestSchema);
   app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/{id}/deliveries',
-      summary:
-        'Deliver as the matched Worker: the reference, its key (kept in the vault) and the ingest fields',
-      middleware: [...auth.signedMutation, ingestDelivery] as const,
-      request: {
-        params: contractIdParams,
-        body: { required: true, content: { 'application/json': { schema: deliveryRequestRef } } },
+    accessRoute(
+      {
+        ...auth.access.signedMutation,
+        middleware: [...auth.access.signedMutation.middleware, ingestDelivery],
       },
-      responses: messageResponses,
-    }),
+      {
+        method: 'post',
+        path: '/{id}/deliveries',
+        summary:
+          'Deliver as the matched Worker: the reference, its key (kept in the vault) and the ingest fields',
+        request: {
+          params: contractIdParams,
+          body: { required: true, content: { 'application/json': { schema: deliveryRequestRef } } },
+        },
+        responses: messageResponses,
+      },
+    ),
     async (c) => {
       const caller = c.var.caller;
       const id = c.req.valid('param').id;

@@ -1,7 +1,8 @@
 // /contracts: create, list (Temporal visibility), read (public or party view), events, votes. The
 // other /contracts routes are sub-apps of their own (messages, quotes, keys, delivery, event stream),
 // routed beside this one by api/app.ts.
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { accessRoute, PUBLIC_ACCESS } from '../route-access';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { agentOwner } from '../../activities/ledger';
 import type { ContractView } from '../../workflows/definitions';
@@ -17,7 +18,6 @@ import { conflict, insufficientFunds, invalidFields, validationHook } from '../e
 import { IDEMPOTENCY_HEADER } from '../idempotency';
 import type { SignedEnv } from '../auth';
 import type { AuthMiddleware, MaybeSignedEnv } from '../middleware';
-import { OPTIONALLY_SIGNED } from '../middleware';
 import {
   contractIdParams,
   contractListSchema,
@@ -50,11 +50,10 @@ export function contractCreationApp(ctx: ApiContext, auth: AuthMiddleware) {
   const app = new OpenAPIHono<SignedEnv>({ defaultHook: validationHook });
 
   app.openapi(
-    createRoute({
+    accessRoute(auth.access.signedMutation, {
       method: 'post',
       path: '/',
       summary: 'Create a contract (the caller is the Client); its escrow is held before the answer',
-      middleware: [...auth.signedMutation],
       request: {
         body: { required: true, content: { 'application/json': { schema: createContractBodySchema } } },
       },
@@ -113,11 +112,10 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
   const app = new OpenAPIHono<MaybeSignedEnv>({ defaultHook: validationHook });
 
   app.openapi(
-    createRoute({
+    accessRoute(PUBLIC_ACCESS, {
       method: 'get',
       path: '/',
       // Public: no signature needed.
-      security: [],
       summary:
         'List contracts: open ones from Temporal visibility, closed ones from their records (default: open tenders still to be matched)',
       request: { query: listQuerySchema },
@@ -146,13 +144,11 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
   );
 
   app.openapi(
-    createRoute({
+    accessRoute(auth.access.optionallySigned, {
       method: 'get',
       path: '/{id}',
       // Optional: unsigned callers get the public view, signed parties their own.
-      security: OPTIONALLY_SIGNED,
       summary: 'Read a contract: the public view, or the party view when signed by a party',
-      middleware: [auth.optionallySigned],
       request: { params: contractIdParams },
       responses: { 200: json(contractViewSchema, 'the view for the caller'), ...errorResponses(401, 404) },
     }),
@@ -160,13 +156,11 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
   );
 
   app.openapi(
-    createRoute({
+    accessRoute(auth.access.optionallySigned, {
       method: 'get',
       path: '/{id}/events',
       // Optional: a party's signature gets the log with addresses; anyone else gets roles instead.
-      security: OPTIONALLY_SIGNED,
       summary: 'The content-free event log of a contract (addresses only for its parties)',
-      middleware: [auth.optionallySigned],
       request: { params: contractIdParams },
       responses: { 200: json(eventsSchema, 'events, oldest first'), ...errorResponses(401, 404) },
     }),
@@ -178,11 +172,10 @@ export function contractsApp(ctx: ApiContext, auth: AuthMiddleware) {
   );
 
   app.openapi(
-    createRoute({
+    accessRoute(PUBLIC_ACCESS, {
       method: 'get',
       path: '/{id}/votes',
       // Public: no signature needed.
-      security: [],
       summary:
         'The vote rows of the contract’s panel after the tally (409 while a drawn panel votes; empty without a panel)',
       request: { params: contractIdParams },

@@ -1,7 +1,8 @@
 // GET /contracts/:id/delivery: the delivery's normalized content (docs/protocol.md §10), kept sealed in the vault
 // beside the delivery key and released to whoever may read that key (api/key-release.ts): the Client
 // and the drawn Backup Agents. The workflow only ever held its hash.
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { accessRoute } from '../route-access';
 import type { ApiContext } from '../deps';
 import { forbidden, notFound, validationHook } from '../errors';
 import { extractConfidence } from '../ingest';
@@ -14,11 +15,10 @@ import { existingContract } from '../contract-requests';
 export function deliveryContentApp(ctx: ApiContext, auth: AuthMiddleware) {
   const app = new OpenAPIHono<SignedEnv>({ defaultHook: validationHook });
   app.openapi(
-    createRoute({
+    accessRoute(auth.access.signed, {
       method: 'get',
       path: '/{id}/delivery',
       summary: 'The delivery’s normalized content and confidence, for the Client (and drawn Backup Agents)',
-      middleware: [auth.signed],
       request: { params: contractIdParams },
       responses: {
         200: {

@@ -1,12 +1,14 @@
 // /eligibility/lock · /unlock: the BA Eligibility Stake (docs/protocol.md §8), through the same ledger
 // activities the workflows use. The hold id comes from the Idempotency-Key when there is one.
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { accessRoute, PUBLIC_ACCESS } from '../route-access';
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import { agentOwner } from '../../activities/ledger';
 import { createLedgerActivities } from '../../activities/ledger-activities';
 import type { SignedEnv } from '../auth';
 import { keyToken } from '../contract-ids';
+import { PerKeyQueue } from '../per-key-queue';
 import type { ApiContext } from '../deps';
 import { validationHook } from '../errors';
 import { IDEMPOTENCY_HEADER } from '../idempotency';
@@ -27,7 +29,9 @@ const ok = {
 export const requirementsSchema = z
   .object({
     eligibilityStake: z.string().openapi({ description: 'USDC an agent keeps locked to be drawn' }),
-    baBond: z.string().openapi({ description: 'USDC a drawn BA locks with its votes' }),
+    baBond: z
+      .string()
+      .openapi({ description: 'USDC of the eligibility stake each seat holds while its panel sits' }),
     baPanelSize: z.number().int(),
   })
   .openapi('EligibilityRequirements');
@@ -35,12 +39,12 @@ export const requirementsSchema = z
 export function eligibilityApp(ctx: ApiContext, auth: AuthMiddleware) {
   const app = new OpenAPIHono<SignedEnv>({ defaultHook: validationHook });
   const ledgerActivities = createLedgerActivities({ ledger: ctx.ledger });
+  const perAgent = new PerKeyQueue();
 
   app.openapi(
-    createRoute({
+    accessRoute(PUBLIC_ACCESS, {
       method: 'get',
       path: '/requirements',
-      security: [],
       summary:
         'What a Backup Agent must lock: the eligibility stake, and the bond it locks when it votes (public)',
       responses: {
@@ -59,44 +63,44 @@ export function eligibilityApp(ctx: ApiContext, auth: AuthMiddleware) {
   );
 
   app.openapi(
-    createRoute({
+    accessRoute(auth.access.signedMutation, {
       method: 'post',
       path: '/lock',
       summary: 'Add `amount` to the caller’s BA Eligibility Stake',
-      middleware: [...auth.signedMutation],
       request: { body: { required: true, content: { 'application/json': { schema: eligibilityLockBody } } } },
       responses: { 200: ok, ...errorResponses(400, 401, 402, 413, 422) },
     }),
     async (c) => {
       const caller = c.var.caller;
       const { amount } = c.req.valid('json');
-      await ledgerActivities.lockEligibility({
-        address: caller,
-        amount: amount.toString(),
-        key: operationKey(c, caller, 'lock'),
-      });
+      const key = operationKey(c, caller, 'lock');
+      await perAgent.run(caller, () =>
+        ledgerActivities.lockEligibility({ address: caller, amount: amount.toString(), key }),
+      );
       const balances = await ctx.ledger.balances(agentOwner(caller));
       return c.json({ ...balancesToWire(caller, balances), locked: amount.toString() }, 200);
     },
   );
 
   app.openapi(
-    createRoute({
+    accessRoute(auth.access.signedMutation, {
       method: 'post',
       path: '/unlock',
-      summary: 'Release `amount` of the caller’s eligibility stake (all of it when omitted)',
-      middleware: [...auth.signedMutation],
+      summary:
+        'Release `amount` of the caller’s free eligibility stake (all of it when omitted); what its open seats hold stays',
       request: { body: { content: { 'application/json': { schema: eligibilityUnlockBody } } } },
-      responses: { 200: ok, ...errorResponses(400, 401, 402, 409, 413, 422) },
+      responses: { 200: ok, ...errorResponses(400, 401, 402, 413, 422) },
     }),
     async (c) => {
       const caller = c.var.caller;
       const { amount } = c.req.valid('json');
-      await ctx.eligibilityUnlockCheck(caller);
-      const { released } = await ledgerActivities.unlockEligibility({
-        address: caller,
-        ...(amount === undefined ? {} : { amount: amount.toString() }),
-        key: operationKey(c, caller, 'unlock'),
+      const key = operationKey(c, caller, 'unlock');
+      const { released } = await perAgent.run(caller, async () => {
+        return ledgerActivities.unlockEligibility({
+          address: caller,
+          ...(amount === undefined ? {} : { amount: amount.toString() }),
+          key,
+        });
       });
       const balances = await ctx.ledger.balances(agentOwner(caller));
       return c.json({ ...balancesToWire(caller, balances), released }, 200);

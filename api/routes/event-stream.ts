@@ -4,15 +4,16 @@
 // reconnects with `Last-Event-ID` gets only what it missed. The stream ends with an `end` message once
 // the contract is terminal (a reconnect after that is answered 204: EventSource stops retrying), when
 // the client disconnects, or after `maxDurationMs` (the client reconnects and resumes).
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { accessRoute } from '../route-access';
 import { streamSSE } from 'hono/streaming';
 import type { ContractEvent } from '../../workflows/rules/events';
 import { existingContract } from '../contract-requests';
 import type { ApiContext } from '../deps';
 import { badRequest, validationHook } from '../errors';
+import { roleOf } from '../contract-views';
 import { eventsVisibleTo } from '../event-privacy';
 import type { AuthMiddleware, MaybeSignedEnv } from '../middleware';
-import { OPTIONALLY_SIGNED } from '../middleware';
 import { contractIdParams, errorResponses } from '../schemas';
 import { openStreamSlot, releaseOnClose, tooManyStreams } from '../stream-caps';
 import { pauser } from './pauser';
@@ -41,12 +42,10 @@ export function eventStreamApp(ctx: ApiContext, auth: AuthMiddleware) {
   const app = new OpenAPIHono<MaybeSignedEnv>({ defaultHook: validationHook });
   const settings = ctx.eventStream;
   app.openapi(
-    createRoute({
+    accessRoute(auth.access.optionallySigned, {
       method: 'get',
       path: '/{id}/events/stream',
       // Optional, like GET /contracts/:id/events: addresses for the parties only.
-      security: OPTIONALLY_SIGNED,
-      middleware: [auth.optionallySigned],
       summary: 'The content-free event log as Server-Sent Events: the past events, then each new one',
       request: {
         params: contractIdParams,
@@ -65,10 +64,13 @@ export function eventStreamApp(ctx: ApiContext, auth: AuthMiddleware) {
     async (c) => {
       const id = c.req.valid('param').id;
       const seen = alreadySeen(c.req.header('Last-Event-ID'));
-      const visible = eventsVisibleTo(await existingContract(ctx, id), c.var.caller);
+      const view = await existingContract(ctx, id);
+      const visible = eventsVisibleTo(view, c.var.caller);
       const first = await ctx.contracts.eventLog(id);
       if (isClosed(first) && seen >= first.length) return c.body(null, 204);
-      const slot = await openStreamSlot(ctx.limits, c);
+      const caller = c.var.caller;
+      const party = caller !== undefined && roleOf(view, caller) !== null;
+      const slot = await openStreamSlot(ctx.limits, c, party ? { contractId: id, agent: caller } : undefined);
       if (slot === undefined) return tooManyStreams(c);
 
       return streamSSE(c, async (stream) => {

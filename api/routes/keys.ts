@@ -1,6 +1,7 @@
 // GET /contracts/:id/keys/materials · /keys/delivery (docs/protocol.md §9): the decryption keys, signed callers
 // only, released by the rule of api/key-release.ts to the role the workflow's view gives the caller.
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { accessRoute } from '../route-access';
 import type { ApiContext } from '../deps';
 import { forbidden, notFound, validationHook } from '../errors';
 import { mayReadKey } from '../key-release';
@@ -19,11 +20,10 @@ export function keysApp(ctx: ApiContext, auth: AuthMiddleware) {
   const app = new OpenAPIHono<SignedEnv>({ defaultHook: validationHook });
   for (const kind of ['materials', 'delivery'] as const) {
     app.openapi(
-      createRoute({
+      accessRoute(auth.access.signed, {
         method: 'get',
         path: `/{id}/keys/${kind}`,
         summary: `The ${kind} decryption key, for ${WHO[kind]}`,
-        middleware: [auth.signed],
         request: { params: contractIdParams },
         responses: {
           200: {

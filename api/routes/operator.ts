@@ -1,6 +1,7 @@
 // /operator/deposits: the operator credits an agent with USDC brought in from outside. Bearer
 // token, no signature (docs/api.md); the deposit's ledger id comes from the Idempotency-Key if any.
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { accessRoute } from '../route-access';
 import { randomUUID } from 'node:crypto';
 import { agentOwner } from '../../activities/ledger';
 import { keyToken } from '../contract-ids';
@@ -14,12 +15,10 @@ import { balancesToWire } from '../wire';
 export function operatorApp(ctx: ApiContext, auth: AuthMiddleware) {
   const app = new OpenAPIHono({ defaultHook: validationHook });
   app.openapi(
-    createRoute({
+    accessRoute(auth.access.operator, {
       method: 'post',
       path: '/deposits',
       summary: 'Credit an agent with USDC (operator token)',
-      security: [{ operatorToken: [] }],
-      middleware: [...auth.operator],
       request: { body: { required: true, content: { 'application/json': { schema: depositBody } } } },
       responses: {
         200: {

@@ -1,6 +1,7 @@
 // GET /params: the protocol parameters in force, in the OPENCONTRACT_PARAMS wire form (docs/protocol.md
 // "Parameters"), so an agent learns every stake, bond and window before it acts rather than by a refusal.
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { accessRoute, PUBLIC_ACCESS } from '../route-access';
 import { paramsToWire } from '../../workflows/rules/params';
 import type { ApiContext } from '../deps';
 import { json } from '../schemas';
@@ -22,16 +23,25 @@ export const paramsSchema = z
     rewardPerCriterion: amount,
     unclearRewardBps: bps,
     baVotingWindow: z.number().int().openapi({ description: 'milliseconds' }),
+    baRecruitmentWindow: z.number().int().openapi({
+      description: 'milliseconds a contract waits for a full panel before the trusted arbiter decides',
+    }),
+    appealWindow: z
+      .number()
+      .int()
+      .openapi({ description: 'milliseconds after a tally in which the Client or the Worker may appeal' }),
+    appealBondBps: bps,
+    appealPanelSize: z.number().int(),
+    minWorkerStake: amount.openapi({ description: 'the floor of every Worker Stake and bid bond' }),
   })
   .openapi('ProtocolParams');
 
 export function paramsApp(ctx: ApiContext) {
   const app = new OpenAPIHono();
   app.openapi(
-    createRoute({
+    accessRoute(PUBLIC_ACCESS, {
       method: 'get',
       path: '/',
-      security: [],
       summary: 'The protocol parameters a new contract snapshots (public)',
       responses: {
         200: json(paramsSchema, 'parameters'),

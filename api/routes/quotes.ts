@@ -1,7 +1,7 @@
 // Auction routes (docs/protocol.md §5, docs/auction.md): a bidder's quote and the Client's award, each sent to the
 // contract's workflow as an Update whose validator answers at once (over the cap, the Client's own
 // bid, bidding closed, an unknown quote). Roles and states are the workflow's to check.
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { OpenAPIHono } from '@hono/zod-openapi';
 import { awardUpdate, quoteUpdate, type QuoteInput } from '../../workflows/definitions';
 import { toWire } from '../../workflows/rules/money';
 import { viewFor } from '../contract-views';
@@ -9,8 +9,10 @@ import type { ApiContext } from '../deps';
 import { validationHook } from '../errors';
 import type { SignedEnv } from '../auth';
 import type { AuthMiddleware } from '../middleware';
+import { accessRoute } from '../route-access';
 import { awardBody, contractIdParams, contractViewSchema, errorResponses, quoteBody } from '../schemas';
 import { contractIdOf, updateId } from '../contract-requests';
+import { requireBidBondFunds } from '../bid-bond-precheck';
 
 const viewResponse = (description: string) => ({
   description,
@@ -20,19 +22,20 @@ const viewResponse = (description: string) => ({
 export function quotesApp(ctx: ApiContext, auth: AuthMiddleware) {
   const app = new OpenAPIHono<SignedEnv>({ defaultHook: validationHook });
   app.openapi(
-    createRoute({
+    accessRoute(auth.access.signedMutation, {
       method: 'post',
       path: '/{id}/quotes',
       summary:
-        'Quote on an auction as any agent but the Client, before bidding closes; a new quote replaces the caller’s earlier one',
-      middleware: [...auth.signedMutation],
+        'Quote on an auction as any agent but the Client, before bidding closes; the quote holds its bid bond (the Worker Stake for its price); a new quote replaces the caller’s earlier one and moves the bond',
       request: {
         params: contractIdParams,
         body: { required: true, content: { 'application/json': { schema: quoteBody } } },
       },
       responses: {
-        201: viewResponse('the caller’s view after the quote, with its own quote as `ownQuote`'),
-        ...errorResponses(400, 401, 403, 404, 409, 413, 422),
+        201: viewResponse(
+          'the caller’s view after the quote, with its own quote as `ownQuote` (its `bidBond` is held)',
+        ),
+        ...errorResponses(402, 403, 404, 409),
       },
     }),
     async (c) => {
@@ -45,25 +48,25 @@ export function quotesApp(ctx: ApiContext, auth: AuthMiddleware) {
         ...(confidence === undefined ? {} : { confidence }),
         ...(message === undefined ? {} : { message }),
       };
+      await requireBidBondFunds(ctx, id, caller, price);
       const view = await ctx.contracts.send(id, quoteUpdate, input, updateId(c, caller));
       return c.json(viewFor(view, caller), 201);
     },
   );
 
   app.openapi(
-    createRoute({
+    accessRoute(auth.access.signedMutation, {
       method: 'post',
       path: '/{id}/award',
       summary:
         'Close an auction’s bidding early as the Client: `quoteId` picks that quote (owner pick); without it the best quote wins now',
-      middleware: [...auth.signedMutation],
       request: {
         params: contractIdParams,
         body: { content: { 'application/json': { schema: awardBody } } },
       },
       responses: {
         200: viewResponse('the Client’s view after the close: matched, or cancelled-unmatched'),
-        ...errorResponses(400, 401, 402, 403, 404, 409, 413, 422),
+        ...errorResponses(402, 403, 404, 409),
       },
     }),
     async (c) => {

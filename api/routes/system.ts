@@ -1,15 +1,15 @@
 // GET /health (Temporal connectivity) and GET /docs (a page rendered from the OpenAPI document).
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { accessRoute, PUBLIC_ACCESS, SIGNING_GUIDE_PATH } from '../route-access';
 import type { ApiContext } from '../deps';
 import { healthSchema, json } from '../schemas';
 
 export function healthApp(ctx: ApiContext) {
   const app = new OpenAPIHono();
   app.openapi(
-    createRoute({
+    accessRoute(PUBLIC_ACCESS, {
       method: 'get',
       path: '/',
-      security: [],
       summary: 'Liveness: 200 when the Temporal server answers, 503 otherwise',
       responses: {
         200: json(healthSchema, 'up'),
@@ -52,6 +52,6 @@ ${body ? `<details><summary>request body</summary><pre>${escape(JSON.stringify(b
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(document.info.title)}</title>
 <style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}pre{background:#f4f4f4;padding:.5rem;overflow:auto}section{border-top:1px solid #ddd}</style>
 </head><body><h1>${escape(document.info.title)} ${escape(document.info.version)}</h1>
-<p>Machine-readable: <a href="/openapi.json">/openapi.json</a>. Signed requests: HTTP Message Signatures (RFC 9421) over EIP-191, see docs/security.md.</p>
+<p>Machine-readable: <a href="/openapi.json">/openapi.json</a>. Signed requests: HTTP Message Signatures (RFC 9421) over EIP-191, see the <a href="${SIGNING_GUIDE_PATH}">signing guide</a> and its <a href="${SIGNING_GUIDE_PATH}/vectors.json">test vectors</a>.</p>
 ${sections.join('\n')}</body></html>`;
 }

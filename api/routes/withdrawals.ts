@@ -2,7 +2,8 @@
 // queue, GET /operator/payouts and POST /operator/payouts/:id/paid. A withdrawal is one ledger
 // operation (agent → the USDC mint, the outside), applied once per Idempotency-Key; sending the money
 // is the operator's payout rail, outside this service, which marks the payout paid when it is sent.
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { accessRoute } from '../route-access';
 import { agentOwner } from '../../activities/ledger';
 import { positiveAmountSchema } from '../../workflows/rules/money';
 import type { SignedEnv } from '../auth';
@@ -23,7 +24,12 @@ export const withdrawalBody = z
       .trim()
       .min(1)
       .max(200)
-      .openapi({ description: 'where the operator sends the money (an address, an account reference)' }),
+      // Shown verbatim in the operator's payout queue: no line breaks, control or bidi characters.
+      .regex(/^[\x20-\x7e]+$/, 'must be printable ASCII (letters, digits, punctuation, spaces)')
+      .openapi({
+        description:
+          'where the operator sends the money (an address, an account reference): printable ASCII, at most 200 characters',
+      }),
   })
   .strict()
   .openapi('WithdrawalRequest');
@@ -52,20 +58,23 @@ const paidBody = z
 export function withdrawalsApp(ctx: ApiContext, auth: AuthMiddleware) {
   const app = new OpenAPIHono<SignedEnv>({ defaultHook: validationHook });
   app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/{address}/withdrawals',
-      summary: 'Withdraw available USDC to `destination` (the caller’s own; Idempotency-Key required)',
-      middleware: [...auth.signedMutation],
-      request: {
-        params: addressParams,
-        body: { required: true, content: { 'application/json': { schema: withdrawalBody } } },
+    // The withdrawal's id is derived from its Idempotency-Key: no key, no withdrawal.
+    accessRoute(
+      { ...auth.access.signedMutation, keyed: 'required' },
+      {
+        method: 'post',
+        path: '/{address}/withdrawals',
+        summary: 'Withdraw available USDC to `destination` (the caller’s own; Idempotency-Key required)',
+        request: {
+          params: addressParams,
+          body: { required: true, content: { 'application/json': { schema: withdrawalBody } } },
+        },
+        responses: {
+          201: json(withdrawalResultSchema, 'the withdrawal, pending payout, and the balances after it'),
+          ...errorResponses(400, 401, 402, 403, 409, 413, 422),
+        },
       },
-      responses: {
-        201: json(withdrawalResultSchema, 'the withdrawal, pending payout, and the balances after it'),
-        ...errorResponses(400, 401, 402, 403, 409, 413, 422),
-      },
-    }),
+    ),
     async (c) => {
       const address = ownAddress(c.req.valid('param').address, c.var.caller, 'withdrawals');
       const key = c.req.header(IDEMPOTENCY_HEADER);
@@ -87,11 +96,10 @@ export function withdrawalsApp(ctx: ApiContext, auth: AuthMiddleware) {
     },
   );
   app.openapi(
-    createRoute({
+    accessRoute(auth.access.signed, {
       method: 'get',
       path: '/{address}/withdrawals',
       summary: 'The caller’s own withdrawals, oldest first, each pending or paid',
-      middleware: [auth.signed],
       request: { params: addressParams },
       responses: { 200: json(payoutListSchema, 'withdrawals'), ...errorResponses(400, 401, 403) },
     }),
@@ -106,23 +114,19 @@ export function withdrawalsApp(ctx: ApiContext, auth: AuthMiddleware) {
 export function payoutsOperatorApp(ctx: ApiContext, auth: AuthMiddleware) {
   const app = new OpenAPIHono({ defaultHook: validationHook });
   app.openapi(
-    createRoute({
+    accessRoute(auth.access.operatorRead, {
       method: 'get',
       path: '/',
       summary: 'Withdrawals waiting to be paid out, oldest first (operator token)',
-      security: [{ operatorToken: [] }],
-      middleware: [auth.operator[0]],
       responses: { 200: json(payoutListSchema, 'pending payouts'), ...errorResponses(401) },
     }),
     async (c) => c.json({ payouts: await ctx.payouts.pending() }, 200),
   );
   app.openapi(
-    createRoute({
+    accessRoute(auth.access.operator, {
       method: 'post',
       path: '/{id}/paid',
       summary: 'Mark a payout sent, with the payment’s reference (operator token)',
-      security: [{ operatorToken: [] }],
-      middleware: [...auth.operator],
       request: {
         params: z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) }),
         body: { required: true, content: { 'application/json': { schema: paidBody } } },

@@ -14,6 +14,7 @@ import type {
   Webhook,
   WebhookCreated,
   AgentVoteRows,
+  ArbiterVerdictsResult,
   Balances,
   ContentKey,
   ContractEvents,
@@ -175,6 +176,9 @@ export function createAgentClient(options: AgentClientOptions) {
     decline: message('decline'),
     withdraw: message('withdraw'),
     approve: message('approve'),
+    /** The Client or the Worker appeals a panel's tally (the Appeal Bond is held), or waives its appeal. */
+    appeal: (id: string, input: { waive?: true } = {}, opts?: CallOptions) =>
+      post<ContractViewFor>(contract(id, '/appeals'), input, opts),
     /** The Client disputes (privacy-preserving), optionally claiming a verdict per criterion. */
     dispute: (id: string, claims?: Verdict[], opts?: CallOptions) =>
       post<ContractViewFor>(contract(id, '/disputes'), claims === undefined ? {} : { claims }, opts),
@@ -271,6 +275,14 @@ export function createOperatorClient(options: OperatorClientOptions) {
         method: 'POST',
         path: `/operator/payouts/${encodeURIComponent(id)}/paid`,
         body: { reference },
+        authorize,
+      }),
+    /** The trusted arbiter's verdicts for a contract awaiting them (no full panel in its recruitment window). */
+    arbitrate: (contractId: string, verdicts: Array<'met' | 'not met'>) =>
+      call<ArbiterVerdictsResult>(options, {
+        method: 'POST',
+        path: `/operator/contracts/${encodeURIComponent(contractId)}/verdicts`,
+        body: { verdicts },
         authorize,
       }),
   };

@@ -10,4 +10,6 @@ export type {
 export { readSse } from './event-stream';
 export type { SseMessage, StreamedEvent, StreamEnd, StreamEventsOptions } from './event-stream';
 export { addressFromPrivateKey, randomPrivateKey, signRequest } from './signer';
+export { signedFetch } from './signed-fetch';
+export type { SignedFetchOptions } from './signed-fetch';
 export type * from './types';

@@ -40,7 +40,17 @@ export interface SignatureHeaders {
   'Content-Digest'?: string;
 }
 
+/** The headers of a signed request and the signature base they sign (for test vectors and debugging). */
+export interface SignedRequestParts {
+  headers: SignatureHeaders;
+  signatureBase: string;
+}
+
 export function signRequest(input: SignRequestInput): SignatureHeaders {
+  return signRequestParts(input).headers;
+}
+
+export function signRequestParts(input: SignRequestInput): SignedRequestParts {
   const expiresIn = input.expiresIn ?? DEFAULT_SIGNATURE_LIFETIME_SECONDS;
   if (!Number.isInteger(expiresIn) || expiresIn < 1 || expiresIn > MAX_SIGNATURE_LIFETIME_SECONDS) {
     throw new Error(
@@ -67,8 +77,11 @@ export function signRequest(input: SignRequestInput): SignatureHeaders {
     signatureParamsValue(params),
   );
   return {
-    'Signature-Input': signatureInputHeader(params),
-    Signature: signatureHeader(signPersonalMessage(base, input.privateKey)),
-    ...(digest === undefined ? {} : { 'Content-Digest': digest }),
+    headers: {
+      'Signature-Input': signatureInputHeader(params),
+      Signature: signatureHeader(signPersonalMessage(base, input.privateKey)),
+      ...(digest === undefined ? {} : { 'Content-Digest': digest }),
+    },
+    signatureBase: base,
   };
 }

@@ -6,6 +6,7 @@ import type { ContractEvent } from '../../workflows/rules/events';
 import type { requirementsSchema } from '../routes/eligibility';
 import type { agentContractsSchema, feedEntrySchema, feedPageSchema } from '../routes/agent-feed';
 import type { createdWebhookSchema, webhookSchema } from '../routes/webhooks';
+import type { verdictsResultSchema } from '../routes/operator-stuck';
 import type { paramsSchema } from '../routes/params';
 import type { payoutSchema, withdrawalResultSchema } from '../routes/withdrawals';
 import type {
@@ -53,6 +54,7 @@ export type DepositResult = z.infer<typeof depositResultSchema>;
 export type Payout = z.infer<typeof payoutSchema>;
 export type WithdrawalResult = z.infer<typeof withdrawalResultSchema>;
 export type ProtocolParams = z.infer<typeof paramsSchema>;
+export type ArbiterVerdictsResult = z.infer<typeof verdictsResultSchema>;
 
 /** POST /contracts/:id/deliveries: the reference, its key, and the ingest fields. */
 export type DeliveryRequest = z.input<typeof deliveryRequestSchema>;

@@ -124,7 +124,7 @@ export async function startFleetStack(
   const workers: Partial<Record<Fleet, ChildWorker>> = {};
   for (const fleet of options.workers ?? FLEETS) workers[fleet] = await startChildWorker(fleet, env);
   const { client, connection } = await connectTemporalClient({ codecKey: settings.payloadCodecKey, env });
-  const gateway = createContractGateway({ client, taskQueue: TASK_QUEUE, records });
+  const gateway = createContractGateway({ client, taskQueue: TASK_QUEUE, records, cursorSecret: 'bench' });
   const types: Record<Fleet, string> = { contract: CONTRACT_WORKFLOW_TYPE, shadow: shadowContract.name };
 
   return {

@@ -11,20 +11,29 @@ export interface BucketRule {
 export interface RateLimitSettings {
   /** Per signed agent (the verified signer). */
   agent: BucketRule;
-  /** Per client address, for requests without a (valid) signature. */
+  /** Per client address, for unsigned requests. */
   address: BucketRule;
-  /** Open event streams (SSE) per agent, or per address when unsigned. */
+  /** Per client address, for every verified signed request whatever its agent: a host's keys together. */
+  host: BucketRule;
+  /** Per client address, for requests with signature headers that no agent paid for (a bad signature). */
+  unverified: BucketRule;
+  /** Strangers' open event streams (SSE) per client address, whatever keys sign them. */
   streamsPerCaller: number;
-  /** Open event streams of the whole service (every API process sharing the store). */
+  /** Strangers' open event streams of the whole service (every API process sharing the store). */
   streamsTotal: number;
+  /** A party's open streams of its own contract: reserved, outside the total. */
+  streamsPerParty: number;
 }
 
 /** Generous for people and scripts, a wall for floods; see the README's settings table. */
 export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   agent: { burst: 120, perSecond: 20 },
   address: { burst: 600, perSecond: 50 },
+  host: { burst: 480, perSecond: 80 },
+  unverified: { burst: 60, perSecond: 10 },
   streamsPerCaller: 8,
   streamsTotal: 1000,
+  streamsPerParty: 4,
 };
 
 export type TakeResult = { ok: true } | { ok: false; retryAfterMs: number };

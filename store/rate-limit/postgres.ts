@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { PostgresPool } from '../postgres/pool';
 import { createTables } from '../postgres/pool';
 import { fillTimeMs, retryAfterMs, type BucketRule, type RateLimitStore, type TakeResult } from '.';
-import type { StreamCaps, StreamSlots } from '../stream-caps';
+import { RESERVED_OWNER_PREFIX, type StreamCaps, type StreamSlots } from '../stream-caps';
 
 const SCHEMA = `CREATE TABLE IF NOT EXISTS api_rate_buckets (
   key TEXT PRIMARY KEY,
@@ -104,12 +104,14 @@ export class PostgresStreamSlots implements StreamSlots {
       const now = this.now();
       await client.query('DELETE FROM api_event_streams WHERE expires_at < $1', [now]);
       const { rows } = await client.query<{ mine: string; total: string }>(
-        'SELECT count(*) FILTER (WHERE owner = $1) AS mine, count(*) AS total FROM api_event_streams',
+        `SELECT count(*) FILTER (WHERE owner = $1) AS mine,
+                count(*) FILTER (WHERE owner NOT LIKE '${RESERVED_OWNER_PREFIX}%') AS total
+           FROM api_event_streams`,
         [owner],
       );
       const { mine, total } = rows[0]!;
       let slot: string | undefined;
-      if (Number(total) < caps.total && Number(mine) < caps.perCaller) {
+      if (Number(mine) < caps.perCaller && (caps.total === undefined || Number(total) < caps.total)) {
         slot = randomUUID();
         this.beats.set(slot, now);
         await client.query('INSERT INTO api_event_streams (slot, owner, expires_at) VALUES ($1, $2, $3)', [

@@ -3,8 +3,13 @@
 // keeps pushing forward, so the slots of a crashed API process expire instead of leaking.
 export interface StreamCaps {
   perCaller: number;
-  total: number;
+  /** The service's total for strangers; absent for a reserved (party) slot, which it does not count. */
+  total?: number;
 }
+
+/** Owners of reserved slots (a party's stream of its own contract) start with this; the total counts every other slot. */
+export const RESERVED_OWNER_PREFIX = 'party:';
+const isReserved = (owner: string) => owner.startsWith(RESERVED_OWNER_PREFIX);
 
 export interface StreamSlots {
   /** A slot for `owner`, or undefined when the owner or the service is at its cap. */
@@ -20,8 +25,10 @@ export class MemoryStreamSlots implements StreamSlots {
   private next = 0;
 
   async acquire(owner: string, caps: StreamCaps): Promise<string | undefined> {
-    const mine = [...this.owners.values()].filter((o) => o === owner).length;
-    if (this.owners.size >= caps.total || mine >= caps.perCaller) return undefined;
+    const owners = [...this.owners.values()];
+    const mine = owners.filter((o) => o === owner).length;
+    const strangers = owners.filter((o) => !isReserved(o)).length;
+    if (mine >= caps.perCaller || (caps.total !== undefined && strangers >= caps.total)) return undefined;
     const slot = `s${++this.next}`;
     this.owners.set(slot, owner);
     return slot;

@@ -14,6 +14,7 @@ const QUOTE: QuoteView = {
   confidence: null,
   message: 'soon',
   submittedAt: '2026-11-24T00:00:00.000Z',
+  bidBond: '300000',
 };
 
 function view(contractId: string, overrides: Partial<ContractView> = {}): ContractView {

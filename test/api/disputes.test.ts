@@ -4,6 +4,7 @@
 // and by agent and the exact USDC and OCT balances of all five parties.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { DEFAULT_PARAMS } from '../../workflows/rules/params';
 import { useAppHarness } from '../support/service';
 import { call, eligibleAgents } from './support';
 import {
@@ -63,9 +64,10 @@ describe('POST /contracts/:id/disputes and /votes, GET votes', () => {
     assert.equal(key.status, 200, key.text);
     assert.equal(key.json.key, DELIVERY_REF.key);
     assert.equal((await call(h().app, stranger, 'GET', `/contracts/${id}/keys/delivery`)).status, 403);
+    // Unlocking while seated frees only the free part: the seat keeps its bond held.
     const unlock = await call(h().app, bas[0], 'POST', '/eligibility/unlock', { body: {} });
-    assert.equal(unlock.status, 409, unlock.text);
-    assert.equal(unlock.json.error.code, 'on_open_panel');
+    assert.equal(unlock.status, 200, unlock.text);
+    assert.equal(unlock.json.balances.USDC.held, DEFAULT_PARAMS.baBond.toString());
 
     const vote = (ba: TestAgent, votes: string[]) =>
       call(h().app, ba, 'POST', `/contracts/${id}/votes`, { body: { votes } });
@@ -79,6 +81,20 @@ describe('POST /contracts/:id/disputes and /votes, GET votes', () => {
     assert.equal((await vote(bas[1]!, ['met', 'not met'])).status, 200);
     const last = await vote(bas[2]!, ['not met', 'not met']);
     assert.equal(last.status, 200, last.text);
+    // The tally stands through the appeal window, unless both parties waive their appeal.
+    const tallied = (await call(h().app, client, 'GET', `/contracts/${id}`)).json;
+    assert.equal(tallied.status, 'resolved');
+    assert.deepEqual(tallied.mayAppeal, ['client', 'worker']);
+    assert.equal(
+      (await call(h().app, stranger, 'POST', `/contracts/${id}/appeals`, { body: {} })).status,
+      403,
+    );
+    for (const party of [client, worker]) {
+      const waived = await call(h().app, party, 'POST', `/contracts/${id}/appeals`, {
+        body: { waive: true },
+      });
+      assert.equal(waived.status, 200, waived.text);
+    }
 
     // The tally closes the contract; the last vote answers as soon as its ballot is in.
     let view;
@@ -124,9 +140,10 @@ describe('POST /contracts/:id/disputes and /votes, GET votes', () => {
     };
     assert.deepEqual(await usdc(client.address), [FUNDS - payment, 0n, 0n]); // dispute bond returned
     assert.deepEqual(await usdc(worker.address), [FUNDS + payment, 0n, 0n]);
+    // It unlocked its free stake while seated: only the seat's bond came back into its stake.
     assert.deepEqual(await usdc(bas[0]!.address), [
-      BA_FUNDS - ELIGIBILITY_STAKE,
-      ELIGIBILITY_STAKE,
+      BA_FUNDS - DEFAULT_PARAMS.baBond,
+      DEFAULT_PARAMS.baBond,
       2_000_000n,
     ]);
     assert.deepEqual(await usdc(bas[1]!.address), [
@@ -134,10 +151,10 @@ describe('POST /contracts/:id/disputes and /votes, GET votes', () => {
       ELIGIBILITY_STAKE,
       2_000_000n,
     ]);
-    // BA2 voted `not met` on c1 (majority met): its 5 USDC slice to the Treasury.
+    // BA2 voted `not met` on c1 (majority met): its 5 USDC slice from its seat to the Treasury.
     assert.deepEqual(await usdc(bas[2]!.address), [
-      BA_FUNDS - ELIGIBILITY_STAKE - 5_000_000n,
-      ELIGIBILITY_STAKE,
+      BA_FUNDS - ELIGIBILITY_STAKE,
+      ELIGIBILITY_STAKE - 5_000_000n,
       1_000_000n,
     ]);
     const treasury = await h().ledger.balances('treasury');

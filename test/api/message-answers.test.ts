@@ -222,6 +222,7 @@ describe('a message answers the view a GET reads right after it', () => {
       }),
       taskQueue: TASK_QUEUE,
       records: h().records,
+      cursorSecret: 'test',
     });
     const first: ContractView = await gateway.send(
       id,

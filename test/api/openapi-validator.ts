@@ -1,5 +1,5 @@
 // Validates real answers against the response schemas that GET /openapi.json publishes. The document
-// is OpenAPI 3.0, whose schemas are nearly JSON Schema; each one is turned into JSON Schema for ajv:
+// is OpenAPI 3.1, whose schemas are JSON Schema (3.0's `nullable` still handled); each one is turned into JSON Schema for ajv:
 // `$ref` inlined, `nullable` as a union with null, `allOf` of objects merged, and every object with
 // declared properties closed (`additionalProperties: false`), so an undeclared field is refused.
 import Ajv, { type ValidateFunction } from 'ajv';

@@ -32,6 +32,9 @@ test('each invalid setting stops the start with an error naming it, never echoin
     ['OPENCONTRACT_TEMPORAL_RETENTION_DAYS', '0'],
     ['OPENCONTRACT_TEMPORAL_RETENTION_DAYS', '1.5'],
     ['OPENCONTRACT_TEMPORAL_RETENTION_DAYS', 'forever'],
+    ['OPENCONTRACT_CODEC_UI_ORIGINS', 'temporal-ui.example.com'],
+    ['OPENCONTRACT_CODEC_UI_ORIGINS', 'https://ui.example.com/namespaces'],
+    ['OPENCONTRACT_CODEC_UI_ORIGINS', 'https://ui.example.com,ftp://ui.example.com'],
   ] as const) {
     assert.throws(
       () => loadSettings({ ...valid(dir), [name]: value }),
@@ -62,6 +65,27 @@ test('defaults, and the params overrides applied', () => {
   assert.equal(
     loadSettings({ ...valid(dir), OPENCONTRACT_LEDGER: 'postgres://u@h/db' }).ledger.kind,
     'postgres',
+  );
+});
+
+test('codec UI origins: none on a deployment unless listed; the dev server’s UI on the embedded default', () => {
+  const dir = tempDir('settings');
+  assert.deepEqual(loadSettings(valid(dir)).codecUiOrigins, []);
+  assert.deepEqual(
+    loadSettings({
+      ...valid(dir),
+      OPENCONTRACT_CODEC_UI_ORIGINS: 'https://ui.example.com, http://10.0.0.5:8080',
+    }).codecUiOrigins,
+    ['https://ui.example.com', 'http://10.0.0.5:8080'],
+  );
+  const { TEMPORAL_ADDRESS: _external, ...embeddedEnv } = valid(dir);
+  assert.deepEqual(loadSettings({ ...embeddedEnv, OPENCONTRACT_TEMPORAL_UI_PORT: '18233' }).codecUiOrigins, [
+    'http://127.0.0.1:18233',
+    'http://localhost:18233',
+  ]);
+  assert.throws(
+    () => loadSettings({ ...embeddedEnv, OPENCONTRACT_TEMPORAL_UI_PORT: 'web' }),
+    (err: unknown) => err instanceof SettingsError && err.setting === 'OPENCONTRACT_TEMPORAL_UI_PORT',
   );
 });
 

@@ -24,7 +24,12 @@ export interface CallOptions {
   /** Overrides of the signing (now, nonce, expiresIn, privateKey, url, method, body). */
   sign?: Partial<SignRequestInput>;
   unsigned?: boolean;
+  /** The client's IP address as the server would see it (app.request() has no socket otherwise). */
+  from?: string;
 }
+
+/** The bindings @hono/node-server gives a request from `ip` (what api/rate-limit.ts clientAddress reads). */
+export const fromAddress = (ip: string) => ({ incoming: { socket: { remoteAddress: ip } } });
 
 /** A request through the app, signed by `agent` unless `unsigned`. */
 export async function call(
@@ -45,15 +50,19 @@ export async function call(
           ...(body === undefined ? {} : { body }),
           ...options.sign,
         });
-  const response = await app.request(path, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-      ...signature,
-      ...options.headers,
-    } as Record<string, string>,
-    ...(body === undefined ? {} : { body }),
-  });
+  const response = await app.request(
+    path,
+    {
+      method,
+      headers: {
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...signature,
+        ...options.headers,
+      } as Record<string, string>,
+      ...(body === undefined ? {} : { body }),
+    },
+    options.from === undefined ? undefined : fromAddress(options.from),
+  );
   const text = await response.text();
   return {
     status: response.status,

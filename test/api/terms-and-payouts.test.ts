@@ -34,6 +34,11 @@ test('GET /params answers the parameters in force, in wire form, with their vers
     rewardPerCriterion: '1000000',
     unclearRewardBps: 5000,
     baVotingWindow: 72 * HOUR,
+    baRecruitmentWindow: 72 * HOUR,
+    appealWindow: 24 * HOUR,
+    appealBondBps: 1000,
+    appealPanelSize: 5,
+    minWorkerStake: '100000',
   });
   const requirements = await call(h().app, undefined, 'GET', '/eligibility/requirements');
   assert.deepEqual(requirements.json, { eligibilityStake: '100000000', baBond: '10000000', baPanelSize: 3 });
@@ -49,14 +54,16 @@ test('an open contract’s public view says what accepting or quoting would lock
   const fixedView = await call(h().app, undefined, 'GET', `/contracts/${fixed.json.contractId}`);
   assert.deepEqual(fixedView.json.stakeToMatch, {
     workerStakeBps: 1000,
+    minWorkerStake: '100000',
     workerStake: '250000',
-    rule: 'floor(price × 1000 / 10000)',
+    rule: 'max(floor(price × 1000 / 10000), 100000)',
   });
   const auctionView = await call(h().app, undefined, 'GET', `/contracts/${auction.json.contractId}`);
   assert.deepEqual(auctionView.json.stakeToMatch, {
     workerStakeBps: 1000,
+    minWorkerStake: '100000',
     workerStake: null,
-    rule: 'floor(quote price × 1000 / 10000)',
+    rule: 'bid bond = max(floor(quote price × 1000 / 10000), 100000), held while the quote lives',
   });
   // The stake an accept locks is the one announced.
   const worker = newAgent();
@@ -65,6 +72,55 @@ test('an open contract’s public view says what accepting or quoting would lock
   assert.deepEqual(await usdc(h(), worker), [FUNDS - 250_000n, 250_000n]);
   const matched = await call(h().app, undefined, 'GET', `/contracts/${fixed.json.contractId}`);
   assert.equal(matched.json.stakeToMatch, null);
+});
+
+test('a direct award’s named Worker reads, signed, the stake accepting will lock', async () => {
+  const client = newAgent();
+  const worker = newAgent();
+  await h().fund(client.address, FUNDS);
+  await h().fund(worker.address, FUNDS);
+  const created = await call(h().app, client, 'POST', '/contracts', { body: contractBody(worker.address) });
+  assert.equal(created.status, 201);
+  const id = created.json.contractId as string;
+  assert.equal(created.json.stakeToMatch.workerStake, '250000', 'the Client sees it too');
+  const seen = await call(h().app, worker, 'GET', `/contracts/${id}`);
+  assert.equal(seen.json.view, 'party');
+  assert.equal(seen.json.role, 'worker');
+  assert.equal(seen.json.workerStake, null, 'nothing is locked yet');
+  assert.deepEqual(seen.json.stakeToMatch, {
+    workerStakeBps: 1000,
+    workerStake: '250000',
+    minWorkerStake: '100000',
+    rule: 'max(floor(price × 1000 / 10000), 100000)',
+  });
+  const accepted = await call(h().app, worker, 'POST', `/contracts/${id}/accept`);
+  assert.equal(accepted.status, 200);
+  assert.deepEqual(await usdc(h(), worker), [FUNDS - 250_000n, 250_000n]);
+  assert.equal(accepted.json.workerStake, '250000');
+  assert.equal(accepted.json.stakeToMatch, null);
+});
+
+test('deadlines sent with an offset (Python’s isoformat) are answered as the same instants in UTC, with Z', async () => {
+  const client = newAgent();
+  await h().fund(client.address, FUNDS);
+  const body = contractBody(newAgent().address);
+  const utc = body.deadlines;
+  // 2 hours ahead of UTC, with microseconds; and +00:00 as datetime.isoformat() writes it.
+  const ahead = (iso: string) =>
+    new Date(Date.parse(iso) + 2 * HOUR).toISOString().replace(/\.(\d{3})Z$/, '.$1000+02:00');
+  const created = await call(h().app, client, 'POST', '/contracts', {
+    body: {
+      ...body,
+      deadlines: {
+        match: ahead(utc.match),
+        withdrawal: utc.withdrawal.replace('Z', '+00:00'),
+        delivery: ahead(utc.delivery),
+        review: utc.review.replace('Z', '+00:00'),
+      },
+    },
+  });
+  assert.equal(created.status, 201, created.text);
+  assert.deepEqual(created.json.deadlines, utc);
 });
 
 test('withdrawals: available USDC only, once per Idempotency-Key, then the operator pays it out', async () => {

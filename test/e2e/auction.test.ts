@@ -89,16 +89,24 @@ describe('an AOS auction end to end', () => {
     const panel = delivered.backupAgents;
     assert.equal(panel.length, 3);
     const loserAddresses: string[] = losers.map((l) => l.address);
-    for (const ba of panel) assert.ok(loserAddresses.includes(ba), `${ba} is not a losing bidder`);
 
     const { events } = await client.getEvents(id);
     const drawn = events.find((e: ContractEvent) => e.type === 'contract.panel-drawn');
     assert.ok(drawn?.type === 'contract.panel-drawn');
-    assert.deepEqual(drawn.priorityCandidates, [...loserAddresses].sort());
+    // Bidders get no priority: each eligible loser is a candidate at its free stake, like any agent.
+    for (const address of loserAddresses) {
+      assert.deepEqual(
+        drawn.candidates.find((c) => c.address === address),
+        { address, stake: ELIGIBILITY_STAKE.toString() },
+      );
+    }
     assert.deepEqual(drawFromCandidates({ ...drawn, deliveryHash: drawn.deliverySha256 }).panel, drawn.panel);
 
     const seated = losers.filter((l) => panel.includes(l.address));
     for (const ba of seated) await ba.vote(id, ['met', 'met']);
+    // Both parties waive their appeal: the tally settles at once.
+    await client.appeal(id, { waive: true });
+    await winner.appeal(id, { waive: true });
     const settled = await eventually(
       () => client.getContract(id),
       (v) => v.status.startsWith('settled-'),

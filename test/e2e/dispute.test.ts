@@ -109,13 +109,8 @@ describe('a privacy-preserving dispute decided by a Backup Agent panel, end to e
     assert.equal((await ba0.getDeliveryKey(id)).key, DELIVERY.key);
     await ba0.vote(id, MAJORITY);
     await ba1.vote(id, MAJORITY);
-    // The bond is locked with the vote.
-    assert.deepEqual(await balancesOf(ba0), [
-      BA_FUNDS - ELIGIBILITY_STAKE - BA_BOND,
-      ELIGIBILITY_STAKE + BA_BOND,
-      0n,
-      0n,
-    ]);
+    // The vote stakes the bond its seat holds out of the eligibility stake: nothing more is locked.
+    assert.deepEqual(await balancesOf(ba0), [BA_FUNDS - ELIGIBILITY_STAKE, ELIGIBILITY_STAKE, 0n, 0n]);
 
     // Before the tally: the ballots are sealed (even by agent), and a stranger may not vote.
     await expectApiError(stranger.getVotes(id), 409, 'votes_sealed');
@@ -129,6 +124,9 @@ describe('a privacy-preserving dispute decided by a Backup Agent panel, end to e
 
     // The last ballot triggers the tally.
     await ba2.vote(id, DISSENT);
+    // Both parties waive their appeal: the tally settles at once.
+    assert.equal((await client.appeal(id, { waive: true })).status, 'resolved');
+    await worker.appeal(id, { waive: true });
     const settled = await eventually(
       () => client.getContract(id),
       (v) => v.status.startsWith('settled-'),
@@ -147,10 +145,10 @@ describe('a privacy-preserving dispute decided by a Backup Agent panel, end to e
     const agreeing = [BA_FUNDS - ELIGIBILITY_STAKE, ELIGIBILITY_STAKE, 3n * REWARD, 0n]; // 20_000_000, 100_000_000, 3_000_000
     assert.deepEqual(await balancesOf(ba0), agreeing);
     assert.deepEqual(await balancesOf(ba1), agreeing);
-    // BA 2: the criterion-1 slice slashed (16_666_667 available), 2 × rewardPerCriterion.
+    // BA 2: the criterion-1 slice slashed from its seat, 2 × rewardPerCriterion.
     assert.deepEqual(await balancesOf(ba2), [
-      BA_FUNDS - ELIGIBILITY_STAKE - SLICE,
-      ELIGIBILITY_STAKE,
+      BA_FUNDS - ELIGIBILITY_STAKE,
+      ELIGIBILITY_STAKE - SLICE,
       2n * REWARD,
       0n,
     ]);

@@ -87,6 +87,10 @@ describe('locks made by messages that cannot race', () => {
       const own = results.slice(2 * i, 2 * i + 2).filter((r) => r.status === 'fulfilled');
       assert.ok(own.length >= 1, `BA ${ba.address}'s vote is taken`);
     }
+    // Both parties waive their appeal at once: the tally settles once.
+    assertRefusedOnly(
+      await Promise.allSettled([client.appeal(id, { waive: true }), worker.appeal(id, { waive: true })]),
+    );
     const settled = await eventually(
       () => client.getContract(id),
       (v) => v.status.startsWith('settled-'),

@@ -101,8 +101,9 @@ describe('event shapes against the JSON Schema', () => {
       contractId: drawn.contractId,
       deliveryHash: drawn.deliverySha256,
       panelSize: drawn.panelSize,
-      priorityCandidates: drawn.priorityCandidates,
-      registryCandidates: drawn.registryCandidates,
+      round: drawn.round,
+      secret: drawn.secret ?? null,
+      candidates: drawn.candidates,
     });
     assert.deepEqual(recomputed.panel, drawn.panel);
     assert.equal(recomputed.seed, drawn.seed);

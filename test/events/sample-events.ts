@@ -66,9 +66,10 @@ export function auctionLifecycle(criteriaMet: Verdict[]): ContractEvent[] {
     contractId: CONTRACT_ID,
     deliveryHash: DELIVERY_HASH,
     panelSize: 3,
-    priorityPool: [BAS[0], BAS[1]],
-    registry: [...BAS, CLIENT],
+    round: 'panel',
+    registry: [...BAS, CLIENT].map((address, i) => ({ address, stake: 100_000_000n * BigInt(i + 1) })),
     exclude: [CLIENT, WORKER],
+    secret: 'ab'.repeat(32),
   });
   const settlement = settlementFor(
     { escrow: price, workerStake: 123_456n, disputeBond: null },

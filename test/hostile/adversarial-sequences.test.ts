@@ -36,7 +36,7 @@ import { isTerminal, type ContractStatus } from '../../workflows/rules/status';
 import { VERDICTS } from '../../workflows/rules/verdicts';
 import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
 import { useWorkflowSuite, type Harness } from '../workflows/harness';
-import { BAS, CLIENT, HOUR, OTHER, POOR, STRANGER, WORKER } from '../support/fixtures';
+import { BA_BOND, BAS, CLIENT, HOUR, OTHER, POOR, STRANGER, WORKER } from '../support/fixtures';
 
 const RUNS = Number(process.env.HOSTILE_FC_RUNS ?? 25);
 const SEED = process.env.HOSTILE_FC_SEED ? Number(process.env.HOSTILE_FC_SEED) : undefined;
@@ -288,9 +288,10 @@ function withinAnswerTime<T>(what: string, promise: Promise<T>): Promise<T | 're
   return Promise.race([answered, frozen]).finally(() => clearTimeout(timer));
 }
 
-function send(handle: WorkflowHandle, s: Step): Promise<unknown> {
-  const arg = { caller: ACTORS[s.actor], ...s.args };
-  return withinAnswerTime(`${s.message} by ${ACTORS[s.actor]}`, MESSAGES[s.message](handle, s.via, arg));
+/** Sends a step, as its actor or as `caller` when given (an agent outside ACTORS). */
+function send(handle: WorkflowHandle, s: Step, caller: string = ACTORS[s.actor]!): Promise<unknown> {
+  const arg = { caller, ...s.args };
+  return withinAnswerTime(`${s.message} by ${caller}`, MESSAGES[s.message](handle, s.via, arg));
 }
 
 let round = 0;
@@ -307,6 +308,19 @@ async function runScenario(h: Harness, k: ScenarioValue): Promise<void> {
       to: agentOwner(who),
       amount: 20_000_000n,
     });
+  // Each panel member may lose its seat's bond on every contract: top their stakes up so the
+  // registry can always seat a panel (an unseatable one waits for the operator, never terminal alone).
+  for (const ba of BAS) {
+    const key = `hostile-${round}`;
+    await h.ledger.deposit({ id: `${key}:${ba}`, asset: 'USDC', to: agentOwner(ba), amount: BA_BOND });
+    await h.ledger.hold({
+      id: `${key}:elig:${ba}`,
+      owner: agentOwner(ba),
+      asset: 'USDC',
+      amount: BA_BOND,
+      holdKind: 'eligibility',
+    });
+  }
   const input = await h.input({ ...KINDS[k.kind], verificationMode: k.verificationMode });
   const { handle } = await h.create(input);
   const pending: Array<Promise<unknown>> = [];
@@ -340,4 +354,165 @@ test('any sequence of hostile messages ends terminal with nothing held and the l
     console.log('terminal statuses reached:', Object.fromEntries(reached));
     if (PATH === undefined)
       assert.ok(reached.size >= 4, `the sequences reached only ${[...reached.keys()].join(', ')}`);
+  }));
+
+// Bait bidders that move their money, a poor Client that deposits mid-contract, parties whose locks
+// fail: whatever they do, the honest Client's next step succeeds — its award matches (a quote holds
+// its bond, so a match never fails for funds), and its dispute, refused while it is short of the
+// bond, is taken once it deposits (its own failures never lock it out).
+const BAIT_RUNS = Number(process.env.HOSTILE_FC_RUNS ?? 8);
+const FLOOR = 100_000n;
+const bondOf = (price: bigint) => {
+  const share = (price * 1000n) / 10_000n;
+  return share > FLOOR ? share : FLOOR;
+};
+
+const baitScenario = fc.record({
+  bidders: fc.array(
+    fc.record({
+      funds: fc.constantFrom(0n, 50_000n, 100_000n, 300_000n, 5_000_000n),
+      price: fc.constantFrom(1n, 1_000_000n, 2_000_000n, 3_000_000n, 5_000_000n),
+      moveMoney: fc.boolean(),
+      requote: fc.option(fc.constantFrom(1n, 4_000_000n), { nil: undefined }),
+    }),
+    { minLength: 0, maxLength: 3 },
+  ),
+  pick: fc.option(fc.nat({ max: 2 }), { nil: undefined }),
+  clientFailures: fc.nat({ max: 4 }),
+});
+type BaitScenario = typeof baitScenario extends fc.Arbitrary<infer V> ? V : never;
+
+let baitRound = 0;
+const fresh = (i: number) => `0x${(0xba000000 + baitRound * 16 + i).toString(16).padStart(40, '0')}`;
+
+async function usdcOf(h: Harness, who: string) {
+  const b = await h.ledger.balances(agentOwner(who));
+  return [b.USDC.available, b.USDC.held] as const;
+}
+
+async function runBaitScenario(h: Harness, k: BaitScenario): Promise<void> {
+  baitRound++;
+  // The Client starts each run with exactly the budget cap available: short of any Dispute Bond.
+  const [spare] = await usdcOf(h, CLIENT);
+  if (spare > 0n) {
+    await h.ledger.withdraw({
+      id: `bait:${baitRound}:out`,
+      asset: 'USDC',
+      from: agentOwner(CLIENT),
+      amount: spare,
+    });
+  }
+  await h.ledger.deposit({
+    id: `bait:${baitRound}:in`,
+    asset: 'USDC',
+    to: agentOwner(CLIENT),
+    amount: 5_000_000n,
+  });
+  const input = await h.input({ ...KINDS.auction, verificationMode: 'privacy-preserving' });
+  const { handle } = await h.create(input);
+  const live = new Map<string, bigint>();
+  for (const [i, bidder] of k.bidders.entries()) {
+    const who = fresh(i);
+    if (bidder.funds > 0n) {
+      await h.ledger.deposit({
+        id: `bait:${baitRound}:${i}`,
+        asset: 'USDC',
+        to: agentOwner(who),
+        amount: bidder.funds,
+      });
+    }
+    const quote = (price: bigint) => send(handle, honest('quote', 0, { price: price.toString() }), who);
+    const first = await quote(bidder.price);
+    assert.equal(
+      first !== 'refused',
+      bidder.funds >= bondOf(bidder.price),
+      `${who} quote of ${bidder.price}`,
+    );
+    if (first !== 'refused') live.set(who, bondOf(bidder.price));
+    if (bidder.moveMoney) {
+      const [available] = await usdcOf(h, who);
+      if (available > 0n) {
+        await h.ledger.withdraw({
+          id: `bait:${baitRound}:${i}:out`,
+          asset: 'USDC',
+          from: agentOwner(who),
+          amount: available,
+        });
+      }
+    }
+    if (bidder.requote !== undefined) {
+      const [available] = await usdcOf(h, who);
+      const fundable = available + (live.get(who) ?? 0n) >= bondOf(bidder.requote);
+      const again = await quote(bidder.requote);
+      assert.equal(again !== 'refused', fundable, `${who} replacement of ${bidder.requote}`);
+      if (again !== 'refused') live.set(who, bondOf(bidder.requote));
+    }
+    // A bidder's live bond is held, whatever it did with the rest of its money.
+    assert.equal((await usdcOf(h, who))[1], live.get(who) ?? 0n, `${who} holds its bond`);
+  }
+
+  const view = await h.view(handle);
+  assert.equal(view.quotes.length, live.size);
+  if (live.size === 0) {
+    await h.sleep(14 * 24 * HOUR);
+    assert.deepEqual(await handle.result(), {
+      created: true,
+      status: 'cancelled-unmatched',
+      contractId: input.contractId,
+    });
+  } else {
+    const picked = k.pick === undefined ? undefined : view.quotes[k.pick % view.quotes.length]!;
+    const awarded = await send(handle, honest('award', 0, picked ? { quoteId: picked.quoteId } : {}));
+    assert.notEqual(awarded, 'refused', 'the Client’s award matches');
+    const matched = await h.view(handle);
+    assert.equal(matched.status, 'matched');
+    const winner = matched.worker!;
+    assert.equal(matched.workerStake, live.get(winner)!.toString());
+    for (const [who, bond] of live) assert.equal((await usdcOf(h, who))[1], who === winner ? bond : 0n);
+    assert.notEqual(await send(handle, honest('deliver', 0, GOOD_DELIVERY), winner), 'refused');
+    // The Client spends the refund above the winning price: it is short of the Dispute Bond.
+    const [refund] = await usdcOf(h, CLIENT);
+    if (refund > 0n) {
+      await h.ledger.withdraw({
+        id: `bait:${baitRound}:refund`,
+        asset: 'USDC',
+        from: agentOwner(CLIENT),
+        amount: refund,
+      });
+    }
+    // A Dispute Bond that rounds to 0 (a winning price under 20 minor units) is no hold: nothing to fail.
+    const bond = (BigInt(matched.price!) * 500n) / 10_000n;
+    for (let i = 0; i < (bond > 0n ? k.clientFailures : 0); i++) {
+      assert.equal(await send(handle, honest('dispute', 0)), 'refused', 'short of the bond');
+    }
+    if (bond > 0n) {
+      await h.ledger.deposit({
+        id: `bait:${baitRound}:bond`,
+        asset: 'USDC',
+        to: agentOwner(CLIENT),
+        amount: bond,
+      });
+    }
+    assert.notEqual(
+      await send(handle, honest('dispute', 0)),
+      'refused',
+      'the Client’s dispute once it deposits',
+    );
+    assert.equal((await h.view(handle)).status, 'disputed');
+    await h.sleep(14 * 24 * HOUR);
+  }
+  const outcome = await handle.result();
+  assert.ok(outcome.created && isTerminal(outcome.status as ContractStatus), JSON.stringify(outcome));
+  await h.assertNothingPending(input.contractId);
+  for (const i of k.bidders.keys()) assert.equal((await usdcOf(h, fresh(i)))[1], 0n);
+  await h.ledger.audit();
+}
+
+test('bait bidders, poor Clients and failed locks never stop the honest Client', () =>
+  withHarness(async (h) => {
+    await h.makeEligible();
+    await fc.assert(
+      fc.asyncProperty(baitScenario, (k) => runBaitScenario(h, k)),
+      { numRuns: BAIT_RUNS, seed: SEED, endOnFailure: true },
+    );
   }));

@@ -86,7 +86,7 @@ test('the same delivery hash on two contracts: unpredictable seeds, revealed and
     assert.deepEqual(recomputed.panel, drawn.panel);
     assert.equal(drawn.seed, sha256(`${id}:${drawn.secret}:${drawn.deliverySha256}`));
     assert.deepEqual(
-      [...drawn.registryCandidates].sort(),
+      drawn.candidates.map((c) => c.address),
       bas.map((x) => x.address).sort(),
       'the registry: every eligible agent',
     );

@@ -22,6 +22,7 @@ import { contractStatusKey, needsOperatorKey } from '../../workflows/search-attr
 import { assertRefused, delivery, useWorkflowSuite } from '../workflows/harness';
 import {
   BAS,
+  BA_BOND,
   BA_FUNDS,
   CLIENT,
   ELIGIBILITY_STAKE,
@@ -122,12 +123,15 @@ describe('needs-operator: a refused money step waits for the operator, holding e
     withHarness(async (h) => {
       const { contractId, handle, outcome } = await HOSTILE_PATHS['needs-operator-release'](h);
       assert.deepEqual(outcome, { created: true, status: 'cancelled-by-operator', contractId });
-      // Every hold back to its owner: escrow, stake (by the corruption), each BA bond.
+      // Every hold back to its owner: escrow, stake (by the corruption), each seat's bond (released to
+      // the BA's available balance, out of its eligibility stake).
       await h.assertBalances({
         [CLIENT]: b(FUNDS),
         [WORKER]: b(WORKER_FUNDS),
         treasury: b(0n),
-        ...Object.fromEntries(BAS.map((ba) => [ba, b(BA_FUNDS - ELIGIBILITY_STAKE, ELIGIBILITY_STAKE)])),
+        ...Object.fromEntries(
+          BAS.map((ba) => [ba, b(BA_FUNDS - ELIGIBILITY_STAKE + BA_BOND, ELIGIBILITY_STAKE - BA_BOND)]),
+        ),
       });
       await h.assertNothingPending(contractId);
       await h.ledger.audit();

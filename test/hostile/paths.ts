@@ -1,10 +1,10 @@
 // Contract paths of the hostile tests that also have a saved history (test/histories/record.ts).
 import assert from 'node:assert/strict';
 import type { WorkflowHandle } from '@temporalio/client';
-import { acceptUpdate, deliverUpdate, voteUpdate } from '../../workflows/definitions';
+import { acceptUpdate, appealUpdate, deliverUpdate, voteUpdate } from '../../workflows/definitions';
 import { needsOperatorQuery, resolveStuckUpdate, type StuckStep } from '../../workflows/operator-messages';
 import { delivery, type Harness } from '../workflows/harness';
-import { BA1, BA2, BA3, WORKER } from '../support/fixtures';
+import { BA1, BA2, BA3, CLIENT, WORKER } from '../support/fixtures';
 import { finish, send, started, type Path } from '../workflows/scenarios';
 
 /** Polls until the contract waits for the operator. */
@@ -32,6 +32,9 @@ export const HOSTILE_PATHS = {
     await send(handle, voteUpdate, { caller: BA2, votes: ['met', 'met'] });
     await h.ledger.voidHold({ id: 'corruption', holdId: `${input.contractId}:stake:${WORKER}` });
     await send(handle, voteUpdate, { caller: BA3, votes: ['met', 'met'] });
+    // Both parties waive their appeal, so the tally settles at once.
+    await send(handle, appealUpdate, { caller: CLIENT, waive: true });
+    await send(handle, appealUpdate, { caller: WORKER, waive: true });
     assert.equal((await waitingForOperator(handle)).step, 'settlement');
     await handle.executeUpdate(resolveStuckUpdate, { args: [{ action: 'release' }] });
     return finish(input.contractId, handle);

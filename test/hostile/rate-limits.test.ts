@@ -1,6 +1,7 @@
-// Unbounded consumption. A burst past an agent's bucket answers 429
-// `rate_limited` with Retry-After and changes nothing; unsigned callers and forged signatures
-// spend their address's bucket; open event streams are capped per caller and in total; and two API
+// Rate limits and stream caps (docs/security.md "API limits"). A burst past an agent's bucket answers
+// 429 `rate_limited` with Retry-After and changes nothing; unsigned callers and forged signatures spend
+// their address's buckets and never refuse a signed agent; keys minted on one host share its budget;
+// strangers' streams are capped per address and in total, parties' streams are reserved; and two API
 // processes on one PostgreSQL spend from one bucket and count one set of streams, whose slots
 // expire when a process dies without giving them back.
 import assert from 'node:assert/strict';
@@ -9,10 +10,11 @@ import type { PostgresPool } from '../../store';
 import { openPostgresPool } from '../../store';
 import { PostgresRateLimitStore, PostgresStreamSlots } from '../../store/rate-limit/postgres';
 import type { RateLimitSettings } from '../../api/rate-limit';
+import { MemoryStreamSlots } from '../../store/stream-caps';
 import { signRequest } from '../../api/sdk/signer';
 import { useAppHarness } from '../support/service';
 import { startPostgres, type PostgresServer } from '../support/postgres';
-import { call } from '../api/support';
+import { call, fromAddress } from '../api/support';
 import { appBeside, assertNothingHeld, type SideApp } from './side-app';
 import { contractBody, newAgent, PRICE, type TestAgent } from '../support/fixtures';
 
@@ -67,55 +69,105 @@ test('a burst of creates past the agent bucket: 429 with Retry-After, nothing cr
   assert.deepEqual([end.USDC.available, end.USDC.held], [10n * PRICE, 0n]);
 });
 
-test('unsigned reads and forged signatures spend the address bucket, then the address waits', async () => {
-  const app = side({ address: { burst: 4, perSecond: SLOW }, agent: { burst: 50, perSecond: SLOW } });
+test('unsigned reads spend the address bucket, forged signatures the unverified one; neither refuses signed agents', async () => {
+  const app = side({
+    address: { burst: 4, perSecond: SLOW },
+    unverified: { burst: 2, perSecond: SLOW },
+    agent: { burst: 50, perSecond: SLOW },
+  });
   const agent = newAgent();
   const forger = newAgent();
-  assert.equal((await call(app, undefined, 'GET', '/params')).status, 200);
-  assert.equal((await call(app, undefined, 'GET', '/params')).status, 200);
-  // A signature that does not verify: 401, and it costs its address a token.
-  const bad = await call(app, forger, 'GET', `/agents/${forger.address}/balances`, {
-    headers: { Signature: 'sig1=:AAAA:' },
-  });
-  assert.equal(bad.status, 401, bad.text);
-  // Signature headers on a public route do not make a request free.
-  assert.equal((await call(app, agent, 'GET', '/params')).status, 200);
+  const own = () => call(app, agent, 'GET', `/agents/${agent.address}/balances`);
+  const forged = () =>
+    call(app, forger, 'GET', `/agents/${forger.address}/balances`, { headers: { Signature: 'sig1=:AAAA:' } });
+  for (let i = 0; i < 4; i++) assert.equal((await call(app, undefined, 'GET', '/params')).status, 200);
   assertRateLimited(await call(app, undefined, 'GET', '/params'));
-  // Once the address's bucket is empty, nothing from it is verified or served until it refills.
-  assertRateLimited(
-    await call(app, forger, 'GET', `/agents/${forger.address}/balances`, {
-      headers: { Signature: 'sig1=:AAAA:' },
-    }),
+  // The unsigned flood emptied its bucket; the signed agent from the same address is served.
+  assert.equal((await own()).status, 200);
+  // A signature that does not verify: 401, charged to the address's unverified bucket.
+  assert.equal((await forged()).status, 401);
+  // Signature headers on a public route do not make a request free either.
+  assert.equal((await call(app, agent, 'GET', '/params')).status, 200);
+  // Once that bucket is empty, nothing with signature headers from the address is verified until it refills.
+  assertRateLimited(await forged());
+  assertRateLimited(await own());
+  // Another address is untouched.
+  assert.equal(
+    (await call(app, agent, 'GET', `/agents/${agent.address}/balances`, { from: '10.9.9.9' })).status,
+    200,
   );
-  assertRateLimited(await call(app, agent, 'GET', `/agents/${agent.address}/balances`));
+});
+
+test('an unsigned flood from an address leaves every signed read from it served', async () => {
+  const app = side({ address: { burst: 20, perSecond: SLOW } });
+  const honest = newAgent();
+  const flood = Array.from({ length: 60 }, () =>
+    call(app, undefined, 'GET', '/params', { from: '10.1.1.1' }),
+  );
+  const reads = Array.from({ length: 10 }, () =>
+    call(app, honest, 'GET', `/agents/${honest.address}/balances`, { from: '10.1.1.1' }),
+  );
+  const [flooded, served] = [await Promise.all(flood), await Promise.all(reads)];
+  assert.equal(flooded.filter((r) => r.status === 429).length, 40);
+  assert.deepEqual(
+    served.map((r) => r.status),
+    Array(10).fill(200),
+  );
+});
+
+test('keys minted on one host share its budget: ten keys get no more than the host bucket', async () => {
+  const host = { burst: 30, perSecond: SLOW };
+  const app = side({ agent: { burst: 10, perSecond: SLOW }, host });
+  const keys = Array.from({ length: 10 }, newAgent);
+  const answers = await Promise.all(
+    keys.flatMap((k) =>
+      Array.from({ length: 10 }, () =>
+        call(app, k, 'GET', `/agents/${k.address}/balances`, { from: '10.2.2.2' }),
+      ),
+    ),
+  );
+  assert.equal(answers.filter((r) => r.status === 200).length, host.burst);
+  for (const refused of answers.filter((r) => r.status !== 200)) assertRateLimited(refused);
+  // An agent on another host keeps its own whole budget.
+  const elsewhere = newAgent();
+  const own = await Promise.all(
+    Array.from({ length: 10 }, () =>
+      call(app, elsewhere, 'GET', `/agents/${elsewhere.address}/balances`, { from: '10.3.3.3' }),
+    ),
+  );
+  assert.deepEqual(
+    own.map((r) => r.status),
+    Array(10).fill(200),
+  );
 });
 
 describe('event streams', () => {
   let id: string;
+  let client: TestAgent;
+  let worker: TestAgent;
   before(async () => {
-    const client = newAgent();
+    client = newAgent();
+    worker = newAgent();
     await h().fund(client.address, PRICE);
-    const created = await call(h().app, client, 'POST', '/contracts', {
-      body: contractBody(newAgent().address),
-    });
+    const created = await call(h().app, client, 'POST', '/contracts', { body: contractBody(worker.address) });
     id = created.json.contractId;
   });
+  const path = () => `/contracts/${id}/events/stream`;
 
-  test('capped per caller and in total: 429 rate_limited; a closed stream frees its slot', async () => {
+  test('strangers are capped per address (whatever keys sign) and in total; a closed stream frees its slot', async () => {
     const app = side({ streamsPerCaller: 1, streamsTotal: 2 });
-    const path = () => `/contracts/${id}/events/stream`;
-    const first = await app.request(path());
+    const first = await stream(app, undefined, path(), '10.4.0.1');
     assert.equal(first.status, 200);
-    assertRateLimited(await call(app, undefined, 'GET', path()));
-    const agent = newAgent();
-    const signed = await signedStream(app, agent, path());
-    assert.equal(signed.status, 200);
-    const third = await signedStream(app, newAgent(), path());
-    assert.equal(third.status, 429, 'the service-wide cap');
+    assertRateLimited(await call(app, undefined, 'GET', path(), { from: '10.4.0.1' }));
+    // A fresh key from the same address is the same stranger.
+    assert.equal((await stream(app, newAgent(), path(), '10.4.0.1')).status, 429);
+    const second = await stream(app, newAgent(), path(), '10.4.0.2');
+    assert.equal(second.status, 200);
+    assert.equal((await stream(app, newAgent(), path(), '10.4.0.3')).status, 429, 'the service-wide cap');
     await first.body!.cancel();
-    await signed.body!.cancel();
+    await second.body!.cancel();
     for (let i = 0; i < 50; i++) {
-      const again = await app.request(path());
+      const again = await stream(app, undefined, path(), '10.4.0.3');
       if (again.status === 200) {
         await again.body!.cancel();
         return;
@@ -124,11 +176,67 @@ describe('event streams', () => {
     }
     assert.fail('the closed streams never gave their slots back');
   });
+
+  test('unfunded keys holding every slot do not shut out the parties’ streams of their contract', async () => {
+    const slots = new MemoryStreamSlots();
+    const app = side(
+      { streamsPerCaller: 8, streamsTotal: 24, streamsPerParty: 2 },
+      { limits: { streams: slots } },
+    );
+    const taken: Response[] = [];
+    for (let host = 1; host <= 3; host++) {
+      for (let i = 0; i < 8; i++) {
+        const res = await stream(app, newAgent(), path(), `10.5.0.${host}`);
+        assert.equal(res.status, 200);
+        taken.push(res);
+      }
+    }
+    assert.equal(
+      (await stream(app, newAgent(), path(), '10.5.0.9')).status,
+      429,
+      'every stranger slot is taken',
+    );
+    const mine = [
+      await stream(app, client, path(), '10.5.0.1'),
+      await stream(app, worker, path(), '10.5.0.2'),
+    ];
+    assert.deepEqual(
+      mine.map((r) => r.status),
+      [200, 200],
+    );
+    // A party's reserved room is per party and contract, not a way around the strangers' caps.
+    const second = await stream(app, client, path(), '10.5.0.1');
+    assert.equal(second.status, 200);
+    assert.equal((await stream(app, client, path(), '10.5.0.1')).status, 429);
+    for (const res of [...taken, ...mine, second]) await res.body!.cancel();
+    // Every stream gave its slot back (none still polling the contract when the suite ends).
+    const none = async (owner: string, caps: { perCaller: number; total?: number }) => {
+      const probe = await slots.acquire(owner, caps);
+      if (probe !== undefined) await slots.release(probe);
+      return probe !== undefined;
+    };
+    const free = async () =>
+      (await none('probe', { perCaller: 100, total: 1 })) &&
+      (await none(`party:${id}:${client.address}`, { perCaller: 1 })) &&
+      (await none(`party:${id}:${worker.address}`, { perCaller: 1 }));
+    let released = false;
+    for (let i = 0; i < 100 && !released; i++) {
+      released = await free();
+      if (!released) await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.ok(released, 'every stream gave its slot back');
+  });
 });
 
-function signedStream(app: SideApp['app'], agent: TestAgent, path: string): Promise<Response> {
-  const headers = signRequest({ method: 'GET', url: path, privateKey: agent.key });
-  return Promise.resolve(app.request(path, { headers: { ...headers } }));
+/** An event stream request, signed by `agent` unless undefined, as if from `ip`. */
+function stream(
+  app: SideApp['app'],
+  agent: TestAgent | undefined,
+  path: string,
+  ip: string,
+): Promise<Response> {
+  const headers = agent === undefined ? {} : signRequest({ method: 'GET', url: path, privateKey: agent.key });
+  return Promise.resolve(app.request(path, { headers: { ...headers } }, fromAddress(ip)));
 }
 
 describe('two API processes on one PostgreSQL', () => {

@@ -10,12 +10,14 @@ import { agentOwner, openLedger } from '../../activities/ledger';
 import type { Ledger } from '../../activities/ledger';
 import { createLedgerActivities } from '../../activities/ledger-activities';
 import type { LedgerActivities } from '../../activities/ledger-activities';
+import { createPanelActivities } from '../../activities/panel-activities';
 import { BAS, CLIENT, OTHER, WORKER } from '../support/fixtures';
 
 let dir: string;
 let count = 0;
 let ledger: Ledger;
 let acts: LedgerActivities;
+let panelActs: ReturnType<typeof createPanelActivities>;
 
 /** Runs an activity the way a worker would, on a fresh mock environment (attempt numbers vary). */
 function run<A extends unknown[], R>(fn: (...args: A) => Promise<R>, ...args: A): Promise<R> {
@@ -47,6 +49,7 @@ describe('ledger activities (MockActivityEnvironment, SQLite file)', () => {
     await ledger?.close();
     ledger = await openLedger({ kind: 'sqlite', path: join(dir, `ledger-${++count}.db`) });
     acts = createLedgerActivities({ ledger });
+    panelActs = createPanelActivities({ ledger });
     for (const [i, who] of [CLIENT, WORKER, OTHER, ...BAS].entries()) {
       await ledger.deposit({ id: `fund:${i}`, asset: 'USDC', to: agentOwner(who), amount: 1_000_000_000n });
     }
@@ -222,35 +225,42 @@ describe('ledger activities (MockActivityEnvironment, SQLite file)', () => {
     assert.deepEqual(await usdc(CLIENT), { available: 999_999_900n, held: 100n });
   });
 
-  test('a BA who did not vote: a slice of its eligibility stake is slashed and the rest held again, once', async () => {
+  test('a seat holds its bond out of the eligibility stake; a slice slashed from it, the rest held again, once', async () => {
     await run(acts.lockEligibility, { address: BAS[0]!, amount: '100000000', key: 'k1' });
+    const seat = { contractId: 'c6', members: [BAS[0]!], bond: '10000000' };
+    assert.deepEqual(await run(panelActs.seatPanel, seat), { seated: true, replayed: false });
+    assert.deepEqual(await run(panelActs.seatPanel, seat), { seated: true, replayed: true });
+    assert.deepEqual(await run(acts.listEligibleAgents, { minStake: '100000000' }), [
+      { address: BAS[0], stake: '90000000', seated: '10000000' },
+    ]);
     const settlement = {
       contractId: 'c6',
       step: 'tally',
       postings: [
         {
           type: 'resolve' as const,
-          holdId: `eligibility:${BAS[0]}:lock:k1`,
+          holdId: `c6:ba-bond:${BAS[0]}`,
           parts: [
             { to: 'treasury', amount: '3333333' },
-            { to: BAS[0]!, amount: '96666667' },
+            { to: BAS[0]!, amount: '6666667' },
           ],
         },
-        { type: 'hold' as const, owner: BAS[0]!, kind: 'eligibility' as const, amount: '96666667' },
+        { type: 'hold' as const, owner: BAS[0]!, kind: 'eligibility' as const, amount: '6666667' },
       ],
     };
     await run(acts.settle, settlement);
     await run(acts.settle, settlement);
     assert.deepEqual(await usdc(BAS[0]!), { available: 900_000_000n, held: 96_666_667n });
     assert.deepEqual(await run(acts.listEligibleAgents, { minStake: '96666667' }), [
-      { address: BAS[0], stake: '96666667' },
+      { address: BAS[0], stake: '96666667', seated: '0' },
     ]);
     assert.deepEqual(await run(acts.listEligibleAgents, { minStake: '100000000' }), []);
     assert.deepEqual(
       (await ledger.postingsByContract('c6')).map((p) => [p.type, p.credit, p.amount]),
       [
+        ['pending', null, 10_000_000n],
         ['post', 'treasury', 3_333_333n],
-        ['void', null, 96_666_667n],
+        ['void', null, 6_666_667n],
       ],
     );
   });

@@ -247,8 +247,8 @@ describeEachStore('ledger', (store) => {
     await ledger.hold({ id: 'elig:b2', owner: bob, asset: 'USDC', amount: 40n, holdKind: 'eligibility' });
     await ledger.hold({ id: 'elig:c', owner: carol, asset: 'USDC', amount: 99n, holdKind: 'eligibility' });
     assert.deepEqual(await ledger.eligibleAgents(100n), [
-      { address: alice.slice(6), stake: 100n },
-      { address: bob.slice(6), stake: 100n },
+      { address: alice.slice(6), stake: 100n, seated: 0n },
+      { address: bob.slice(6), stake: 100n, seated: 0n },
     ]);
     await ledger.batch([
       {
@@ -264,11 +264,11 @@ describeEachStore('ledger', (store) => {
       { kind: 'hold', id: 'c9:rehold:a', owner: alice, asset: 'USDC', amount: 70n, holdKind: 'eligibility' },
     ]);
     assert.deepEqual(await usdc(ledger, alice), { available: 100n, held: 70n });
-    assert.deepEqual(await ledger.eligibleAgents(100n), [{ address: bob.slice(6), stake: 100n }]);
+    assert.deepEqual(await ledger.eligibleAgents(100n), [{ address: bob.slice(6), stake: 100n, seated: 0n }]);
     assert.deepEqual(await ledger.eligibleAgents(70n), [
-      { address: alice.slice(6), stake: 70n },
-      { address: bob.slice(6), stake: 100n },
-      { address: carol.slice(6), stake: 99n },
+      { address: alice.slice(6), stake: 70n, seated: 0n },
+      { address: bob.slice(6), stake: 100n, seated: 0n },
+      { address: carol.slice(6), stake: 99n, seated: 0n },
     ]);
     const postings = await ledger.postingsByContract('c9');
     assert.deepEqual(

@@ -169,6 +169,8 @@ describe('the MCP server over stdio, against the dev server', () => {
     assert.match(await client.refused('get_votes', { contractId: id }), /^409 votes_sealed/);
 
     await ba.call('vote', { contractId: id, votes: ['met', 'not met'] });
+    await client.call('appeal', { contractId: id, waive: true });
+    await worker.call('appeal', { contractId: id, waive: true });
     assert.equal((await untilStatus(client, id, 'settled-')).status, 'settled-partially-met');
     // Criteria Met [met, not met]: floor(2_500_000 × 1 / 2) to the Worker; the rest, the stake and the bond back.
     const payment = 1_250_000n;

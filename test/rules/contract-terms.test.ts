@@ -221,15 +221,27 @@ describe('validateContractTerms: each rule broken once names its field', () => {
     body.deadlines = { match: at(1), withdrawal: at(2), delivery: at(3) };
     assertOneError(body, 'deadlines.review', /privacy-preserving/);
   });
-  test('a deadline that is not ISO-8601 UTC', () => {
+  test('a deadline with an offset is the same instant as in UTC', () => {
     const body = fdpBody();
+    const utc = termsOf(body).deadlines;
+    // Python's datetime.isoformat(): `+00:00`, microseconds; another zone's offset.
+    const inUtcPlusOne = (iso: string) =>
+      new Date(Date.parse(iso) + HOUR).toISOString().replace('.000Z', '+01:00');
+    const d = body.deadlines as Record<string, string>;
     body.deadlines = {
-      match: '2030-01-01T01:00:00+01:00',
-      withdrawal: at(2),
-      delivery: at(3),
-      review: at(4),
+      match: d.match!.replace('.000Z', '.000000+00:00'),
+      withdrawal: inUtcPlusOne(d.withdrawal!),
+      delivery: d.delivery!.replace('Z', '-00:00').replace('.000', ''),
+      review: d.review!,
     };
-    assertOneError(body, 'deadlines.match', /UTC/);
+    assert.deepEqual(termsOf(body).deadlines, utc);
+  });
+  test('a deadline without a zone, or not a timestamp', () => {
+    for (const match of ['2030-01-01T01:00:00', '2030-01-01', 'tomorrow', '2030-01-01T01:00:00+25:00']) {
+      const body = fdpBody();
+      body.deadlines = { ...(body.deadlines as object), match };
+      assertOneError(body, 'deadlines.match', /RFC 3339/);
+    }
   });
   test('a deadline missing', () => {
     const body = fdpBody();

@@ -15,6 +15,7 @@ const state = (over: Partial<DeadlineState>): DeadlineState => ({
   verificationMode: 'privacy-preserving',
   deadlines,
   votingEndsAt: null,
+  recruitmentRetryAt: null,
   ...over,
 });
 

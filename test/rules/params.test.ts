@@ -34,6 +34,11 @@ describe('protocol parameters', () => {
       rewardPerCriterion: 1_000_000n,
       unclearRewardBps: 5000,
       baVotingWindow: 72 * HOUR,
+      baRecruitmentWindow: 72 * HOUR,
+      appealWindow: 24 * HOUR,
+      appealBondBps: 1000,
+      appealPanelSize: 5,
+      minWorkerStake: 100_000n,
     });
   });
 
@@ -46,6 +51,13 @@ describe('protocol parameters', () => {
   test('applies the example overrides of docs/api.md "Settings"', () => {
     const params = parseParamsOverrides('{"baVotingWindow": 12000, "baBond": "10000000"}');
     assert.deepEqual(params, { ...DEFAULT_PARAMS, baVotingWindow: 12_000, baBond: 10_000_000n });
+  });
+
+  test('minWorkerStake: no stake is zero, so a floor of 0 (or none) stops the start', () => {
+    assert.deepEqual(paramErrors('{"minWorkerStake": "0"}'), [
+      { param: 'minWorkerStake', message: 'must be greater than 0' },
+    ]);
+    assert.equal(parseParamsOverrides('{"minWorkerStake": "1"}').minWorkerStake, 1n);
   });
 
   test('applies every kind of override', () => {

@@ -197,9 +197,14 @@ describe('cancellations', () => {
 });
 
 describe('hold amounts', () => {
-  test('worker stake and dispute bond round down', () => {
+  test('worker stake and dispute bond round down; no stake is below minWorkerStake', () => {
     assert.equal(workerStakeFor(2_500_000n, P), 250_000n);
-    assert.equal(workerStakeFor(9n, P), 0n);
+    assert.equal(workerStakeFor(1_000_010n, P), 100_001n);
+    // Below the floor, a share that rounds down (to 0, or to anything under it) is raised to it.
+    assert.equal(workerStakeFor(9n, P), 100_000n);
+    assert.equal(workerStakeFor(1n, P), 100_000n);
+    assert.equal(workerStakeFor(999_999n, P), 100_000n);
+    assert.equal(workerStakeFor(9n, { ...P, minWorkerStake: 1n }), 1n);
     assert.equal(disputeBondFor(2_500_000n, P), 125_000n);
     assert.equal(disputeBondFor(39n, P), 1n);
   });

@@ -117,7 +117,6 @@ describe('tally', () => {
       bondPosted: 10_000_000n,
       bondReturned: 10_000_000n,
       bondSlashed: 0n,
-      stakeSlashed: 0n,
       tokensMinted: 2_500_000n,
     });
     assert.deepEqual(agent(t, B), {
@@ -126,12 +125,11 @@ describe('tally', () => {
       bondPosted: 10_000_000n,
       bondReturned: 6_666_667n, // slice 3_333_333 slashed; the remainder 1 is never at risk
       bondSlashed: 3_333_333n,
-      stakeSlashed: 0n,
       tokensMinted: 1_500_000n,
     });
     assert.equal(agent(t, C).bondSlashed, 3_333_333n);
     assert.equal(agent(t, C).tokensMinted, 1_000_000n);
-    assert.deepEqual(t.totals, { bondSlashed: 6_666_666n, stakeSlashed: 0n, tokensMinted: 5_000_000n });
+    assert.deepEqual(t.totals, { bondSlashed: 6_666_666n, tokensMinted: 5_000_000n });
   });
 
   test('unclear against a decisive majority: partially slashed', () => {
@@ -148,7 +146,7 @@ describe('tally', () => {
     assert.equal(agent(t, B).tokensMinted, 1_000_000n);
   });
 
-  test('a non-voter against decisive majorities: its slices come from the eligibility stake', () => {
+  test("a non-voter against decisive majorities: its slices are slashed from its seat's bond", () => {
     const t = tally({
       panel: [A, B, C],
       votes: { [A]: v('m,n'), [B]: v('m,n') },
@@ -163,13 +161,12 @@ describe('tally', () => {
     assert.deepEqual(agent(t, C), {
       backupAgent: C,
       voted: false,
-      bondPosted: 0n,
+      bondPosted: 10_000_000n,
       bondReturned: 0n,
-      bondSlashed: 0n,
-      stakeSlashed: 10_000_000n,
+      bondSlashed: 10_000_000n,
       tokensMinted: 0n,
     });
-    assert.deepEqual(t.totals, { bondSlashed: 0n, stakeSlashed: 10_000_000n, tokensMinted: 4_000_000n });
+    assert.deepEqual(t.totals, { bondSlashed: 10_000_000n, tokensMinted: 4_000_000n });
   });
 
   test('no majority: one vote each way → unclear; only the unclear voter is rewarded', () => {
@@ -188,7 +185,7 @@ describe('tally', () => {
         ['unclear', 'returned', 500_000n],
       ],
     );
-    assert.deepEqual(t.totals, { bondSlashed: 0n, stakeSlashed: 0n, tokensMinted: 500_000n });
+    assert.deepEqual(t.totals, { bondSlashed: 0n, tokensMinted: 500_000n });
   });
 
   test('no majority: two non-voters → unclear, nobody slashed, nothing minted', () => {
@@ -196,8 +193,8 @@ describe('tally', () => {
     assert.deepEqual(t.criteriaMet, ['unclear', 'unclear']);
     assert.ok(t.rows.every((r) => r.bondOutcome === 'returned' && r.reward === 0n));
     assert.deepEqual(agent(t, A).bondReturned, 10_000_000n);
-    assert.deepEqual(agent(t, B).stakeSlashed, 0n);
-    assert.deepEqual(t.totals, { bondSlashed: 0n, stakeSlashed: 0n, tokensMinted: 0n });
+    assert.deepEqual(agent(t, B).bondSlashed, 0n);
+    assert.deepEqual(t.totals, { bondSlashed: 0n, tokensMinted: 0n });
   });
 
   test('nobody votes: every criterion unclear, one no-vote row per (BA, criterion)', () => {
@@ -231,7 +228,7 @@ describe('tally', () => {
     assert.equal(agent(t, A).tokensMinted, 2_000_000n);
     const silent = tally({ panel: [A], votes: {}, criteriaCount: 2, params: P });
     assert.deepEqual(silent.criteriaMet, ['unclear', 'unclear']);
-    assert.equal(agent(silent, A).stakeSlashed, 0n);
+    assert.equal(agent(silent, A).bondSlashed, 0n);
   });
 
   test('a panel of 2 needs both', () => {
@@ -244,7 +241,7 @@ describe('tally', () => {
     assert.deepEqual(t.criteriaMet, ['met', 'unclear', 'unclear']);
     const half = tally({ panel: [A, B], votes: { [A]: v('n') }, criteriaCount: 1, params: P });
     assert.deepEqual(half.criteriaMet, ['unclear']);
-    assert.equal(agent(half, B).stakeSlashed, 0n);
+    assert.equal(agent(half, B).bondSlashed, 0n);
   });
 
   test('a panel of 0: every criterion unclear, no rows, nothing moves', () => {
@@ -252,7 +249,7 @@ describe('tally', () => {
       criteriaMet: ['unclear', 'unclear', 'unclear'],
       rows: [],
       agents: [],
-      totals: { bondSlashed: 0n, stakeSlashed: 0n, tokensMinted: 0n },
+      totals: { bondSlashed: 0n, tokensMinted: 0n },
     });
   });
 
@@ -342,10 +339,9 @@ describe('tally properties', () => {
             rows.reduce((s, r) => s + r.reward, 0n),
           );
           assert.equal(a.bondReturned + a.bondSlashed, a.bondPosted);
-          assert.ok(a.bondSlashed + a.stakeSlashed <= slice * BigInt(input.criteriaCount));
+          assert.ok(a.bondSlashed <= slice * BigInt(input.criteriaCount));
           assert.equal(a.voted, input.votes[a.backupAgent] !== undefined);
-          if (!a.voted) assert.equal(a.bondPosted, 0n);
-          else assert.equal(a.stakeSlashed, 0n);
+          assert.equal(a.bondPosted, input.params.baBond);
           posted += a.bondPosted;
           returned += a.bondReturned;
         }

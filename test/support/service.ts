@@ -140,10 +140,8 @@ export interface AppHarness {
 }
 
 let fundCounter = 0;
-const UNLIMITED_FOR_FLOODS = {
-  agent: { burst: 1e9, perSecond: 1e9 },
-  address: { burst: 1e9, perSecond: 1e9 },
-};
+const UNLIMITED = { burst: 1e9, perSecond: 1e9 };
+const UNLIMITED_FOR_FLOODS = { agent: UNLIMITED, address: UNLIMITED, host: UNLIMITED, unverified: UNLIMITED };
 
 export async function startAppHarness(options: { params?: object } = {}): Promise<AppHarness> {
   const env = await createDevServerEnv();
@@ -163,6 +161,7 @@ export async function startAppHarness(options: { params?: object } = {}): Promis
     taskQueue: TASK_QUEUE,
     records,
     store: feedStore,
+    cursorSecret: settings.operatorToken,
     webhookAllowPrivate: false,
     projector: { intervalMs: 200 },
   });

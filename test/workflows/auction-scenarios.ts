@@ -14,12 +14,25 @@ import {
   type QuoteInput,
 } from '../../workflows/definitions';
 import { assertRefused, delivery, type Harness } from './harness';
-import { BA1, BA2, BA3, BUDGET, CLIENT, HOUR, OTHER, POOR, WORKER } from '../support/fixtures';
+import {
+  BA1,
+  BA2,
+  BA3,
+  BUDGET,
+  CLIENT,
+  ELIGIBILITY_STAKE,
+  HOUR,
+  OTHER,
+  POOR,
+  WORKER,
+} from '../support/fixtures';
 import { finish, onlyFrom, send, started, voteAll, type Path } from './scenarios';
 
 /** The budget cap every auction here escrows (5 USDC). */
 /** A fourth Backup Agent: eligible, never a bidder. */
 export const BA4 = '0x' + '4b'.repeat(20);
+/** Agents holding ten times the eligibility stake, never bidders (the capture scenario). */
+export const HONEST = [BA4, '0x' + '4c'.repeat(20), '0x' + '4d'.repeat(20)];
 /** A third plain bidder. */
 export const BIDDER = '0x' + 'f0'.repeat(20);
 
@@ -109,21 +122,23 @@ export const AUCTION_PATHS = {
   },
 
   /**
-   * AOP: POOR's 2.5 USDC quote is the best but POOR cannot fund its 0.25 USDC stake. The Client's pick of
-   * it is refused (402, bidding stays open); at the Match Deadline POOR is tried again and fails, and
-   * the next best, WORKER at 3 USDC, is matched; delivered and approved.
+   * AOP: POOR cannot fund the 0.25 USDC bid bond of a 2.5 USDC quote: refused (402), nothing held, no
+   * quote recorded. WORKER's 3 USDC and OTHER's 4 USDC quotes hold their bonds; at the Match Deadline
+   * WORKER wins on its bond (its Worker Stake), OTHER's is released; delivered and approved.
    */
-  async 'auction-stake-fallback'(h) {
+  async 'auction-bond-refused'(h) {
     const { input, handle } = await started(h, auctionTerms('privacy-preserving'));
-    await bid(handle, POOR, 2_500_000n);
+    await assertRefused(bid(handle, POOR, 2_500_000n), FailureType.InsufficientFunds, 'insufficient_funds');
     await bid(handle, WORKER, 3_000_000n);
-    await assertRefused(
-      send(handle, awardUpdate, { caller: CLIENT, quoteId: await quoteIdOf(handle, h, POOR) }),
-      FailureType.InsufficientFunds,
-      'insufficient_funds',
+    await bid(handle, OTHER, 4_000_000n);
+    const open = await h.view(handle);
+    assert.deepEqual(
+      open.quotes.map((q) => [q.bidder, q.bidBond]),
+      [
+        [WORKER, '300000'],
+        [OTHER, '400000'],
+      ],
     );
-    assert.equal((await h.view(handle)).status, 'created');
-    await bid(handle, OTHER, 4_000_000n); // bidding is open again
     assert.equal((await pastMatchDeadline(h, handle)).worker, WORKER);
     await send(handle, deliverUpdate, delivery(WORKER));
     await send(handle, approveUpdate, { caller: CLIENT });
@@ -138,17 +153,20 @@ export const AUCTION_PATHS = {
   },
 
   /**
-   * AOS: WORKER wins at 3 USDC over BA1, BA2 (eligible) and OTHER (not eligible). The panel drawn at
-   * delivery seats BA1 and BA2 (the remaining eligible bidders) first, then one of BA3 / BA4 from the
-   * registry. Every BA finds both criteria met.
+   * AOS: WORKER wins at 3 USDC over three puppet bidders (BA1–BA3) holding the minimum eligibility
+   * stake and OTHER (not eligible); HONEST agents hold ten times the stake and never bid. The panel
+   * drawn at delivery comes from the whole registry by free stake: bidders get no priority. Every BA
+   * finds both criteria met.
    */
   async 'auction-aos-panel'(h) {
-    await h.makeEligible([BA1, BA2, BA3, BA4]);
+    await h.makeEligible([BA1, BA2, BA3]);
+    await h.makeEligible(HONEST, 10n * ELIGIBILITY_STAKE);
     const { input, handle } = await started(h, auctionTerms('standard'));
     await bid(handle, BA1, 3_500_000n);
     await bid(handle, OTHER, 4_000_000n);
     await bid(handle, WORKER, 3_000_000n);
     await bid(handle, BA2, 4_500_000n);
+    await bid(handle, BA3, 4_600_000n);
     await send(handle, awardUpdate, { caller: CLIENT });
     const view = await send(handle, deliverUpdate, delivery(WORKER));
     assert.equal(view.backupAgents.length, 3);
@@ -177,14 +195,15 @@ export const AUCTION_PATHS = {
   },
 
   /**
-   * AOP whose only quote (9 minor units) has a Worker Stake that rounds to 0: matched at the Match
-   * Deadline with no stake hold; OTHER never delivers and the contract ends cancelled-absent.
+   * AOP whose only quote (9 minor units) would stake 0 at the rate: its bid bond is the floor,
+   * minWorkerStake (0.1 USDC), matched at the Match Deadline as the Worker Stake; OTHER never delivers
+   * and the contract ends cancelled-absent, the floor slashed.
    */
-  async 'auction-zero-stake'(h) {
+  async 'auction-minimum-stake'(h) {
     const { input, handle } = await started(h, auctionTerms('privacy-preserving'));
     await bid(handle, OTHER, 9n);
     const matched = await pastMatchDeadline(h, handle);
-    assert.deepEqual([matched.status, matched.workerStake], ['matched', '0']);
+    assert.deepEqual([matched.status, matched.workerStake], ['matched', '100000']);
     return finish(input.contractId, handle);
   },
 } satisfies Record<string, Path>;

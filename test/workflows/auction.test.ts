@@ -14,7 +14,7 @@ import {
 import type { ContractEvent } from '../../workflows/rules/events';
 import { drawFromCandidates } from '../../workflows/rules/draw';
 import { quoteCountKey } from '../../workflows/search-attributes';
-import { AUCTION_PATHS, BA4, BIDDER, auctionTerms } from './auction-scenarios';
+import { AUCTION_PATHS, BIDDER, HONEST, auctionTerms } from './auction-scenarios';
 import { assertRefused, useWorkflowSuite, type Harness } from './harness';
 import {
   BA1,
@@ -76,7 +76,7 @@ describe('auctions (time-skipping server, real ledger on SQLite)', () => {
       await h.ledger.audit();
       assert.deepEqual(await escrowHolds(h, run.contractId), [
         [`${run.contractId}:escrow`, BUDGET, 'resolved'],
-        [`${run.contractId}:match-refund:1`, 2_000_000n, 'resolved'],
+        [`${run.contractId}:match:1`, 2_000_000n, 'resolved'],
       ]);
       const view = await h.view(run.handle);
       assert.equal(view.price, '2000000');
@@ -156,9 +156,9 @@ describe('auctions (time-skipping server, real ledger on SQLite)', () => {
       );
     }));
 
-  test("the winner's stake lock fails: the owner pick is refused (402, nothing changed), the deadline matches the next best", () =>
+  test('a bidder that cannot fund its bid bond is refused at its quote (402, nothing held); the deadline matches on the bonds held', () =>
     withHarness(async (h) => {
-      const run = await AUCTION_PATHS['auction-stake-fallback'](h);
+      const run = await AUCTION_PATHS['auction-bond-refused'](h);
       assertStatus(run, 'settled-fully-met');
       await h.assertBalances({
         [CLIENT]: b(FUNDS - 3_000_000n),
@@ -168,17 +168,24 @@ describe('auctions (time-skipping server, real ledger on SQLite)', () => {
         treasury: b(0n),
       });
       await h.assertNothingPending(run.contractId);
+      // Two bonds were held (WORKER's became its stake, OTHER's was released at the match); none of POOR's.
       const stakes = (await h.ledger.holdsByContract(run.contractId)).filter((x) => x.kind === 'stake');
       assert.deepEqual(
-        stakes.map((x) => x.owner),
-        [`agent:${WORKER}`],
+        stakes.map((x) => [x.owner, x.amount]).sort(),
+        [
+          [`agent:${OTHER}`, 400_000n],
+          [`agent:${WORKER}`, 300_000n],
+        ].sort(),
       );
       const matched = await matchedEvent(run);
-      assert.deepEqual([matched.via, matched.worker, matched.price], ['best-quote', WORKER, '3000000']);
+      assert.deepEqual(
+        [matched.via, matched.worker, matched.price, matched.workerStake],
+        ['best-quote', WORKER, '3000000', '300000'],
+      );
       const rejected = (await events(run)).filter((e) => e.type === 'contract.message-rejected');
       assert.deepEqual(
         rejected.map((e) => e.type === 'contract.message-rejected' && [e.message, e.code, e.actor]),
-        [['award', 'insufficient_funds', CLIENT]],
+        [['quote', 'insufficient_funds', POOR]],
       );
     }));
 
@@ -194,7 +201,7 @@ describe('auctions (time-skipping server, real ledger on SQLite)', () => {
       assert.equal(view.price, null);
     }));
 
-  test('AOS: the panel seats the remaining eligible bidders first, then the registry', () =>
+  test('AOS: puppet bidders get no priority; the panel is drawn from the whole registry by free stake', () =>
     withHarness(async (h) => {
       const run = await AUCTION_PATHS['auction-aos-panel'](h);
       assertStatus(run, 'settled-fully-met');
@@ -202,28 +209,35 @@ describe('auctions (time-skipping server, real ledger on SQLite)', () => {
       assert.equal(view.contractCode, 'AOS');
       const drawn = (await events(run)).find((e) => e.type === 'contract.panel-drawn');
       assert.ok(drawn?.type === 'contract.panel-drawn');
-      assert.deepEqual(drawn.priorityCandidates, [BA1, BA2].sort());
-      assert.deepEqual(drawn.registryCandidates, [BA3, BA4].sort());
+      // Every drawable agent is a candidate at its free stake: the three puppets among them, no pool first.
+      const puppets = [BA1, BA2, BA3];
+      const stakeOf = (a: string) =>
+        (puppets.includes(a as (typeof puppets)[number])
+          ? ELIGIBILITY_STAKE
+          : 10n * ELIGIBILITY_STAKE
+        ).toString();
+      assert.deepEqual(
+        drawn.candidates,
+        [...puppets, ...HONEST].sort().map((address) => ({ address, stake: stakeOf(address) })),
+      );
       assert.deepEqual(
         drawFromCandidates({ ...drawn, deliveryHash: drawn.deliverySha256 }).panel,
         drawn.panel,
       );
-      assert.deepEqual(drawn.panel.slice(0, 2).sort(), [BA1, BA2].sort());
-      const third = drawn.panel[2]!;
-      assert.ok([BA3, BA4].includes(third));
-      const idle = third === BA3 ? BA4 : BA3;
+      // Puppets hold 300 of the 3300 USDC drawable stake: the odds of a puppet majority are in test/rules/draw.test.ts.
+      const idle = [...puppets, ...HONEST].filter((a) => !drawn.panel.includes(a as never));
       await h.assertBalances({
         [CLIENT]: b(FUNDS - 3_000_000n),
         [WORKER]: b(WORKER_FUNDS + 3_000_000n),
         [OTHER]: b(WORKER_FUNDS),
-        [BA1]: untouchedBA,
-        [BA2]: untouchedBA,
-        [BA3]: untouchedBA,
-        [BA4]: untouchedBA,
+        ...Object.fromEntries(puppets.map((a) => [a, untouchedBA])),
+        ...Object.fromEntries(
+          HONEST.map((a) => [a, b(BA_FUNDS - ELIGIBILITY_STAKE, 10n * ELIGIBILITY_STAKE)]),
+        ),
         treasury: b(0n),
       });
-      for (const ba of [BA1, BA2, third]) assert.equal(await h.tokens(ba), 2n * REWARD, `OCT of ${ba}`);
-      assert.equal(await h.tokens(idle), 0n);
+      for (const ba of drawn.panel) assert.equal(await h.tokens(ba), 2n * REWARD, `OCT of ${ba}`);
+      for (const ba of idle) assert.equal(await h.tokens(ba), 0n);
       await h.assertNothingPending(run.contractId);
       await h.ledger.audit();
     }));

@@ -44,7 +44,7 @@ import {
 } from '../support/fixtures';
 import { validateContractTerms } from '../../workflows/rules/contract-terms';
 import type { CreateContractBody } from '../../workflows/rules/contract-body';
-import { DEFAULT_PARAMS } from '../../workflows/rules/params';
+import { DEFAULT_PARAMS, type ProtocolParams } from '../../workflows/rules/params';
 import { type Balance } from '../support/balances';
 
 export type Party = string | 'treasury';
@@ -162,15 +162,18 @@ export class Harness {
     await this.ledger.deposit({ id: `fund:${address}`, asset: 'USDC', to: agentOwner(address), amount });
   }
 
-  /** Funds each agent and locks its BA Eligibility Stake, so the draw can seat it. */
-  async makeEligible(agents: readonly string[] = BAS): Promise<void> {
+  /**
+   * Funds each agent (BA_FUNDS, or more for a larger stake) and locks `stake` as its BA Eligibility
+   * Stake, so the draw can seat it.
+   */
+  async makeEligible(agents: readonly string[] = BAS, stake = ELIGIBILITY_STAKE): Promise<void> {
     for (const agent of agents) {
-      await this.fund(agent, BA_FUNDS);
+      await this.fund(agent, BA_FUNDS - ELIGIBILITY_STAKE + stake);
       await this.ledger.hold({
         id: `eligibility:${agent}:lock:test`,
         owner: agentOwner(agent),
         asset: 'USDC',
-        amount: ELIGIBILITY_STAKE,
+        amount: stake,
         holdKind: 'eligibility',
       });
     }
@@ -209,13 +212,16 @@ export class Harness {
     return this.suite.env.sleep(ms);
   }
 
-  async input(body: Partial<CreateContractBody> = {}): Promise<ContractInput> {
+  async input(
+    body: Partial<CreateContractBody> = {},
+    params: ProtocolParams = DEFAULT_PARAMS,
+  ): Promise<ContractInput> {
     const t0 = await this.now();
     const full = contractBody(WORKER, body, t0);
     const result = validateContractTerms(full, t0, CLIENT);
     if (!result.ok) throw new Error(`bad test terms: ${JSON.stringify(result.errors)}`);
     const contractId = `c-${(++contractCount).toString().padStart(4, '0')}${randomBytes(11).toString('hex')}`;
-    return contractInput(contractId, result.terms, DEFAULT_PARAMS);
+    return contractInput(contractId, result.terms, params);
   }
 
   /** Starts a contract through the API's own start (update-with-start of `created`, answered once the escrow is held). */

@@ -1,7 +1,7 @@
 // Property test of a panel's resolution at the rules + ledger level (the workflow-level paths are in
 // panels.test.ts): random panels, votes, non-voters, criteria counts and disputes, settled through the
 // real `settle` activity on SQLite exactly as the workflow builds the batch (rules/tally + rules/settlement
-// + panel-postings). Checks: USDC conserved, OCT minted = sum of the rows' rewards, payment = §7a,
+// + panel-postings, seats held by the seatPanel activity). Checks: USDC conserved, OCT minted = sum of the rows' rewards, payment = §7a,
 // no balance below zero, nothing left pending, the ledger's audit passes. Bounded: FC_RUNS (default 100).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { agentOwner, openLedger, type Ledger } from '../../activities/ledger';
 import { createLedgerActivities, type SettlementPosting } from '../../activities/ledger-activities';
 import { createPanelActivities } from '../../activities/panel-activities';
-import { panelPostings, slashedNonVoters } from '../../workflows/contract/panel-postings';
+import { panelPostings } from '../../workflows/contract/panel-postings';
 import type { Address } from '../../workflows/rules/address';
 import type { HoldSplit } from '../../workflows/rules/holds';
 import { disputeBondFor, workerStakeFor } from '../../workflows/rules/holds';
@@ -73,8 +73,16 @@ test('resolution batches conserve USDC, mint the rows rewards, pay the §7a form
       await fund(WORKER, k.price);
       const panel = AGENTS.slice(0, k.panelSize);
       for (const [i, ba] of panel.entries()) {
-        await fund(ba, k.eligibility[i]! + params.baBond);
+        await fund(ba, k.eligibility[i]!);
         await acts.lockEligibility({ address: ba, amount: k.eligibility[i]!.toString(), key: cid });
+      }
+      if (panel.length > 0) {
+        const seated = await panelActs.seatPanel({
+          contractId: cid,
+          members: panel,
+          bond: params.baBond.toString(),
+        });
+        assert.deepEqual(seated, { seated: true, replayed: false });
       }
       const escrow = await acts.lockEscrow({ contractId: cid, client: CLIENT, amount: k.price.toString() });
       const stakeAmount = workerStakeFor(k.price, params);
@@ -93,18 +101,9 @@ test('resolution batches conserve USDC, mint the rows rewards, pay the §7a form
             })
           : null;
       const votes: Record<string, Verdict[]> = {};
-      const bondHolds = new Map<Address, string>();
       for (const [i, ba] of panel.entries()) {
         const ballot = k.ballots[i];
-        if (ballot === null || ballot === undefined) continue;
-        votes[ba] = ballot.slice(0, k.criteria);
-        const { holdId } = await acts.lockBond({
-          contractId: cid,
-          kind: 'ba-bond',
-          party: ba,
-          amount: params.baBond.toString(),
-        });
-        bondHolds.set(ba, holdId);
+        if (ballot !== null && ballot !== undefined) votes[ba] = ballot.slice(0, k.criteria);
       }
       const before = await snapshot([CLIENT, WORKER, 'treasury', ...panel]);
 
@@ -127,13 +126,10 @@ test('resolution batches conserve USDC, mint the rows rewards, pay the §7a form
           holdId: holdIds[s.hold]!,
           parts: s.parts.map((p) => ({ to: party[p.role], amount: p.amount.toString() })),
         }));
-      const nonVoters = slashedNonVoters(t);
-      const eligibility =
-        nonVoters.length === 0 ? [] : await panelActs.eligibilityHolds({ addresses: nonVoters });
       await acts.settle({
         contractId: cid,
         step: 'settlement',
-        postings: [...base, ...panelPostings({ tally: t, bondHolds, eligibility })],
+        postings: [...base, ...panelPostings(cid, t.agents)],
       });
 
       const afterwards = await snapshot([CLIENT, WORKER, 'treasury', ...panel]);
@@ -157,10 +153,13 @@ test('resolution batches conserve USDC, mint the rows rewards, pay the §7a form
       for (const [who, b] of afterwards) assert.ok(b.available >= 0n, `${who} below zero`);
       for (const ba of panel) {
         const slashed = t.agents.find((a) => a.backupAgent === ba)!;
-        assert.equal(
-          before.get(ba)!.usdc - afterwards.get(ba)!.usdc,
-          slashed.bondSlashed + slashed.stakeSlashed,
+        assert.equal(before.get(ba)!.usdc - afterwards.get(ba)!.usdc, slashed.bondSlashed);
+        // What the seat did not lose is eligibility stake again: only the slash left it.
+        const free = (await ledger.holdsOf(agentOwner(ba), { kind: 'eligibility', open: true })).reduce(
+          (sum, h) => sum + h.amount,
+          0n,
         );
+        assert.equal(free, k.eligibility[panel.indexOf(ba)]! - slashed.bondSlashed);
       }
       assert.deepEqual(
         (await ledger.holdsByContract(cid)).filter((h) => h.status === 'open'),

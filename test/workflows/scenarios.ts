@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import type { WorkflowHandle } from '@temporalio/client';
 import {
+  appealUpdate,
   acceptSignal,
   acceptUpdate,
   approveSignal,
@@ -24,10 +25,28 @@ import {
 import type { CallerInput, ContractOutcome, ContractView, MessageReceipt } from '../../workflows/definitions';
 import type { UpdateDefinition } from '@temporalio/common';
 import type { Verdict } from '../../workflows/rules/verdicts';
+import { arbiterVerdictsUpdate } from '../../workflows/operator-messages';
+import { DEFAULT_PARAMS, type ProtocolParams } from '../../workflows/rules/params';
 import type { DeliveryEvidence } from '../../workflows/rules/scoring/evidence';
 import { dailyMoltbookCheck, dailyMoltbookEvidence } from '../scoring/fixtures';
 import { assertRefused, delivery, type Harness } from './harness';
-import { BA1, BA2, BA3, BAS, CLIENT, FUNDS, HOUR, OTHER, POOR, STRANGER, WORKER } from '../support/fixtures';
+import {
+  BA1,
+  BA2,
+  BA3,
+  BAS,
+  CLIENT,
+  FUNDS,
+  HOUR,
+  MINUTE,
+  OTHER,
+  POOR,
+  STRANGER,
+  WORKER,
+} from '../support/fixtures';
+
+/** Five more eligible agents: an appeal panel's worth. */
+export const APPEAL_BAS = ['4e', '5e', '6e', '7e', '8e'].map((b) => '0x' + b.repeat(20));
 
 export interface PathRun {
   contractId: string;
@@ -54,8 +73,12 @@ export async function send<I>(
 }
 
 /** Creates a contract from `body` (see `Harness.input`) as the API does. */
-export async function started(h: Harness, body: Parameters<Harness['input']>[0] = {}) {
-  const input = await h.input(body);
+export async function started(
+  h: Harness,
+  body: Parameters<Harness['input']>[0] = {},
+  params?: ProtocolParams,
+) {
+  const input = await h.input(body, params);
   const { handle } = await h.create(input);
   return { input, handle };
 }
@@ -260,6 +283,46 @@ export const PATHS = {
     return finish(input.contractId, handle);
   },
 
+  /**
+   * FOP disputed with eight eligible agents: the first panel (three of them) finds nothing met against
+   * the truth; the Worker appeals within the window (Appeal Bond held); the appeal panel (the other
+   * five) finds both criteria met, which is final. A stranger and the Client cannot appeal after it.
+   */
+  async 'dispute-appeal-reversed'(h) {
+    await h.makeEligible([...BAS, ...APPEAL_BAS]);
+    const { input, handle } = await delivered(h, OPEN_TENDER);
+    const disputed = await send(handle, disputeUpdate, { caller: CLIENT });
+    const first = disputed.backupAgents;
+    assert.equal(first.length, 3);
+    await voteAll(
+      handle,
+      first.map((ba) => [ba, ['not met', 'not met']]),
+    );
+    const tallied = await h.view(handle);
+    assert.equal(tallied.status, 'resolved');
+    assert.deepEqual(tallied.criteriaMet, ['not met', 'not met']);
+    assert.deepEqual(tallied.mayAppeal, ['client', 'worker']);
+    await assertRefused(
+      send(handle, appealUpdate, { caller: STRANGER }),
+      FailureType.Forbidden,
+      'not_a_party',
+    );
+    const appealed = await send(handle, appealUpdate, { caller: WORKER });
+    assert.equal(appealed.status, 'disputed');
+    assert.equal(appealed.appealedBy, 'worker');
+    const appealPanel = appealed.backupAgents.filter((ba) => !first.includes(ba));
+    assert.deepEqual(
+      [...appealPanel].sort(),
+      [...BAS, ...APPEAL_BAS].filter((a) => !first.includes(a as (typeof first)[number])).sort(),
+    );
+    await assertRefused(send(handle, appealUpdate, { caller: CLIENT }), FailureType.Conflict, 'wrong_state');
+    await voteAll(
+      handle,
+      appealPanel.map((ba) => [ba, ['met', 'met']]),
+    );
+    return finish(input.contractId, handle);
+  },
+
   /** FDS: the panel is drawn at delivery and finds every criterion met; the Client cannot dispute. */
   async 'standard-fds-panel'(h) {
     await h.makeEligible();
@@ -276,8 +339,8 @@ export const PATHS = {
 
   /**
    * FOS: BA3 never votes. Votes stay sealed while the window is open; a second vote and a stranger's
-   * are refused; the window ends, the tally counts BA3 as no vote (its slices from its eligibility
-   * stake); a vote after that is refused.
+   * are refused; the window ends, the tally counts BA3 as no vote (its slices from its seat's hold);
+   * a vote after that is refused.
    */
   async 'standard-fos-no-vote'(h) {
     await h.makeEligible();
@@ -309,16 +372,69 @@ export const PATHS = {
     return { contractId: input.contractId, handle, outcome: outcome as ContractOutcome };
   },
 
-  /** FOS with nobody eligible: an empty panel, every criterion unclear, the whole escrow paid. */
-  async 'standard-no-eligible'(h) {
-    const { input, handle } = await delivered(h, { awardMethod: 'open', worker: undefined });
+  /**
+   * FOS with nobody eligible: the contract waits (panelPending) and draws again on its retry timer;
+   * BA1–BA3 lock their eligibility stake and, without anyone touching the contract, the next draw
+   * seats them; they find both criteria met.
+   */
+  async 'standard-panel-recruited'(h) {
+    const { input, handle, view } = await delivered(h, { awardMethod: 'open', worker: undefined });
+    assert.equal(view.status, 'under-review');
+    assert.equal(view.panelPending, true);
+    assert.deepEqual(view.backupAgents, []);
+    assert.equal(view.nextDeadline?.kind, 'recruitment');
+    await h.sleep(5 * MINUTE);
+    assert.equal((await h.view(handle)).panelPending, true, 'still nobody to draw');
+    await h.makeEligible();
+    await h.sleep(30 * MINUTE);
+    const seated = await h.view(handle);
+    assert.equal(seated.panelPending, false);
+    assert.deepEqual([...seated.backupAgents].sort(), [...BAS].sort());
+    await voteAll(handle, ALL_MET);
+    return finish(input.contractId, handle);
+  },
+
+  /**
+   * FOP disputed with nobody eligible and a one-hour recruitment window: the dispute waits with its
+   * bond held; once the window passes the operator decides as trusted arbiter, `met` / `not met`.
+   */
+  async 'dispute-trusted-arbiter'(h) {
+    const { input, handle } = await delivered(
+      h,
+      { awardMethod: 'open', worker: undefined, verificationMode: 'privacy-preserving' },
+      undefined,
+      { ...DEFAULT_PARAMS, baRecruitmentWindow: HOUR },
+    );
+    const disputed = await send(handle, disputeUpdate, { caller: CLIENT });
+    assert.equal(disputed.status, 'disputed');
+    assert.equal(disputed.panelPending, true);
+    await assert.rejects(
+      handle.executeUpdate(arbiterVerdictsUpdate, { args: [{ verdicts: ['met', 'met'] }] }),
+    );
+    await h.sleep(2 * HOUR);
+    const waiting = await h.view(handle);
+    assert.equal(waiting.awaitingArbiter, true);
+    assert.equal(waiting.panelPending, false);
+    assert.equal(waiting.status, 'disputed');
+    await assert.rejects(
+      handle.executeUpdate(arbiterVerdictsUpdate, { args: [{ verdicts: ['met', 'unclear' as 'met'] }] }),
+    );
+    const result = await handle.executeUpdate(arbiterVerdictsUpdate, {
+      args: [{ verdicts: ['met', 'not met'] }],
+    });
+    assert.equal(result.status, 'settled-partially-met');
     return finish(input.contractId, handle);
   },
 } satisfies Record<string, Path>;
 
 /** Creates, accepts (WORKER) and delivers a contract, with `evidence` when given. */
-async function delivered(h: Harness, body: Parameters<Harness['input']>[0], evidence?: DeliveryEvidence) {
-  const { input, handle } = await started(h, body);
+async function delivered(
+  h: Harness,
+  body: Parameters<Harness['input']>[0],
+  evidence?: DeliveryEvidence,
+  params?: ProtocolParams,
+) {
+  const { input, handle } = await started(h, body, params);
   await send(handle, acceptUpdate, { caller: WORKER });
   const view = await send(handle, deliverUpdate, {
     ...delivery(WORKER),

@@ -1,94 +1,72 @@
-// Closing an auction's bidding (SPEC §5): at the Match Deadline or when the Client awards. The best
-// quote wins (rules/auction matchOrder: lowest price, then higher confidence, then earliest); if its
-// bidder cannot fund the Worker Stake (computed on its price), the next best; none left →
-// `cancelled-unmatched`. An owner pick tries only the picked quote: if that stake lock fails the award is
-// refused (402) and bidding stays open. At the match the escrow shrinks to the winning price in one
-// ledger batch (the budget-cap hold voided, the price held again), and the other bidders become the
-// contract's BA pool (drawn from first, panel.ts).
+// Closing an auction's bidding: at the Match Deadline or when the Client awards. The Client's pick,
+// or the best quote (rules/auction matchOrder: lowest price, then higher confidence, then earliest),
+// wins on the bid bond it holds since it was quoted (bid-bond.ts), which becomes its Worker Stake: a
+// match never fails for funds, so nothing a bidder does with its money can refuse the Client's award.
+// No quote → `cancelled-unmatched`. At the match the escrow shrinks to the winning price and every
+// other bond is released, in one ledger batch, and the other bidders become the contract's BA pool
+// (drawn from first, panel.ts).
 import { condition } from '@temporalio/workflow';
-import { FailureType, type AwardInput } from '../definitions';
+import type { AwardInput } from '../definitions';
 import { matchOrder, remainingBidders } from '../rules/auction';
 import { contractMatchedEvent } from '../rules/event-constructors';
 import { type Actor, type MatchedVia } from '../rules/events';
-import { auctionMatchRefund, workerStakeFor } from '../rules/holds';
+import { auctionMatchRefund } from '../rules/holds';
 import { toWire } from '../rules/money';
 import { scheduled } from './activity-proxies';
 import { validateAward } from './bidding';
-import { isInsufficientFunds, reject, rejection } from './rejection';
-import type { AuctionQuote, Contract, StakeHold } from './state';
+import { releaseOtherBonds } from './bid-bond';
+import { reject } from './rejection';
+import type { AuctionQuote, Contract } from './state';
 import { callerOf } from './validators';
-import { lockWorkerStake, stakeIsNoHold } from './worker-stake';
 
 type Pick = { via: 'best-quote' } | { via: 'owner-pick'; quoteId: string };
 
-/** Locks the bidder's Worker Stake on its quoted price; null when it cannot fund it (nothing locked). */
-async function tryLockStake(c: Contract, q: AuctionQuote): Promise<StakeHold | null> {
-  const amount = workerStakeFor(q.price, c.params);
-  if (stakeIsNoHold(amount)) return { amount, holdId: null };
-  try {
-    const { holdId } = await lockWorkerStake(c, q.bidder, amount);
-    return { amount, holdId };
-  } catch (error) {
-    if (!isInsufficientFunds(error)) throw error;
-    return null;
-  }
-}
-
-/** Shrinks the escrow from the budget cap to the winning price: one batch, void then hold again. */
-async function refundAboveWinningPrice(c: Contract, price: bigint): Promise<bigint> {
-  const { refund, escrow } = auctionMatchRefund(c.escrowedFunds, price);
-  if (refund === 0n) return 0n;
-  const { opIds } = await scheduled.ledger.settle({
-    contractId: c.contractId,
-    step: 'match-refund',
-    postings: [
-      { type: 'void', holdId: c.holdId('escrow') },
-      { type: 'hold', owner: c.terms.client, kind: 'escrow', amount: toWire(escrow) },
-    ],
-  });
-  c.escrowShrunk({ amount: escrow, holdId: opIds[1]! });
+/**
+ * One ledger batch at the match: the escrow shrinks from the budget cap to the winning price (the
+ * budget-cap hold voided, the price held again) and every other bidder's bond is released. The
+ * winner's bond stays held: it is its Worker Stake.
+ */
+async function settleMatch(c: Contract, winner: AuctionQuote): Promise<bigint> {
+  const { refund, escrow } = auctionMatchRefund(c.escrowedFunds, winner.price);
+  const shrink =
+    refund === 0n
+      ? []
+      : [
+          { type: 'void' as const, holdId: c.holdId('escrow') },
+          { type: 'hold' as const, owner: c.terms.client, kind: 'escrow' as const, amount: toWire(escrow) },
+        ];
+  const postings = [...shrink, ...releaseOtherBonds(c, winner.bidder)];
+  if (postings.length === 0) return 0n;
+  const { opIds } = await scheduled.ledger.settle({ contractId: c.contractId, step: 'match', postings });
+  if (refund > 0n) c.escrowShrunk({ amount: escrow, holdId: opIds[1]! });
   return refund;
 }
 
-async function matchQuote(c: Contract, q: AuctionQuote, stake: StakeHold, via: MatchedVia, actor: Actor) {
-  const refund = await refundAboveWinningPrice(c, q.price);
-  c.matched(q.bidder, stake, { quote: q, bidderPool: remainingBidders(c.quotes, q.bidder) });
+async function matchQuote(c: Contract, q: AuctionQuote, via: MatchedVia, actor: Actor) {
+  const refund = await settleMatch(c, q);
+  c.matched(q.bidder, q.bond, { quote: q, bidderPool: remainingBidders(c.quotes, q.bidder) });
   c.record(
     contractMatchedEvent(c.eventContext(actor), {
       worker: q.bidder,
       via,
       quoteId: q.quoteId,
       price: q.price,
-      workerStake: stake.amount,
+      workerStake: q.bond.amount,
       refundedToClient: refund,
     }),
   );
 }
 
 /**
- * Closes bidding (the caller holds the match lock): matches the first quote whose stake locks, or
- * decides `cancelled-unmatched` when none does. An owner pick whose stake fails is refused instead,
- * and bidding opens again.
+ * Closes bidding (the caller holds the match lock): the picked or the best quote wins on the bond it
+ * holds, so a match never fails for funds; with no quote the contract is `cancelled-unmatched`.
  */
 async function closeBidding(c: Contract, pick: Pick, actor: Actor): Promise<void> {
   c.biddingClosing(true);
   try {
-    const candidates =
-      pick.via === 'owner-pick' ? c.quotes.filter((q) => q.quoteId === pick.quoteId) : matchOrder(c.quotes);
-    for (const q of candidates) {
-      const stake = await tryLockStake(c, q);
-      if (stake !== null) return await matchQuote(c, q, stake, pick.via, actor);
-    }
-    if (pick.via === 'owner-pick') {
-      const picked = candidates[0]!;
-      reject(
-        rejection(
-          FailureType.InsufficientFunds,
-          'insufficient_funds',
-          `the picked bidder ${picked.bidder} cannot fund the Worker Stake of ${workerStakeFor(picked.price, c.params)}: bidding stays open`,
-        ),
-      );
-    }
+    const winner =
+      pick.via === 'owner-pick' ? c.quotes.find((q) => q.quoteId === pick.quoteId) : matchOrder(c.quotes)[0];
+    if (winner !== undefined) return await matchQuote(c, winner, pick.via, actor);
     c.decide({ kind: 'cancel', reason: 'unmatched', actor });
   } finally {
     if (c.status === 'created' && c.decision === null) c.biddingClosing(false);

@@ -13,7 +13,7 @@ import {
 import { isAuction } from '../rules/contract-kinds';
 import { quoteReceivedEvent } from '../rules/event-constructors';
 import { rejection, type Rejection } from './rejection';
-import type { AuctionQuote, Contract } from './state';
+import type { AuctionQuote, Contract, HeldFunds } from './state';
 import {
   before,
   callerIs,
@@ -103,14 +103,28 @@ export function validateQuote(c: Contract, input: unknown): Rejection | null {
   );
 }
 
-/** Records a checked quote; the bidder's earlier quote, if any, is replaced. Never waits. */
-export function recordQuote(c: Contract, input: QuoteInput): AuctionQuote {
+/** A checked quote's price. */
+export function quotedPrice(input: QuoteInput): bigint {
+  const parsed = parseQuoteFields(input);
+  if (!parsed.ok) throw new RangeError(`a quote's price after a failed check: ${parsed.r.message}`);
+  return parsed.fields.price;
+}
+
+/**
+ * Counts an admitted quote against the caps before it waits for its bond (so quotes in flight
+ * together cannot pass the caps together); its sequence number, whether or not its bond is held.
+ */
+export function admitQuote(c: Contract, input: QuoteInput): number {
+  c.spent.quoted(callerOf(input)!);
+  return c.nextQuoteSequence();
+}
+
+/** Records a checked quote with its held bid bond; the bidder's earlier quote, if any, is replaced. Never waits. */
+export function recordQuote(c: Contract, input: QuoteInput, bond: HeldFunds, sequence: number): AuctionQuote {
   const bidder = callerOf(input)!;
   const parsed = parseQuoteFields(input);
   if (!parsed.ok) throw new RangeError(`recordQuote after a failed check: ${parsed.r.message}`);
   const { price, confidence, message } = parsed.fields;
-  const sequence = c.nextQuoteSequence();
-  c.spent.quoted(bidder);
   const quote: AuctionQuote = {
     quoteId: `q-${sequence}`,
     bidder,
@@ -119,6 +133,7 @@ export function recordQuote(c: Contract, input: QuoteInput): AuctionQuote {
     message: message ?? null,
     submittedAt: Date.now(),
     sequence,
+    bond,
   };
   c.quoted(quote);
   // Sealed bids: the log says who bid and the quote's ID, never its price or confidence.

@@ -52,12 +52,14 @@ const quoteLimits =
   };
 
 /**
- * A failed lock costs history: each agent gets a few. Once non-parties' failures (and the accepts still
- * pending) reach the contract's total, only an agent that never failed here may try (an honest Worker
- * always gets its one try); the non-party headroom bounds those.
+ * A failed lock costs history: each non-party gets a few. Once non-parties' failures (and the accepts
+ * still pending) reach the contract's total, only an agent that never failed here may try (an honest
+ * Worker always gets its one try); the non-party headroom bounds those. Parties are never refused for
+ * their failures (a Client short of its Dispute Bond disputes again once it deposits): their messages
+ * are the run's reserved budget, bounded by Temporal's Update limit per run.
  */
 const lockLimits =
-  (c: Contract, caller: Address, party: boolean): Check =>
+  (c: Contract, caller: Address): Check =>
   () => {
     const failed = c.spent.failedLocksOf(caller);
     if (failed >= BUDGET.failedLocksPerAgent) {
@@ -67,7 +69,7 @@ const lockLimits =
       );
     }
     const contractTotal = c.spent.failedLocks + c.spent.acceptsPending.length;
-    if (!party && failed > 0 && contractTotal >= BUDGET.failedLocksPerContract) {
+    if (failed > 0 && contractTotal >= BUDGET.failedLocksPerContract) {
       // Not lasting (rules/budget LASTING_REFUSALS): pending accepts count until they end.
       return limit('lock_limit_total', `${BUDGET.failedLocksPerContract} locks failed on this contract`);
     }
@@ -81,7 +83,8 @@ const oneAcceptAtATime =
       ? limit('accept_pending', 'this agent already has an accept waiting on this contract')
       : null;
 
-const LOCKING: readonly ContractMessage[] = ['accept', 'award', 'dispute', 'vote'];
+/** Messages that lock the caller's own money (a quote its bid bond, an appeal its Appeal Bond; an award locks nothing any more). */
+const LOCKING: readonly ContractMessage[] = ['accept', 'quote', 'dispute', 'vote', 'appeal'];
 
 /** The budget's refusal of `message` from its caller, or null. Run after the message's own rules. */
 export function admit(c: Contract, message: ContractMessage, input: unknown): Rejection | null {
@@ -90,7 +93,7 @@ export function admit(c: Contract, message: ContractMessage, input: unknown): Re
   const party = isParty(c, caller);
   const checks: Check[] = party ? [] : [headroom(c)];
   if (message === 'quote') checks.push(quoteLimits(c, caller));
-  if (LOCKING.includes(message)) checks.push(lockLimits(c, caller, party));
+  if (LOCKING.includes(message) && !party) checks.push(lockLimits(c, caller));
   if (message === 'accept') checks.push(oneAcceptAtATime(c, caller));
   return firstBroken(...checks);
 }

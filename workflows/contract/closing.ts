@@ -4,7 +4,6 @@
 import type { SettlementPosting } from '../../activities/ledger-activities';
 import type { VoteRowView } from '../definitions';
 import {
-  agentVerifiedEvent,
   contractCancelledEvent,
   contractResolvedEvent,
   contractSettledEvent,
@@ -13,10 +12,12 @@ import type { HoldSplit, HoldParty } from '../rules/holds';
 import { toWire } from '../rules/money';
 import { cancellationFor, settlementFor } from '../rules/settlement';
 import { cancelledStatus } from '../rules/status';
-import type { Tally } from '../rules/tally';
-import { local, scheduled, settleLast } from './activity-proxies';
-import { tallyOf } from './panel';
-import { panelPostings, slashedNonVoters } from './panel-postings';
+import type { Address } from '../rules/address';
+import type { BackupAgentOutcome, Tally } from '../rules/tally';
+import type { Verdict } from '../rules/verdicts';
+import { local, settleLast } from './activity-proxies';
+import { recordBallots, tallyOf } from './panel';
+import { panelPostings } from './panel-postings';
 import type { Contract, Decision } from './state';
 
 function partyOf(c: Contract, role: HoldParty): string {
@@ -54,39 +55,36 @@ async function applyCancellation(c: Contract, decision: Extract<Decision, { kind
   );
 }
 
-/**
- * The tally's postings (bonds, eligibility slashes, mints) for the settlement batch. The non-voters'
- * eligibility holds are read first (an activity, so the batch is the same on every retry).
- */
-async function tallyPostings(c: Contract, t: Tally): Promise<SettlementPosting[]> {
-  const nonVoters = slashedNonVoters(t);
-  const eligibility =
-    nonVoters.length === 0 ? [] : await scheduled.panels.eligibilityHolds({ addresses: nonVoters });
-  const bondHolds = new Map(c.ballots.map((b) => [b.voter, b.bond.holdId]));
-  return panelPostings({ tally: t, bondHolds, eligibility });
-}
-
-/** Votes are published at the tally: each voter's verdict (agent.verified), then the vote rows. */
-function recordBallots(c: Contract): void {
-  for (const ballot of c.ballots) {
-    c.record(
-      agentVerifiedEvent(c.eventContext(ballot.voter), {
-        agentId: ballot.voter,
-        role: 'backup-agent',
-        deliverySha256: c.delivery!.sha256,
-        verdicts: ballot.verdicts,
-      }),
-    );
-  }
-}
-
 function voteRowsOf(c: Contract, t: Tally): VoteRowView[] {
   return t.rows.map((r) => ({ contractId: c.contractId, ...r, reward: toWire(r.reward) }));
 }
 
+/** Seats nobody scores (the arbiter decided after an appeal found no panel): each bond back whole. */
+function unscoredSeats(c: Contract, members: readonly Address[]): BackupAgentOutcome[] {
+  const bond = c.params.baBond;
+  return members.map((backupAgent) => ({
+    backupAgent,
+    voted: false,
+    bondPosted: bond,
+    bondReturned: bond,
+    bondSlashed: 0n,
+    tokensMinted: 0n,
+  }));
+}
+
+/** The Appeal Bond: back to its party when the appeal changed an outcome, else to the Treasury. */
+function appealBondPostings(c: Contract, criteriaMet: readonly Verdict[]): SettlementPosting[] {
+  const bond = c.appealBond;
+  if (bond === null || c.appeal === null) return [];
+  const changed = criteriaMet.some((v, i) => v !== c.appeal!.firstOutcome[i]);
+  const to = changed ? (bond.party === 'client' ? c.terms.client : c.worker!) : 'treasury';
+  return [{ type: 'resolve', holdId: bond.holdId, parts: [{ to, amount: toWire(bond.amount) }] }];
+}
+
 async function applyResolution(c: Contract, decision: Extract<Decision, { kind: 'resolve' }>) {
   const t = decision.source === 'panel-tally' ? tallyOf(c) : null;
-  if (t !== null) recordBallots(c);
+  // An appeal panel's verdicts are published now; the first panel's were at its tally.
+  if (t !== null && c.firstPanel !== null) recordBallots(c, c.ballots);
   c.resolving(decision.criteriaMet, t === null ? null : voteRowsOf(c, t));
   c.record(
     contractResolvedEvent(c.eventContext(decision.actor), {
@@ -95,14 +93,18 @@ async function applyResolution(c: Contract, decision: Extract<Decision, { kind: 
     }),
   );
   const settlement = settlementFor(c.holds(), decision.criteriaMet, c.params);
-  const panelMoney = t === null ? [] : await tallyPostings(c, t);
+  const seats = t !== null ? t.agents : unscoredSeats(c, c.firstPanel?.members ?? []);
   await settleLast({
     contractId: c.contractId,
     step: 'settlement',
-    postings: [...postingsFor(c, settlement.holds), ...panelMoney],
+    postings: [
+      ...postingsFor(c, settlement.holds),
+      ...appealBondPostings(c, decision.criteriaMet),
+      ...panelPostings(c.contractId, seats),
+    ],
   });
-  if (t !== null && c.panel!.members.length > 0) {
-    await local.panels.closePanel({ contractId: c.contractId, rows: [...c.voteRows!] });
+  if (c.seatedAgents.length > 0) {
+    await local.panels.closePanel({ contractId: c.contractId, rows: [...(c.voteRows ?? [])] });
   }
   c.settled(settlement.payment, settlement.status);
   c.record(

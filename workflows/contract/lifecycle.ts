@@ -7,7 +7,7 @@ import { FailureType } from '../definitions';
 import type { NextDeadline } from '../rules/deadlines';
 import { clientReviewVerdicts } from '../rules/agent-verdicts';
 import { contractCreatedEvent } from '../rules/event-constructors';
-import { drawCommitment } from '../rules/draw';
+import { drawCommitment, roundSecret } from '../rules/draw';
 import { toWire } from '../rules/money';
 import { local } from './activity-proxies';
 import { closeBiddingAtDeadline } from './auction-match';
@@ -15,7 +15,7 @@ import { applyDecision } from './closing';
 import { newDrawSecret } from './draw-secret';
 import { releaseByOperator, underWatch } from './needs-operator';
 import { withdrawStartAttributes } from './observability';
-import { decideTally, drawPanelFor } from './panel';
+import { decideTally, drawPanelFor, settleUnappealed } from './panel';
 import { DeadlineTimer } from './deadline-timer';
 import { activityFailureMessage, activityFailureType } from './rejection';
 import type { Contract } from './state';
@@ -58,7 +58,7 @@ export async function lockEscrow(c: Contract): Promise<boolean> {
       acceptanceCriteria: c.terms.acceptanceCriteria,
       deadlines: c.terms.deadlines,
       materialsSha256: c.terms.supplementaryMaterials?.sha256 ?? null,
-      drawCommitment: drawCommitment(drawSecret),
+      drawCommitment: drawCommitment(roundSecret(drawSecret, 'panel')),
     }),
   );
   return true;
@@ -91,11 +91,22 @@ async function onDeadline(c: Contract, kind: NextDeadline['kind']): Promise<void
       }
       return;
     case 'voting':
-      // Votes accepted before the window ended finish locking their bonds first; then the tally.
-      if (c.votesInFlight.length > 0) await condition(() => c.votesInFlight.length === 0);
       decideTally(c);
       return;
+    case 'appeal':
+      // An appeal accepted before the window closed finishes locking its bond first.
+      if (c.appealing) await condition(() => !c.appealing);
+      settleUnappealed(c);
+      return;
+    case 'recruitment':
+      return; // The main loop draws again (panelToDraw), or hands the contract to the arbiter.
   }
+}
+
+/** A panel is due and not seated: drawn at once, then again at each retry of the recruitment wait. */
+function panelToDraw(c: Contract, now: number): boolean {
+  if (!c.panelDue || c.panel !== null || c.decision !== null) return false;
+  return c.recruitment === null || (!c.recruitment.arbiter && now >= c.recruitment.retryAt);
 }
 
 /** Runs the contract from `created` to a terminal status. */
@@ -112,7 +123,7 @@ export async function runContract(c: Contract): Promise<void> {
       await underWatch(c, step, () => applyDecision(c));
       continue;
     }
-    if (c.panelDue && c.panel === null) {
+    if (panelToDraw(c, Date.now())) {
       await underWatch(c, 'panel-draw', () => drawPanelFor(c));
       continue;
     }

@@ -6,6 +6,9 @@
 import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
 import { ApplicationFailure, condition, setHandler, TemporalFailure } from '@temporalio/workflow';
 import {
+  appealSignal,
+  appealUpdate,
+  type AppealInput,
   acceptSignal,
   acceptUpdate,
   approveSignal,
@@ -41,6 +44,7 @@ import {
 import {
   agentVerifiedEvent,
   contractDeliveredEvent,
+  contractAppealEvent,
   contractDisputedEvent,
   contractMatchedEvent,
   contractWithdrawnEvent,
@@ -49,10 +53,11 @@ import {
 import { clientReviewVerdicts } from '../rules/agent-verdicts';
 import type { ContractMessage } from '../rules/message-names';
 import type { Address } from '../rules/address';
-import { disputeBondFor } from '../rules/holds';
+import { disputeBondFor, workerStakeFor } from '../rules/holds';
 import { toWire } from '../rules/money';
 import type { CancellationReason } from '../rules/status';
-import { decideTally, everyoneVoted } from './panel';
+import { decideTally, everyoneVoted, settleUnappealed } from './panel';
+import { appealBond } from '../rules/appeal';
 import { messageLock } from './activity-proxies';
 import {
   activityFailureMessage,
@@ -68,10 +73,12 @@ import { votesResult } from './record';
 import { admit, mayLogRejection, settleSpending } from './budget';
 import { receipt } from './receipt';
 import { awardContract } from './auction-match';
-import { recordQuote, validateAward, validateQuote } from './bidding';
+import { admitQuote, quotedPrice, recordQuote, validateAward, validateQuote } from './bidding';
+import { holdBidBond } from './bid-bond';
 import type { Contract } from './state';
-import { lockWorkerStake, stakeIsNoHold } from './worker-stake';
+import { lockWorkerStake } from './worker-stake';
 import {
+  appealPartyOf,
   callerOf,
   validateAccept,
   validateApprove,
@@ -81,6 +88,7 @@ import {
   validateDispute,
   validateVote,
   validateWithdraw,
+  validateAppeal,
 } from './validators';
 
 interface MessageSpec<I> {
@@ -117,9 +125,7 @@ const accept: MessageSpec<{ caller: string }> = {
       try {
         recheck(c, input, validateAccept);
         const amount = c.stakeAmount();
-        const holdId = stakeIsNoHold(amount)
-          ? null
-          : await lockOrRefuse('Worker Stake', amount, () => lockWorkerStake(c, worker, amount));
+        const holdId = await lockOrRefuse('Worker Stake', amount, () => lockWorkerStake(c, worker, amount));
         c.matched(worker, { amount, holdId });
         c.record(
           contractMatchedEvent(c.eventContext(worker), {
@@ -197,7 +203,7 @@ const deliver: MessageSpec<DeliverInput> = {
     );
     await verifyDelivery(c, input.evidence);
     // Standard mode answers once the panel is drawn, so the caller sees who votes and a vote can follow.
-    if (c.panelDue) await condition(() => c.panel !== null || c.terminal);
+    if (c.panelDue) await condition(() => panelSettled(c));
   },
 };
 
@@ -243,16 +249,21 @@ async function lockOrRefuse(
   }
 }
 
-function lockBondOrRefuse(
-  c: Contract,
-  kind: 'dispute-bond' | 'ba-bond',
-  party: Address,
-  amount: bigint,
-): Promise<string> {
-  return lockOrRefuse(kind === 'ba-bond' ? 'BA bond' : 'Dispute Bond', amount, () =>
-    // One dispute (the Client's), one vote per drawn BA: they cannot race (activity-proxies.ts).
-    messageLock(true).lockBond({ contractId: c.contractId, kind, party, amount: toWire(amount) }),
+function lockDisputeBondOrRefuse(c: Contract, party: Address, amount: bigint): Promise<string> {
+  return lockOrRefuse('Dispute Bond', amount, () =>
+    // One dispute (the Client's): it cannot race (activity-proxies.ts).
+    messageLock(true).lockBond({
+      contractId: c.contractId,
+      kind: 'dispute-bond',
+      party,
+      amount: toWire(amount),
+    }),
   );
+}
+
+/** The panel is drawn, or none can be seated yet (the answer says the contract waits), or it ended. */
+function panelSettled(c: Contract): boolean {
+  return c.panel !== null || c.recruitment !== null || c.terminal;
 }
 
 const dispute: MessageSpec<DisputeInput> = {
@@ -269,7 +280,7 @@ const dispute: MessageSpec<DisputeInput> = {
     let holdId: string | null;
     c.disputeBondLocking(true);
     try {
-      holdId = amount > 0n ? await lockBondOrRefuse(c, 'dispute-bond', client, amount) : null;
+      holdId = amount > 0n ? await lockDisputeBondOrRefuse(c, client, amount) : null;
     } finally {
       c.disputeBondLocking(false);
     }
@@ -284,7 +295,7 @@ const dispute: MessageSpec<DisputeInput> = {
     );
     c.record(contractDisputedEvent(c.eventContext(client), { disputeBond: amount }));
     c.disputed(holdId === null ? null : { amount, holdId }, claims ?? null);
-    await condition(() => c.panel !== null || c.terminal);
+    await condition(() => panelSettled(c));
   },
 };
 
@@ -293,25 +304,76 @@ const vote: MessageSpec<VoteInput> = {
   signal: voteSignal,
   update: voteUpdate,
   validate: validateVote,
-  // The BA's bond is locked with its verdicts; nothing about the ballot is published until the tally.
+  // The vote stakes the bond its seat already holds (so it never fails for funds); nothing about the
+  // ballot is published until the tally.
   run: async (c, input) => {
     recheck(c, input, validateVote);
-    const voter = callerOf(input)!;
-    const amount = c.params.baBond;
-    const holdId = await c.lockingBallot(voter, () => lockBondOrRefuse(c, 'ba-bond', voter, amount));
-    c.voted({ voter, verdicts: [...input.votes], bond: { amount, holdId } });
+    c.voted({ voter: callerOf(input)!, verdicts: [...input.votes] });
     if (everyoneVoted(c)) decideTally(c);
   },
 };
 
-/** An auction bid (bidding.ts): recorded at once; the bidder's earlier quote is replaced. */
+/**
+ * The Client or the Worker after a panel's tally: a waiver (the tally settles once every party that
+ * may appeal has waived), or an appeal — the Appeal Bond locked (appeal-deadline waits meanwhile),
+ * `disputed`, an appeal panel drawn by the main loop; the answer names it, or says it is pending.
+ */
+const appeal: MessageSpec<AppealInput> = {
+  message: 'appeal',
+  signal: appealSignal,
+  update: appealUpdate,
+  validate: validateAppeal,
+  run: async (c, input) => {
+    recheck(c, input, validateAppeal);
+    const party = appealPartyOf(c, input)!;
+    const caller = callerOf(input)!;
+    if (input.waive === true) {
+      c.waived(party);
+      c.record(contractAppealEvent(c.eventContext(caller), { party, appealBond: null }));
+      settleUnappealed(c);
+      return;
+    }
+    const amount = appealBond(c.escrowedFunds, c.params);
+    let holdId: string | null;
+    c.appealLocking(true);
+    try {
+      holdId =
+        amount > 0n
+          ? await lockOrRefuse('Appeal Bond', amount, () =>
+              // One appeal per contract (the validator): it cannot race (activity-proxies.ts).
+              messageLock(true).lockAppealBond({
+                contractId: c.contractId,
+                party: caller,
+                amount: toWire(amount),
+              }),
+            )
+          : null;
+    } finally {
+      c.appealLocking(false);
+    }
+    c.record(contractAppealEvent(c.eventContext(caller), { party, appealBond: amount }));
+    c.appealed(party, holdId === null ? null : { amount, holdId });
+    await condition(() => panelSettled(c));
+  },
+};
+
+/**
+ * An auction bid (bidding.ts): its bid bond is held (bid-bond.ts), then it is recorded; the bidder's
+ * earlier quote is replaced and its bond moved. Under the match lock: no close of bidding reads the
+ * quotes while a bond moves, and a quote queued behind a close is refused by the recheck.
+ */
 const quote: MessageSpec<QuoteInput> = {
   message: 'quote',
   signal: quoteSignal,
   update: quoteUpdate,
   validate: validateQuote,
-  run: async (c, input) => {
-    recordQuote(c, input);
+  run: (c, input) => {
+    const sequence = admitQuote(c, input);
+    return c.matchLock.run(async () => {
+      recheck(c, input, validateQuote);
+      const bond = await holdBidBond(c, callerOf(input)!, workerStakeFor(quotedPrice(input), c.params));
+      recordQuote(c, input, bond, sequence);
+    });
   },
 };
 
@@ -414,6 +476,7 @@ export function registerHandlers(c: Contract): void {
   register(c, approve);
   register(c, dispute);
   register(c, vote);
+  register(c, appeal);
   register(c, quote);
   register(c, award);
   setHandler(contractQuery, () => c.view());

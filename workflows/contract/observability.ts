@@ -21,6 +21,10 @@ export interface Published {
   readonly delivery: { sha256: string } | null;
   readonly criteriaMet: readonly string[] | null;
   readonly payment: bigint | null;
+  /** Set once the contract waited for a full panel (rules/recruitment). */
+  readonly recruitment: { since: number; retryAt: number } | null;
+  readonly panelPending: boolean;
+  readonly awaitingArbiter: boolean;
   nextDeadline(now: number): NextDeadline | null;
   readonly publication: Publication;
 }
@@ -49,6 +53,13 @@ function details(c: Published, next: { kind: string; at: number } | null): strin
   ];
   if (isAuction(c.terms)) rows.push(['Quotes', String(c.quotes.length)]);
   if (c.delivery !== null) rows.push(['Delivery sha256', c.delivery.sha256]);
+  if (c.panelPending && c.recruitment !== null) {
+    rows.push([
+      'Panel',
+      `pending since ${iso(c.recruitment.since)}, next draw ${iso(c.recruitment.retryAt)}`,
+    ]);
+  }
+  if (c.awaitingArbiter) rows.push(['Panel', 'none seated: **awaiting the trusted arbiter**']);
   if (c.criteriaMet !== null) rows.push(['Criteria Met', c.criteriaMet.join(', ')]);
   if (c.payment !== null) rows.push(['Payment', `${formatUsdc(c.payment)} USDC`]);
   return [
@@ -79,6 +90,9 @@ export function publishNow(c: Published): void {
   const visible: unknown[] = [c.status, c.worker, next, c.criteriaMet, c.payment?.toString()];
   // Auctions also show how many bidders quoted; fixed-price contracts upsert exactly what they always did.
   if (isAuction(c.terms)) visible.push(c.quotes.length);
+  const panelWait =
+    c.recruitment === null ? undefined : { pending: c.panelPending, arbiter: c.awaitingArbiter };
+  if (panelWait !== undefined) visible.push(panelWait, c.recruitment!.retryAt);
   const key = JSON.stringify(visible);
   if (key === c.publication.key) return;
   const first = c.publication.key === '';
@@ -90,6 +104,7 @@ export function publishNow(c: Published): void {
     worker: c.worker,
     next,
     quoteCount: isAuction(c.terms) ? c.quotes.length : null,
+    ...(panelWait === undefined ? {} : { panelWait }),
   });
   // A contract started with these values (api/contract-gateway.ts) shows them already: no upsert.
   // Read from the history's first event, so a replay decides alike; older runs started without them.

@@ -1,60 +1,127 @@
-// The Backup Agent panel inside the workflow (SPEC §8): the draw (rules/draw over the ledger's
-// registry), the seats in the panel registry, and the tally (rules/tally) once every drawn BA voted or
-// the window ended. The money of the tally is posted with the settlement (closing.ts).
-import { drawPanel } from '../rules/draw';
+// The Backup Agent panel inside the workflow: the stake-weighted draw over the ledger's registry
+// (rules/draw, rules/seats), the seats held in the ledger, the wait for a full panel (rules/recruitment)
+// and the tally (rules/tally) once every drawn BA voted or the window ended. The money of the tally is
+// posted with the settlement (closing.ts).
+import { drawPanel, roundSecret } from '../rules/draw';
 import { votingWindowEnd } from '../rules/deadlines';
-import { panelDrawnEvent } from '../rules/event-constructors';
+import { agentVerifiedEvent, panelDrawnEvent } from '../rules/event-constructors';
 import { toWire } from '../rules/money';
-import { tally, type Tally } from '../rules/tally';
+import { afterUnseatedDraw } from '../rules/recruitment';
+import { drawableAgents } from '../rules/seats';
+import type { Address } from '../rules/address';
+import { appealDeadline, finalTally, firstTallyFinal, type FinalTally } from '../rules/appeal';
+import type { TallyInput } from '../rules/tally';
 import { local, scheduled } from './activity-proxies';
-import type { Contract } from './state';
+import type { Ballot, Contract } from './state';
+
+/** Draws in a row whose seats lost a race to an unlock, before the contract waits like an empty registry. */
+const SEAT_ATTEMPTS = 3;
 
 /**
- * Draws the panel from every agent holding the eligibility stake, the Client and the Worker excluded,
- * seeded from the contract ID, its draw secret and the delivery hash; records the draw (contract.panel-drawn) so anyone
- * can recompute it; seats it. An empty panel (nobody eligible) is tallied at once: every criterion unclear.
+ * Draws the panel from every drawable agent of the registry, weighted by free eligibility stake, the
+ * Client and the Worker excluded, seeded from the contract ID, the round's draw secret and the delivery
+ * hash; holds each member's seat; records the draw (contract.panel-drawn) so anyone can recompute it.
+ * Without enough drawable agents nobody is seated and the contract waits (rules/recruitment).
  */
 export async function drawPanelFor(c: Contract): Promise<void> {
   if (c.delivery === null || c.worker === null) throw new RangeError('a panel is drawn over a delivery');
-  const registry = await scheduled.ledger.listEligibleAgents({
-    minStake: toWire(c.params.baEligibilityStake),
-  });
-  const draw = drawPanel({
-    contractId: c.contractId,
-    deliveryHash: c.delivery.sha256,
-    panelSize: c.params.baPanelSize,
-    // An auction's other bidders that hold the eligibility stake are drawn first (empty otherwise).
-    priorityPool: c.bidderPool.filter((bidder) => registry.some((a) => a.address === bidder)),
-    registry: registry.map((a) => a.address),
-    exclude: [c.terms.client, c.worker],
-    secret: c.drawSecret,
-  });
-  if (draw.panel.length > 0) await local.panels.openPanel({ contractId: c.contractId, members: draw.panel });
-  const drawnAt = Date.now();
-  const votingEndsAt = votingWindowEnd(drawnAt, c.params);
-  c.panelDrawn({ members: draw.panel, drawnAt, votingEndsAt });
-  c.record(panelDrawnEvent(c.eventContext('system'), draw, votingEndsAt));
-  if (draw.panel.length === 0) decideTally(c);
+  if (c.drawSecret === null) throw new RangeError('a panel is drawn with the contract’s draw secret');
+  // An appeal panel: larger, none of the first panel, with the appeal round's secret.
+  const round = c.firstPanel === null ? 'panel' : 'appeal';
+  for (let attempt = 0; attempt < SEAT_ATTEMPTS; attempt++) {
+    const registry = await scheduled.ledger.listEligibleAgents({
+      minStake: toWire(c.params.baEligibilityStake),
+    });
+    const draw = drawPanel({
+      contractId: c.contractId,
+      deliveryHash: c.delivery.sha256,
+      panelSize: round === 'panel' ? c.params.baPanelSize : c.params.appealPanelSize,
+      round,
+      registry: drawableAgents(
+        registry.map((a) => ({ address: a.address, free: BigInt(a.stake), seated: BigInt(a.seated) })),
+        c.params,
+      ),
+      exclude: [c.terms.client, c.worker, ...(c.firstPanel?.members ?? [])],
+      secret: roundSecret(c.drawSecret, round),
+    });
+    if (draw.panel.length === 0) break;
+    const seats = await scheduled.panels.seatPanel({
+      contractId: c.contractId,
+      members: draw.panel,
+      bond: toWire(c.params.baBond),
+    });
+    if (!seats.seated) continue; // an unlock took a member's free stake meanwhile: draw again
+    await local.panels.openPanel({ contractId: c.contractId, members: draw.panel });
+    const drawnAt = Date.now();
+    const votingEndsAt = votingWindowEnd(drawnAt, c.params);
+    c.panelDrawn({ members: draw.panel, drawnAt, votingEndsAt });
+    c.record(panelDrawnEvent(c.eventContext('system'), draw, votingEndsAt));
+    return;
+  }
+  c.recruiting(afterUnseatedDraw(c.recruitment, Date.now(), c.params));
 }
 
-/** The tally of the ballots in (rules/tally); a drawn BA without a ballot counts as no vote. */
-export function tallyOf(c: Contract): Tally {
-  if (c.panel === null) throw new RangeError('no panel to tally');
-  return tally({
-    panel: c.panel.members,
-    votes: Object.fromEntries(c.ballots.map((b) => [b.voter, b.verdicts])),
+function panelInput(c: Contract, members: readonly Address[], ballots: readonly Ballot[]): TallyInput {
+  return {
+    panel: members,
+    votes: Object.fromEntries(ballots.map((b) => [b.voter, b.verdicts])),
     criteriaCount: c.terms.acceptanceCriteria.length,
     params: c.params,
+  };
+}
+
+/**
+ * The final tally (rules/appeal): the appeal panel's majority when there was an appeal, else the
+ * first panel's; every seat of both panels scored against it. A drawn BA without a ballot is no vote.
+ */
+export function tallyOf(c: Contract): FinalTally {
+  if (c.panel === null) throw new RangeError('no panel to tally');
+  const current = panelInput(c, c.panel.members, c.ballots);
+  if (c.firstPanel === null) return finalTally(current, null);
+  return finalTally(panelInput(c, c.firstPanel.members, c.firstPanel.ballots), current);
+}
+
+/**
+ * A panel's tally. The first panel's majority becomes Criteria Met and the contract stays `resolved`
+ * through the appeal window (its voters' verdicts are published now); an appeal panel's is final.
+ */
+export function decideTally(c: Contract): void {
+  if (c.decision !== null || c.status === 'resolved') return;
+  const { criteriaMet } = tallyOf(c);
+  if (c.firstPanel !== null) {
+    c.decide({ kind: 'resolve', source: 'panel-tally', criteriaMet, actor: 'system' });
+    return;
+  }
+  recordBallots(c, c.ballots);
+  c.tallied(criteriaMet, appealDeadline(Date.now(), c.params));
+}
+
+/** The first tally stands once nobody may appeal it any more: the main loop then settles it. */
+export function settleUnappealed(c: Contract): void {
+  if (c.decision !== null || c.appeal === null || !firstTallyFinal(c.appeal, Date.now())) return;
+  c.decide({
+    kind: 'resolve',
+    source: 'panel-tally',
+    criteriaMet: [...c.appeal.firstOutcome],
+    actor: 'system',
   });
 }
 
-/** The panel's majority becomes Criteria Met; the main loop then posts the resolution. */
-export function decideTally(c: Contract): void {
-  if (c.decision !== null) return;
-  c.decide({ kind: 'resolve', source: 'panel-tally', criteriaMet: tallyOf(c).criteriaMet, actor: 'system' });
+/** Votes are published at their panel's tally: each voter's verdict (agent.verified). */
+export function recordBallots(c: Contract, ballots: readonly Ballot[]): void {
+  for (const ballot of ballots) {
+    c.record(
+      agentVerifiedEvent(c.eventContext(ballot.voter), {
+        agentId: ballot.voter,
+        role: 'backup-agent',
+        deliverySha256: c.delivery!.sha256,
+        verdicts: ballot.verdicts,
+      }),
+    );
+  }
 }
 
-/** Every drawn BA has voted (none still locking its bond). */
+/** Every drawn BA has voted. */
 export function everyoneVoted(c: Contract): boolean {
-  return c.panel !== null && c.votesInFlight.length === 0 && c.ballots.length === c.panel.members.length;
+  return c.panel !== null && c.ballots.length === c.panel.members.length;
 }

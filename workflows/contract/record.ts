@@ -11,7 +11,10 @@ import type { Contract } from './state';
 /** The votes query's and the record's answer: sealed while a drawn panel votes; no rows without a panel. */
 export function votesResult(c: Contract): VotesResult {
   if (c.voteRows !== null) return { sealed: false, rows: [...c.voteRows] };
-  return c.panel === null && !c.panelDue ? { sealed: false, rows: [] } : { sealed: true };
+  // No panel was ever seated (none due, or the trusted arbiter decided): there is nothing to seal.
+  return c.panel === null && (!c.panelDue || c.decision !== null || c.terminal)
+    ? { sealed: false, rows: [] }
+    : { sealed: true };
 }
 
 export async function writeRecord(c: Contract): Promise<void> {

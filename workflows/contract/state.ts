@@ -33,6 +33,8 @@ import {
   type CancellationReason,
   type ContractStatus,
 } from '../rules/status';
+import type { Recruitment } from '../rules/recruitment';
+import { mayStillAppeal, type AppealParty, type AppealState } from '../rules/appeal';
 import type { Verdict } from '../rules/verdicts';
 import { BudgetSpent } from './budget-spent';
 import { WorkflowLock } from './lock';
@@ -53,11 +55,8 @@ export interface HeldFunds {
   holdId: string;
 }
 
-/** The Worker Stake: no hold (holdId null) when it rounds to zero (docs/protocol.md). */
-export interface StakeHold {
-  amount: bigint;
-  holdId: string | null;
-}
+/** The Worker Stake: always a hold (minWorkerStake floors it; an auction's is the winner's bid bond). */
+export type StakeHold = HeldFunds;
 
 /** The delivery as the workflow keeps it: the key-less reference, the content hash, when. */
 export type Delivery = ContentRef & { contentHash: string; deliveredAt: number };
@@ -69,16 +68,17 @@ export interface Panel {
   votingEndsAt: number;
 }
 
-/** A BA's accepted combined call: its verdicts and its locked bond. Sealed until the tally. */
+/** A BA's accepted combined call: its verdicts, staking its seat's hold. Sealed until the tally. */
 export interface Ballot {
   voter: Address;
   verdicts: Verdict[];
-  bond: HeldFunds;
 }
 
 /** An auction quote as the workflow keeps it: the rules' Quote plus the bidder's message to the Client. */
 export interface AuctionQuote extends Quote {
   message: string | null;
+  /** The bid bond held for this quote (bid-bond.ts): the Worker Stake for its price. */
+  bond: HeldFunds;
 }
 
 export interface OperatorState {
@@ -136,9 +136,17 @@ class ContractState {
   /** Set when a panel must be drawn (a standard delivery, a dispute); the main loop draws it. */
   panelDue = false;
   panel: Panel | null = null;
+  /** Once no full panel could be seated: the retry timer, then the trusted arbiter (rules/recruitment). Kept after a later draw seats one. */
+  recruitment: Recruitment | null = null;
   ballots: Ballot[] = [];
-  /** BAs whose accepted vote is still locking its bond: they called in time, the tally waits for them. */
-  votesInFlight: Address[] = [];
+  /** After a panel's tally: the appeal window and who appealed or waived (rules/appeal), and the first outcome. */
+  appeal: (AppealState & { firstOutcome: Verdict[] }) | null = null;
+  /** The first panel and its ballots once an appeal is drawn (`panel` and `ballots` then hold the appeal's). */
+  firstPanel: { members: Address[]; ballots: Ballot[] } | null = null;
+  /** The Appeal Bond, once a party appealed (no hold when it rounds to zero). */
+  appealBond: (HeldFunds & { party: AppealParty }) | null = null;
+  /** True while an appeal is locking its bond: the appeal deadline waits for it. */
+  appealing = false;
   /** True while a dispute is locking its bond: approve, a second dispute and the review timeout wait. */
   disputing = false;
   disputeClaims: Verdict[] | null = null;
@@ -159,13 +167,14 @@ class ContractState {
   readonly matchLock = new WorkflowLock();
   /** Auctions (bidding.ts): the live quotes, one per bidder, in arrival order. */
   quotes: AuctionQuote[] = [];
+  private bondSteps = 0;
   /** Auctions: quotes received so far (replacements included); numbers the quote IDs. */
   quoteSequence = 0;
   /** Auctions: true while a close of bidding is matching (quotes and a second award are refused). */
   biddingClosed = false;
   /** Auctions: the matched quote. */
   winningQuote: AuctionQuote | null = null;
-  /** Auctions: the bidders other than the Worker, fixed at the match; the draw seats the eligible ones first. */
+  /** Auctions: the bidders other than the Worker, fixed at the match (no priority in the draw). */
   bidderPool: Address[] = [];
   /** What non-parties have spent of the run's Temporal budget (budget.ts, rules/budget). */
   readonly spent = new BudgetSpent();
@@ -261,6 +270,11 @@ class ContractState {
     return ++this.quoteSequence;
   }
 
+  /** Auctions: the next bid-bond batch's number (every attempt, a refused one included: ids never repeat). */
+  nextBondStep(): number {
+    return ++this.bondSteps;
+  }
+
   /** Auctions: a checked quote replaces the bidder's earlier one; publishes (the quote count). */
   quoted(quote: AuctionQuote): void {
     const earlier = this.quotes.findIndex((q) => q.bidder === quote.bidder);
@@ -294,20 +308,17 @@ class ContractState {
     this.transition('disputed');
   }
 
-  /** Runs `lock` with `voter` marked as still locking its bond; the mark goes whatever happens. */
-  async lockingBallot<T>(voter: Address, lock: () => Promise<T>): Promise<T> {
-    this.votesInFlight.push(voter);
-    try {
-      return await lock();
-    } finally {
-      this.votesInFlight.splice(this.votesInFlight.indexOf(voter), 1);
-    }
-  }
-
-  /** A BA's accepted ballot (bond locked); wakes the loop. */
+  /** A BA's accepted ballot (its seat holds the bond); wakes the loop. */
   voted(ballot: Ballot): void {
     this.ballots.push(ballot);
     this.wake();
+  }
+
+  /** No full panel could be seated: wait (retry timer) or, once the window is over, the arbiter; wakes and publishes. */
+  recruiting(recruitment: Recruitment): void {
+    this.recruitment = recruitment;
+    this.wake();
+    this.publish();
   }
 
   /** The panel is drawn and seated; wakes and publishes. */
@@ -322,7 +333,41 @@ class ContractState {
   resolving(criteriaMet: Verdict[], voteRows: VoteRowView[] | null): void {
     this.criteriaMet = criteriaMet;
     if (voteRows !== null) this.voteRows = voteRows;
+    if (this.status === 'resolved') this.wake();
+    else this.transition('resolved');
+  }
+
+  /** The first panel's tally: Criteria Met is known, `resolved` through the appeal window. */
+  tallied(criteriaMet: Verdict[], appealDeadline: number): void {
+    this.criteriaMet = criteriaMet;
+    this.appeal = { deadline: appealDeadline, appealedBy: null, waivedBy: [], firstOutcome: criteriaMet };
     this.transition('resolved');
+  }
+
+  /** An appeal starts (true) or stops (false) locking its bond. */
+  appealLocking(locking: boolean): void {
+    this.appealing = locking;
+  }
+
+  /** A party appealed (its bond held, or none): the first panel is kept, an appeal panel is due; `disputed`. */
+  appealed(party: AppealParty, bond: HeldFunds | null): void {
+    if (this.appeal === null || this.panel === null) throw new RangeError('no tally to appeal');
+    this.appeal = { ...this.appeal, appealedBy: party };
+    if (bond !== null) this.appealBond = { ...bond, party };
+    this.firstPanel = { members: this.panel.members, ballots: this.ballots };
+    this.panel = null;
+    this.ballots = [];
+    this.recruitment = null;
+    this.panelDue = true;
+    this.transition('disputed');
+  }
+
+  /** A party waived its appeal; wakes and publishes. */
+  waived(party: AppealParty): void {
+    if (this.appeal === null) throw new RangeError('no tally to waive an appeal of');
+    this.appeal = { ...this.appeal, waivedBy: [...this.appeal.waivedBy, party] };
+    this.wake();
+    this.publish();
   }
 
   /** The settlement is posted: the Payment, and the settled status. */
@@ -381,6 +426,33 @@ class ContractState {
     this.operator = { ...this.operator, completed: this.operator.completed + 1 };
   }
 
+  /** A panel's tally may still be appealed: nobody appealed, no decision yet. */
+  get appealOpen(): boolean {
+    return (
+      this.appeal !== null &&
+      this.appeal.appealedBy === null &&
+      this.decision === null &&
+      this.status === 'resolved'
+    );
+  }
+
+  /** Every Backup Agent seated on this contract: the first panel, then the appeal panel. */
+  get seatedAgents(): Address[] {
+    return [...(this.firstPanel?.members ?? []), ...(this.panel?.members ?? [])];
+  }
+
+  /** No full panel could be seated yet and the recruitment window is still open. */
+  get panelPending(): boolean {
+    return (
+      this.recruitment !== null && !this.recruitment.arbiter && this.panel === null && this.decision === null
+    );
+  }
+
+  /** The recruitment window passed without a full panel: the operator's verdicts decide. */
+  get awaitingArbiter(): boolean {
+    return this.recruitment?.arbiter === true && this.decision === null && !this.terminal;
+  }
+
   get created(): boolean {
     return this.escrow.state === 'held';
   }
@@ -421,7 +493,7 @@ class ContractState {
       workerStake: this.stake,
       disputeBond: this.disputeBond,
     }[kind];
-    if (held === null || held.holdId === null) throw new RangeError(`no ${kind} hold`);
+    if (held === null) throw new RangeError(`no ${kind} hold`);
     return held.holdId;
   }
 
@@ -432,6 +504,8 @@ class ContractState {
         verificationMode: this.terms.verificationMode,
         deadlines: this.terms.deadlines,
         votingEndsAt: this.panel?.votingEndsAt ?? null,
+        recruitmentRetryAt: this.panelPending ? this.recruitment!.retryAt : null,
+        appealEndsAt: this.appealOpen ? this.appeal!.deadline : null,
       },
       now,
     );
@@ -468,7 +542,12 @@ class ContractState {
       taskDescription: this.terms.taskDescription,
       acceptanceCriteria: this.terms.acceptanceCriteria,
       criteriaMet: this.criteriaMet,
-      backupAgents: this.panel?.members ?? [],
+      backupAgents: this.seatedAgents,
+      panelPending: this.panelPending,
+      awaitingArbiter: this.awaitingArbiter,
+      appealDeadline: this.appealOpen ? new Date(this.appeal!.deadline).toISOString() : null,
+      mayAppeal: this.appealOpen ? mayStillAppeal(this.appeal!, Date.now()) : [],
+      appealedBy: this.appeal?.appealedBy ?? null,
       price: price === null ? null : toWire(price),
       budget: this.terms.contractType === 'auction' ? toWire(this.terms.amount) : null,
       escrowedFunds: toWire(this.escrowedFunds),
@@ -488,6 +567,7 @@ class ContractState {
       cancellationReason: cancellationReasonOf(this.status),
       paramsVersion: this.params.version,
       workerStakeBps: this.params.workerStakeBps,
+      minWorkerStake: toWire(this.params.minWorkerStake),
       disputeClaims: this.disputeClaims,
       voting:
         this.panel === null
@@ -507,6 +587,7 @@ class ContractState {
         confidence: q.confidence ?? null,
         message: q.message,
         submittedAt: new Date(q.submittedAt).toISOString(),
+        bidBond: toWire(q.bond.amount),
       })),
       winningQuoteId: this.winningQuote?.quoteId ?? null,
     };
@@ -514,7 +595,7 @@ class ContractState {
 
   /** SPEC §9: a panel exists only at the voting stage (standard) or after a dispute (privacy-preserving). */
   keyReaders(): KeyReaders {
-    const panel = this.panel?.members ?? [];
+    const panel = this.seatedAgents;
     const worker = this.stake !== null && this.worker !== null ? [this.worker] : [];
     return {
       materials: [...worker, ...panel],

@@ -6,8 +6,10 @@ import {
   type CallerInput,
   type DeliverInput,
   type DisputeInput,
+  type AppealInput,
   type VoteInput,
 } from '../definitions';
+import { appealRefusal, type AppealParty } from '../rules/appeal';
 import { checkBallot } from '../rules/ballot';
 import { isAddress, type Address } from '../rules/address';
 import { isBeforeDeadline } from '../rules/deadlines';
@@ -230,7 +232,7 @@ const BALLOT_REJECTIONS = {
   wrong_length: [FailureType.BadInput, 'invalid_input'],
 } as const;
 
-/** A drawn BA's one call (rules/ballot): on the panel, once (an in-flight vote counts), within the window. */
+/** A drawn BA's one call (rules/ballot): on the panel, once, within the window. */
 export function validateVote(c: Contract, input: unknown): Rejection | null {
   const votes = (input as Partial<VoteInput> | null | undefined)?.votes;
   const criteria = c.terms.acceptanceCriteria.length;
@@ -244,7 +246,7 @@ export function validateVote(c: Contract, input: unknown): Rejection | null {
     () => {
       const broken = checkBallot({
         panel: c.panel!.members,
-        alreadyVoted: [...c.ballots.map((b) => b.voter), ...c.votesInFlight],
+        alreadyVoted: c.ballots.map((b) => b.voter),
         voter: callerOf(input)!,
         verdictCount: Array.isArray(votes) ? votes.length : criteria,
         criteriaCount: criteria,
@@ -260,5 +262,47 @@ export function validateVote(c: Contract, input: unknown): Rejection | null {
         ? null
         : rejection(FailureType.Conflict, 'wrong_state', `the contract is ${c.status} and closing`),
     () => verdictList(votes, criteria, 'votes'),
+  );
+}
+
+const APPEAL_REJECTIONS = {
+  'not-a-party': [FailureType.Forbidden, 'not_a_party'],
+  'window-closed': [FailureType.Conflict, 'late'],
+  'already-decided': [FailureType.Conflict, 'already_decided'],
+} as const;
+
+/** The appealing party's role, or null for anyone else. */
+export function appealPartyOf(c: Contract, input: unknown): AppealParty | null {
+  const caller = callerOf(input);
+  if (caller === c.terms.client) return 'client';
+  return caller !== null && caller === c.worker ? 'worker' : null;
+}
+
+/** The Client or the Worker, once, within the appeal window after a panel's tally (rules/appeal). */
+export function validateAppeal(c: Contract, input: unknown): Rejection | null {
+  const waive = (input as Partial<AppealInput> | null | undefined)?.waive;
+  return firstBroken(
+    callerIsAddress(input),
+    exists(c),
+    () =>
+      waive === undefined || typeof waive === 'boolean'
+        ? null
+        : rejection(FailureType.BadInput, 'invalid_input', 'waive must be a boolean', 'waive'),
+    () => {
+      const party = appealPartyOf(c, input);
+      if (party === null)
+        return rejection(FailureType.Forbidden, 'not_a_party', 'only the Client or the Worker may appeal');
+      if (c.appeal === null || c.status !== 'resolved' || c.decision !== null || c.appealing) {
+        return rejection(
+          FailureType.Conflict,
+          'wrong_state',
+          `no panel tally of this ${c.status} contract may be appealed`,
+        );
+      }
+      const broken = appealRefusal(c.appeal, party, Date.now());
+      if (broken === null) return null;
+      const [type, code] = APPEAL_REJECTIONS[broken.code];
+      return rejection(type, code, broken.message);
+    },
   );
 }

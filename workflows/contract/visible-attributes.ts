@@ -15,6 +15,8 @@ import {
   contractCodeKey,
   contractStatusKey,
   nextDeadlineKey,
+  awaitingArbiterKey,
+  panelPendingKey,
   quoteCountKey,
   workerKey,
 } from '../search-attributes';
@@ -27,6 +29,8 @@ export interface Visible {
   next: NextDeadline | null;
   /** Auctions only. */
   quoteCount: number | null;
+  /** Only for a contract that ever waited for a full panel (the others never carry these keys). */
+  panelWait?: { pending: boolean; arbiter: boolean };
 }
 
 export function visibleAttributes(v: Visible): SearchAttributeUpdatePair[] {
@@ -37,6 +41,12 @@ export function visibleAttributes(v: Visible): SearchAttributeUpdatePair[] {
     { key: workerKey, value: v.worker },
     { key: nextDeadlineKey, value: v.next === null ? null : new Date(v.next.at) },
     ...(v.quoteCount === null ? [] : [{ key: quoteCountKey, value: v.quoteCount }]),
+    ...(v.panelWait === undefined
+      ? []
+      : [
+          { key: panelPendingKey, value: v.panelWait.pending },
+          { key: awaitingArbiterKey, value: v.panelWait.arbiter },
+        ]),
   ];
 }
 

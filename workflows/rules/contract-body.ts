@@ -24,7 +24,12 @@ export const criterionSchema = z.union([
   z.object({ text: notBlank(MAX_CRITERION_LENGTH), check: machineCheckSchema.optional() }).strict(),
 ]);
 
-const utcInstant = z.iso.datetime({ error: 'must be an ISO-8601 UTC timestamp (e.g. 2030-01-01T00:00:00Z)' });
+/** Any RFC 3339 offset is the same instant in UTC (the answers write every instant in UTC, with Z). */
+const instant = z.iso.datetime({
+  offset: true,
+  error:
+    'must be an RFC 3339 timestamp with Z or an offset (e.g. 2030-01-01T00:00:00Z or 2030-01-01T01:00:00+01:00)',
+});
 
 export const supplementaryMaterialsSchema = z
   .object({
@@ -53,10 +58,10 @@ export const createContractBodySchema = z
     amount: positiveAmountSchema,
     deadlines: z
       .object({
-        match: utcInstant,
-        withdrawal: utcInstant,
-        delivery: utcInstant,
-        review: utcInstant.optional(),
+        match: instant,
+        withdrawal: instant,
+        delivery: instant,
+        review: instant.optional(),
       })
       .strict(),
   })

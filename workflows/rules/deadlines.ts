@@ -13,8 +13,11 @@ export interface Deadlines {
 }
 
 /** What happens when it passes: match → bidding closes / unmatched; withdrawal → withdrawing closes;
- * delivery → the Worker is absent; review → approved; voting → tally. */
-export type DeadlineKind = 'match' | 'withdrawal' | 'delivery' | 'review' | 'voting';
+ * delivery → the Worker is absent; review → approved; voting → tally; recruitment → draw again, or the
+ * operator decides as trusted arbiter once the recruitment window is over; appeal → a panel's tally
+ * nobody appealed is final. */
+export type DeadlineKind =
+  'match' | 'withdrawal' | 'delivery' | 'review' | 'voting' | 'recruitment' | 'appeal';
 
 export interface NextDeadline {
   kind: DeadlineKind;
@@ -27,6 +30,10 @@ export interface DeadlineState {
   deadlines: Deadlines;
   /** drawnAt + baVotingWindow once a panel is drawn, else null. */
   votingEndsAt: number | null;
+  /** While the contract waits for a full panel: when the draw is tried again (rules/recruitment). */
+  recruitmentRetryAt: number | null;
+  /** While a panel's tally may still be appealed: the end of the appeal window. */
+  appealEndsAt?: number | null;
 }
 
 /** An action due "before" a deadline is allowed strictly before it. */
@@ -42,7 +49,11 @@ export function votingWindowEnd(drawnAt: number, params: Pick<ProtocolParams, 'b
 export function nextDeadline(state: DeadlineState, now: number): NextDeadline | null {
   const { deadlines } = state;
   const voting = (): NextDeadline | null =>
-    state.votingEndsAt === null ? null : { kind: 'voting', at: state.votingEndsAt };
+    state.votingEndsAt !== null
+      ? { kind: 'voting', at: state.votingEndsAt }
+      : state.recruitmentRetryAt !== null
+        ? { kind: 'recruitment', at: state.recruitmentRetryAt }
+        : null;
   switch (state.status) {
     case 'created':
       return { kind: 'match', at: deadlines.match };
@@ -57,6 +68,8 @@ export function nextDeadline(state: DeadlineState, now: number): NextDeadline | 
       return { kind: 'review', at: deadlines.review };
     case 'disputed':
       return voting();
+    case 'resolved':
+      return state.appealEndsAt == null ? null : { kind: 'appeal', at: state.appealEndsAt };
     default:
       return null;
   }

@@ -11,6 +11,7 @@ import type {
   ContractCancelledEvent,
   ContractCreatedEvent,
   ContractDeliveredEvent,
+  ContractAppealEvent,
   ContractDisputedEvent,
   ContractEventType,
   ContractMatchedEvent,
@@ -216,6 +217,15 @@ export function agentVerifiedEvent(
   };
 }
 
+export function contractAppealEvent(
+  ctx: EventContext,
+  a: { party: 'client' | 'worker'; appealBond: bigint | null },
+): ContractAppealEvent {
+  return a.appealBond === null
+    ? { ...base('contract.appeal-waived', ctx), party: a.party }
+    : { ...base('contract.appealed', ctx), party: a.party, appealBond: toWire(a.appealBond) };
+}
+
 export function contractDisputedEvent(ctx: EventContext, d: { disputeBond: bigint }): ContractDisputedEvent {
   return { ...base('contract.disputed', ctx), disputeBond: toWire(d.disputeBond) };
 }
@@ -232,8 +242,8 @@ export function panelDrawnEvent(
     ...optional('secret', draw.secret ?? undefined),
     seed: draw.seed,
     panelSize: draw.panelSize,
-    priorityCandidates: [...draw.priorityCandidates],
-    registryCandidates: [...draw.registryCandidates],
+    round: draw.round,
+    candidates: draw.candidates.map((c) => ({ address: c.address, stake: toWire(c.stake) })),
     panel: [...draw.panel],
     votingDeadline: isoAt(votingDeadline),
   };

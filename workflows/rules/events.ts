@@ -3,6 +3,7 @@
 // content, evidence or keys. Verdicts use seed 004_…'s `agent.verified` shape; the resolution is its
 // terminate decision with `successCriteria`. Built by ./event-constructors; the JSON Schema of these
 // shapes is in ./events-schema.
+import type { DrawRound } from './draw';
 import type { Address } from './address';
 import type { AgentVerdict } from './agent-verdicts';
 import type { ContractCode, ContractType, AwardMethod, VerificationMode } from './contract-kinds';
@@ -78,7 +79,7 @@ export interface ContractDeliveredEvent extends EventBase<'contract.delivered'> 
   evidenceCriteria: string[];
 }
 
-export type VerifierRole = 'backup-agent' | 'client' | 'auto-verifier';
+export type VerifierRole = 'backup-agent' | 'client' | 'auto-verifier' | 'trusted-arbiter';
 
 /** Seed 004_…'s agentVerified: content-free, keys only, never per-criterion verdict text. */
 export interface AgentVerifiedEvent extends EventBase<'agent.verified'> {
@@ -91,6 +92,13 @@ export interface AgentVerifiedEvent extends EventBase<'agent.verified'> {
   role: VerifierRole;
 }
 
+/** The Client or the Worker appealed a panel's tally (`appealBond` held) or waived its appeal. */
+export interface ContractAppealEvent extends EventBase<'contract.appealed' | 'contract.appeal-waived'> {
+  party: 'client' | 'worker';
+  /** The Appeal Bond held; absent on a waiver. */
+  appealBond?: string;
+}
+
 export interface ContractDisputedEvent extends EventBase<'contract.disputed'> {
   disputeBond: string;
 }
@@ -98,17 +106,19 @@ export interface ContractDisputedEvent extends EventBase<'contract.disputed'> {
 /** Everything needed to recompute the draw (workflows/rules/draw.ts drawFromCandidates). */
 export interface PanelDrawnEvent extends EventBase<'contract.panel-drawn'> {
   deliverySha256: string;
-  /** The draw secret committed in contract.created, revealed; absent for contracts created before it. */
+  /** `panel` for the first panel, `appeal` for the appeal panel. */
+  round: DrawRound;
+  /** The round's draw secret, revealed (rules/draw roundSecret says how it is checked). */
   secret?: string;
   seed: string;
   panelSize: number;
-  priorityCandidates: Address[];
-  registryCandidates: Address[];
+  /** Every drawable agent at the draw with its free eligibility stake (decimal string), by address. */
+  candidates: Array<{ address: Address; stake: string }>;
   panel: Address[];
   votingDeadline: string;
 }
 
-export type ResolutionSource = 'client-approval' | 'review-timeout' | 'panel-tally';
+export type ResolutionSource = 'client-approval' | 'review-timeout' | 'panel-tally' | 'trusted-arbiter';
 
 /** Seed 004_…'s terminate decision: one `{ key, met }` per acceptance criterion. */
 export interface ContractResolvedEvent extends EventBase<'contract.resolved'> {
@@ -169,6 +179,7 @@ export type ContractEvent =
   | ContractDeliveredEvent
   | AgentVerifiedEvent
   | ContractDisputedEvent
+  | ContractAppealEvent
   | PanelDrawnEvent
   | ContractResolvedEvent
   | ContractSettledEvent

@@ -65,9 +65,16 @@ export function splitByBps(
   ]);
 }
 
-/** Worker Stake: workerStakeBps of the contract value (the price), rounded down. */
-export function workerStakeFor(price: bigint, params: ProtocolParams): bigint {
-  return bps(price, params.workerStakeBps);
+/**
+ * Worker Stake: workerStakeBps of the contract value (the price), rounded down, and never less than
+ * minWorkerStake, so no match is free. An auction's bid bond is the stake of the quoted price.
+ */
+export function workerStakeFor(
+  price: bigint,
+  params: Pick<ProtocolParams, 'workerStakeBps' | 'minWorkerStake'>,
+): bigint {
+  const share = bps(price, params.workerStakeBps);
+  return share > params.minWorkerStake ? share : params.minWorkerStake;
 }
 
 /** Dispute Bond: disputeBondBps of the Escrowed Funds, rounded down. */

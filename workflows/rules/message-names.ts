@@ -10,5 +10,6 @@ export const CONTRACT_MESSAGES = [
   'approve',
   'dispute',
   'vote',
+  'appeal',
 ] as const;
 export type ContractMessage = (typeof CONTRACT_MESSAGES)[number];

@@ -19,6 +19,16 @@ export interface ProtocolParams {
   unclearRewardBps: number;
   /** Milliseconds the panel has to vote, from the moment it is drawn. */
   baVotingWindow: number;
+  /** Milliseconds a contract waits for a full panel before the operator decides as trusted arbiter. */
+  baRecruitmentWindow: number;
+  /** Milliseconds after a tally in which the Client or the Worker may appeal. */
+  appealWindow: number;
+  /** Appeal Bond as basis points of the Escrowed Funds. */
+  appealBondBps: number;
+  /** Backup Agents drawn for an appeal, none of the first panel. */
+  appealPanelSize: number;
+  /** Floor of every Worker Stake and bid bond, so no match is free (rules/holds workerStakeFor). */
+  minWorkerStake: bigint;
 }
 
 /** The same set with amounts as decimal strings: the form that travels in workflow payloads. */
@@ -41,11 +51,22 @@ export const DEFAULT_PARAMS: Readonly<ProtocolParams> = Object.freeze({
   rewardPerCriterion: 1_000_000n,
   unclearRewardBps: 5000,
   baVotingWindow: 72 * HOUR_MS,
+  baRecruitmentWindow: 72 * HOUR_MS,
+  appealWindow: 24 * HOUR_MS,
+  appealBondBps: 1000,
+  appealPanelSize: 5,
+  minWorkerStake: 100_000n,
 });
 
 export const MAX_PANEL_SIZE = 100;
 export const MAX_VOTING_WINDOW_MS = 365 * 24 * HOUR_MS;
 
+const windowField = z
+  .number()
+  .int('must be an integer number of milliseconds')
+  .min(1, 'must be ≥ 1 ms')
+  .max(MAX_VOTING_WINDOW_MS, 'must be at most 365 days');
+const panelSizeField = z.number().int('must be an integer').min(1, 'must be ≥ 1').max(MAX_PANEL_SIZE);
 const bpsField = z.number().int('must be an integer').min(0, 'must be ≥ 0').max(10_000, 'must be ≤ 10000');
 const positiveAmount = amountSchema.refine((n) => n > 0n, 'must be greater than 0');
 
@@ -55,29 +76,30 @@ const paramFields = {
   withdrawalSlashBps: bpsField,
   absentSlashClientBps: bpsField,
   disputeBondBps: bpsField,
-  baPanelSize: z.number().int('must be an integer').min(1, 'must be ≥ 1').max(MAX_PANEL_SIZE),
+  baPanelSize: panelSizeField,
   baEligibilityStake: positiveAmount,
   baBond: positiveAmount,
   unclearSlashBps: bpsField,
   rewardPerCriterion: amountSchema,
   unclearRewardBps: bpsField,
-  baVotingWindow: z
-    .number()
-    .int('must be an integer number of milliseconds')
-    .min(1, 'must be ≥ 1 ms')
-    .max(MAX_VOTING_WINDOW_MS, 'must be at most 365 days'),
+  baVotingWindow: windowField,
+  baRecruitmentWindow: windowField,
+  appealWindow: windowField,
+  appealBondBps: bpsField,
+  appealPanelSize: panelSizeField,
+  minWorkerStake: positiveAmount,
 };
 
 /**
- * A non-voting BA's slashed slices come out of its eligibility stake (SPEC §8), at most baBond in
- * all; requiring the stake to cover that keeps every slash fully funded.
+ * A seat holds baBond of its agent's eligibility stake, so the stake that makes an agent eligible
+ * must cover at least one seat.
  */
 function checkCrossFieldRules(p: Omit<ProtocolParams, 'version'>, ctx: z.RefinementCtx): void {
   if (p.baEligibilityStake < p.baBond) {
     ctx.addIssue({
       code: 'custom',
       path: ['baEligibilityStake'],
-      message: `must be at least baBond (${p.baBond}) so a non-voter's slash is covered`,
+      message: `must be at least baBond (${p.baBond}) so an eligible agent can hold a seat`,
     });
   }
 }
@@ -110,6 +132,7 @@ export function paramsToWire(params: ProtocolParams): ProtocolParamsWire {
     baEligibilityStake: toWire(params.baEligibilityStake),
     baBond: toWire(params.baBond),
     rewardPerCriterion: toWire(params.rewardPerCriterion),
+    minWorkerStake: toWire(params.minWorkerStake),
   };
 }
 

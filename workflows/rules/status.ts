@@ -37,7 +37,14 @@ const TRANSITIONS: { readonly [S in ContractStatus]: readonly ContractStatus[] }
   // privacy-preserving: a dispute → disputed; approval or no action → resolved. Standard: tally → resolved.
   'under-review': ['disputed', 'resolved', 'cancelled-by-operator'],
   disputed: ['resolved', 'cancelled-by-operator'],
-  resolved: ['settled-fully-met', 'settled-partially-met', 'settled-none-met', 'cancelled-by-operator'],
+  // A panel's tally stays `resolved` through the appeal window; an appeal goes back to `disputed`.
+  resolved: [
+    'disputed',
+    'settled-fully-met',
+    'settled-partially-met',
+    'settled-none-met',
+    'cancelled-by-operator',
+  ],
   'settled-fully-met': [],
   'settled-partially-met': [],
   'settled-none-met': [],

@@ -1,5 +1,5 @@
 // The V2C tally (SPEC §8): per-criterion majority, Criteria Met, one vote row per (BA, criterion),
-// and what each BA's bond, eligibility stake and token balance become.
+// and what each BA's seat bond and token balance become.
 import type { Address } from './address';
 import { assertAmount, bps } from './money';
 import type { ProtocolParams } from './params';
@@ -21,13 +21,11 @@ export interface VoteRow {
 export interface BackupAgentOutcome {
   backupAgent: Address;
   voted: boolean;
-  /** baBond for a voter, 0 for a non-voter (it posted none). */
+  /** baBond: what the agent's seat holds, voter or not. */
   bondPosted: bigint;
   bondReturned: bigint;
-  /** Slashed from the posted bond, to the Treasury. */
+  /** Slashed from the seat's bond, to the Treasury (a non-voter's included). */
   bondSlashed: bigint;
-  /** A non-voter's slashed slices, taken from its eligibility stake, to the Treasury. */
-  stakeSlashed: bigint;
   tokensMinted: bigint;
 }
 
@@ -35,7 +33,7 @@ export interface Tally {
   criteriaMet: Verdict[];
   rows: VoteRow[];
   agents: BackupAgentOutcome[];
-  totals: { bondSlashed: bigint; stakeSlashed: bigint; tokensMinted: bigint };
+  totals: { bondSlashed: bigint; tokensMinted: bigint };
 }
 
 export interface TallyInput {
@@ -98,26 +96,33 @@ function checkInput({ panel, votes, criteriaCount, params }: TallyInput): void {
   }
 }
 
-export function tally(input: TallyInput): Tally {
+/** Each criterion's majority over the drawn panel. */
+export function panelMajority(input: TallyInput): Verdict[] {
   checkInput(input);
-  const { panel, votes, criteriaCount, params } = input;
-  const slice = bondSlice(params.baBond, criteriaCount);
-  const voteOf = (ba: Address, i: number): RowVote => votes[ba]?.[i] ?? 'no vote';
-
-  const criteriaMet = Array.from({ length: criteriaCount }, (_, i) =>
+  const { panel, votes, criteriaCount } = input;
+  return Array.from({ length: criteriaCount }, (_, i) =>
     majorityOutcome(
       panel.length,
-      panel.map((ba) => voteOf(ba, i)),
+      panel.map((ba) => votes[ba]?.[i] ?? 'no vote'),
     ),
   );
+}
 
+/**
+ * Scores every seat of a panel against `outcome` (its own majority, or an appeal's final outcome):
+ * the vote rows and what each seat's bond and token balance become.
+ */
+export function scorePanel(input: TallyInput, outcome: readonly Verdict[]): Omit<Tally, 'criteriaMet'> {
+  checkInput(input);
+  const { panel, votes, criteriaCount, params } = input;
+  if (outcome.length !== criteriaCount) throw new RangeError('one outcome per criterion');
+  const slice = bondSlice(params.baBond, criteriaCount);
   const rows: VoteRow[] = [];
   const agents = panel.map((backupAgent): BackupAgentOutcome => {
-    const voted = votes[backupAgent] !== undefined;
     let slashed = 0n;
     let tokensMinted = 0n;
-    criteriaMet.forEach((majority, criterionIndex) => {
-      const vote = voteOf(backupAgent, criterionIndex);
+    outcome.forEach((majority, criterionIndex) => {
+      const vote = votes[backupAgent]?.[criterionIndex] ?? 'no vote';
       const result = scoreVote(majority, vote, slice, params);
       slashed += result.slashed;
       tokensMinted += result.reward;
@@ -130,29 +135,27 @@ export function tally(input: TallyInput): Tally {
         reward: result.reward,
       });
     });
-    const bondPosted = voted ? params.baBond : 0n;
     return {
       backupAgent,
-      voted,
-      bondPosted,
-      bondReturned: voted ? bondPosted - slashed : 0n,
-      bondSlashed: voted ? slashed : 0n,
-      stakeSlashed: voted ? 0n : slashed,
+      voted: votes[backupAgent] !== undefined,
+      bondPosted: params.baBond,
+      bondReturned: params.baBond - slashed,
+      bondSlashed: slashed,
       tokensMinted,
     };
   });
-
   const sum = (pick: (a: BackupAgentOutcome) => bigint) => agents.reduce((s, a) => s + pick(a), 0n);
   return {
-    criteriaMet,
     rows,
     agents,
-    totals: {
-      bondSlashed: sum((a) => a.bondSlashed),
-      stakeSlashed: sum((a) => a.stakeSlashed),
-      tokensMinted: sum((a) => a.tokensMinted),
-    },
+    totals: { bondSlashed: sum((a) => a.bondSlashed), tokensMinted: sum((a) => a.tokensMinted) },
   };
+}
+
+/** A panel's tally: its per-criterion majority becomes Criteria Met, each seat scored against it. */
+export function tally(input: TallyInput): Tally {
+  const criteriaMet = panelMajority(input);
+  return { criteriaMet, ...scorePanel(input, criteriaMet) };
 }
 
 export type ReviewDecision = 'approve' | 'no-action';

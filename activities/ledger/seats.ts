@@ -1,0 +1,98 @@
+// Panel seats in the ledger: a seat holds `bond` of its agent's eligibility stake as the contract's
+// `ba-bond` hold `<contractId>:ba-bond:<address>`, so one stake backs no more seats than it can pay
+// for, an unlock (which only touches `eligibility` holds) frees only the free part, and each seat's
+// slashes come from its own hold. Seating a panel and unlocking a stake both rewrite the agent's
+// eligibility holds (void them all, hold what stays); each is one atomic batch that fails whole if a
+// hold it read was closed meanwhile, and then reads again (optimistic concurrency), so the two can
+// never both take the same stake.
+import { seatHoldId } from '../../workflows/rules/seats';
+import { HoldAlreadyResolvedError } from './errors';
+import type { Hold, Ledger, LedgerOp, Owner } from './types';
+import { agentOwner } from './validate';
+
+/** Attempts at a batch whose holds another batch closed first, before giving up (retryable). */
+const ATTEMPTS = 8;
+
+/**
+ * Runs `attempt` again while its batch loses a race to another batch over the same holds. The last
+ * loss is rethrown as a plain Error so the activity is retried rather than failed for good.
+ */
+export async function retryingLostRaces<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!(error instanceof HoldAlreadyResolvedError)) throw error;
+      if (i >= ATTEMPTS) {
+        throw new Error(`lost ${ATTEMPTS} races for the same holds: ${error.message}`, { cause: error });
+      }
+    }
+  }
+}
+
+/** Void every one of `open` and hold `rest` (if any) again as eligibility stake: the ops of a carve. */
+export function rewriteEligibility(
+  owner: Owner,
+  open: readonly Hold[],
+  prefix: string,
+  rest: bigint,
+): LedgerOp[] {
+  const ops: LedgerOp[] = open.map((h, i) => ({ kind: 'void', id: `${prefix}:${i}`, holdId: h.id }));
+  if (rest > 0n) {
+    ops.push({
+      kind: 'hold',
+      id: `${prefix}:rest`,
+      owner,
+      asset: 'USDC',
+      amount: rest,
+      holdKind: 'eligibility',
+    });
+  }
+  return ops;
+}
+
+export type SeatResult =
+  | { seated: true; replayed: boolean }
+  /** Members whose free eligibility stake no longer covers the bond: nothing was held. */
+  | { seated: false; short: string[] };
+
+/**
+ * Seats every member or none: per member, its eligibility holds are voided, `bond` held as the seat
+ * and the rest held again as eligibility, all in one batch. A retry after success changes nothing.
+ */
+export async function seatPanel(
+  ledger: Ledger,
+  contractId: string,
+  members: readonly string[],
+  bond: bigint,
+): Promise<SeatResult> {
+  if (bond <= 0n) throw new RangeError('bond must be positive');
+  const existing = await Promise.all(members.map((m) => ledger.getHold(seatHoldId(contractId, m))));
+  if (existing.every((h) => h !== undefined)) return { seated: true, replayed: true };
+  return retryingLostRaces(async () => {
+    const ops: LedgerOp[] = [];
+    const short: string[] = [];
+    for (const member of members) {
+      const owner = agentOwner(member);
+      const open = await ledger.holdsOf(owner, { kind: 'eligibility', open: true });
+      const free = open.reduce((s, h) => s + h.amount, 0n);
+      if (free < bond) {
+        short.push(member.toLowerCase());
+        continue;
+      }
+      ops.push(...rewriteEligibility(owner, open, `${contractId}:seat:${member.toLowerCase()}`, free - bond));
+      ops.push({
+        kind: 'hold',
+        id: seatHoldId(contractId, member),
+        owner,
+        asset: 'USDC',
+        amount: bond,
+        holdKind: 'ba-bond',
+        contractId,
+      });
+    }
+    if (short.length > 0) return { seated: false, short };
+    await ledger.batch(ops);
+    return { seated: true, replayed: false };
+  });
+}

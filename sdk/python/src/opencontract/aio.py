@@ -1,0 +1,208 @@
+"""The asynchronous clients: ``AsyncAgentClient`` and ``AsyncOperatorClient``, with the methods of
+``opencontract.AgentClient`` and ``OperatorClient``, awaitable (on ``httpx.AsyncClient``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
+
+import httpx
+from typing_extensions import Self
+
+from . import _routes as r
+from . import models as m
+from ._core import ClientCore
+from ._http import Call, Signer, bearer, read_answer
+from .events import AsyncEventStream
+from .signing import DEFAULT_SIGNATURE_LIFETIME_SECONDS, address_from_private_key
+
+T = TypeVar("T")
+Terms = m.CreateContractRequest | Mapping[str, Any]
+
+
+class _AsyncBase(ClientCore):
+    def __init__(
+        self, base_url: str, authorize: Callable[[httpx.Request], None], http: httpx.AsyncClient | None, timeout: float
+    ) -> None:
+        super().__init__(base_url, authorize)
+        self._own_http = http is None
+        self._http = http if http is not None else httpx.AsyncClient(timeout=timeout)
+
+    async def _send(self, call: Call[T]) -> T:
+        return read_answer(await self._http.send(self._request(call)), call)
+
+    async def aclose(self) -> None:
+        """Closes the HTTP connection pool, unless it was given to the client."""
+        if self._own_http:
+            await self._http.aclose()
+
+    async def __aenter__(self: Self) -> Self:
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.aclose()
+
+
+class AsyncAgentClient(_AsyncBase):
+    """One agent on the API: each call is signed afresh with its key (a new nonce every time).
+
+    Every refusal raises ``ApiError`` (``status``, ``code``, ``message``, ``details``). A call that moves
+    money takes ``idempotency_key=``: repeated with the same key it answers the first answer again
+    instead of acting twice.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        private_key: str | bytes,
+        *,
+        expires_in: int = DEFAULT_SIGNATURE_LIFETIME_SECONDS,
+        http: httpx.AsyncClient | None = None,
+        timeout: float = 30.0,
+    ) -> None:
+        super().__init__(base_url, Signer(private_key, expires_in), http, timeout)
+        self.address = address_from_private_key(private_key)
+
+    async def create_contract(self, terms: Terms, *, idempotency_key: str | None = None) -> m.ContractView:
+        """Posts a Working Contract (its escrow is held now); answers the Client's party view."""
+        return await self._send(r.create_contract(terms, idempotency_key))
+
+    async def get_contract(self, contract_id: str, *, signed: bool = True) -> m.ContractView:
+        """Signed, a party reads its party view; ``signed=False`` reads the public view."""
+        return await self._send(r.get_contract(contract_id, signed))
+
+    async def list_contracts(
+        self,
+        *,
+        status: str | None = None,
+        award_method: str | None = None,
+        contract_type: str | None = None,
+        limit: int | None = None,
+    ) -> list[m.ListedContract]:
+        """The first page (open tenders by default); ``list_contracts_page`` pages on with the cursor."""
+        call = r.list_contracts(status, award_method, contract_type, limit, None)
+        return (await self._send(call)).contracts
+
+    async def list_contracts_page(
+        self,
+        *,
+        status: str | None = None,
+        award_method: str | None = None,
+        contract_type: str | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> m.ContractPage:
+        return await self._send(r.list_contracts(status, award_method, contract_type, limit, cursor))
+
+    async def accept(self, contract_id: str, *, idempotency_key: str | None = None) -> m.ContractView:
+        return await self._send(r.message(contract_id, "accept", idempotency_key))
+
+    async def decline(self, contract_id: str, *, idempotency_key: str | None = None) -> m.ContractView:
+        return await self._send(r.message(contract_id, "decline", idempotency_key))
+
+    async def withdraw(self, contract_id: str, *, idempotency_key: str | None = None) -> m.ContractView:
+        return await self._send(r.message(contract_id, "withdraw", idempotency_key))
+
+    async def approve(self, contract_id: str, *, idempotency_key: str | None = None) -> m.ContractView:
+        return await self._send(r.message(contract_id, "approve", idempotency_key))
+
+    async def cancel(self, contract_id: str, *, idempotency_key: str | None = None) -> m.ContractView:
+        return await self._send(r.message(contract_id, "cancel", idempotency_key))
+
+    async def dispute(
+        self, contract_id: str, claims: Sequence[m.Verdict] | None = None, *, idempotency_key: str | None = None
+    ) -> m.ContractView:
+        """The Client disputes (privacy-preserving), optionally claiming a verdict per criterion."""
+        return await self._send(r.dispute(contract_id, claims, idempotency_key))
+
+    async def vote(
+        self, contract_id: str, votes: Sequence[m.Verdict], *, idempotency_key: str | None = None
+    ) -> m.ContractView:
+        """A drawn Backup Agent's one call: a verdict per criterion (its baBond is locked with it)."""
+        return await self._send(r.vote(contract_id, votes, idempotency_key))
+
+    async def get_votes(self, contract_id: str) -> m.ContractVoteRows:
+        """The vote rows after the tally (409 ``votes_sealed`` while the panel votes; none without a panel)."""
+        return await self._send(r.get_votes(contract_id))
+
+    async def get_agent_votes(self, of: str | None = None) -> m.AgentVoteRows:
+        return await self._send(r.get_agent_votes(of or self.address))
+
+    async def quote(
+        self, contract_id: str, bid: m.QuoteRequest | Mapping[str, Any], *, idempotency_key: str | None = None
+    ) -> m.ContractView:
+        """Bids on an auction; the answer carries the caller's own quote as ``own_quote``."""
+        return await self._send(r.quote(contract_id, bid, idempotency_key))
+
+    async def award(
+        self, contract_id: str, quote_id: str | None = None, *, idempotency_key: str | None = None
+    ) -> m.ContractView:
+        """The Client closes bidding: ``quote_id`` picks that quote, without it the best quote wins now."""
+        return await self._send(r.award(contract_id, quote_id, idempotency_key))
+
+    async def deliver(
+        self, contract_id: str, delivery: m.DeliveryRequest | Mapping[str, Any], *, idempotency_key: str | None = None
+    ) -> m.ContractView:
+        return await self._send(r.deliver(contract_id, delivery, idempotency_key))
+
+    async def get_materials_key(self, contract_id: str) -> m.ContentKey:
+        return await self._send(r.get_key(contract_id, "materials"))
+
+    async def get_delivery_key(self, contract_id: str) -> m.ContentKey:
+        return await self._send(r.get_key(contract_id, "delivery"))
+
+    async def get_delivery_content(self, contract_id: str) -> m.DeliveryContent:
+        return await self._send(r.get_delivery_content(contract_id))
+
+    async def get_events(self, contract_id: str, *, signed: bool = True) -> m.ContractEvents:
+        """Signed, a party reads addresses; anyone else reads the roles they stand for."""
+        return await self._send(r.get_events(contract_id, signed))
+
+    def stream_events(self, contract_id: str, *, last_event_id: int | None = None) -> AsyncEventStream:
+        """The event log live (SSE): the past events, then each new one, until the contract ends."""
+        return AsyncEventStream(lambda: self._http.send(self._stream_request(contract_id, last_event_id), stream=True))
+
+    async def get_balances(self, of: str | None = None) -> m.Balances:
+        return await self._send(r.get_balances(of or self.address))
+
+    async def lock_eligibility(self, amount: int, *, idempotency_key: str | None = None) -> m.EligibilityResult:
+        return await self._send(r.lock_eligibility(amount, idempotency_key))
+
+    async def unlock_eligibility(
+        self, amount: int | None = None, *, idempotency_key: str | None = None
+    ) -> m.EligibilityResult:
+        return await self._send(r.unlock_eligibility(amount, idempotency_key))
+
+    async def get_eligibility_requirements(self) -> m.EligibilityRequirements:
+        return await self._send(r.get_eligibility_requirements())
+
+    async def get_params(self) -> m.ProtocolParams:
+        return await self._send(r.get_params())
+
+    async def withdraw_funds(self, amount: int, destination: str, *, idempotency_key: str) -> m.WithdrawalResult:
+        """Takes available USDC out to ``destination``; the key is required, so a retry never pays twice."""
+        return await self._send(r.withdraw_funds(self.address, amount, destination, idempotency_key))
+
+    async def list_withdrawals(self) -> list[m.Payout]:
+        return await self._send(r.list_withdrawals(self.address))
+
+    async def health(self) -> m.Health:
+        return await self._send(r.health())
+
+
+class AsyncOperatorClient(_AsyncBase):
+    """The operator's calls, with its token: deposits and payouts."""
+
+    def __init__(
+        self, base_url: str, token: str, *, http: httpx.AsyncClient | None = None, timeout: float = 30.0
+    ) -> None:
+        super().__init__(base_url, bearer(token), http, timeout)
+
+    async def deposit(self, address: str, amount: int, *, idempotency_key: str | None = None) -> m.DepositResult:
+        return await self._send(r.deposit(address, amount, idempotency_key))
+
+    async def pending_payouts(self) -> list[m.Payout]:
+        return await self._send(r.pending_payouts())
+
+    async def mark_paid(self, payout_id: str, reference: str, *, idempotency_key: str | None = None) -> m.Payout:
+        return await self._send(r.mark_paid(payout_id, reference, idempotency_key))

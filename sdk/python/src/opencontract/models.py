@@ -1,0 +1,362 @@
+"""Typed models of the API's bodies and answers (docs/api.md), with pydantic v2.
+
+Attributes are snake_case; the wire is camelCase (each model takes either). Amounts are ``int`` minor
+units here and decimal strings on the wire; times are timezone-aware ``datetime`` here and RFC 3339 UTC
+with ``Z`` on the wire. Answers keep fields this version does not know (``model_extra``), so a newer
+server does not break an older SDK; request bodies refuse unknown fields before anything is sent.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    TypeAdapter,
+)
+from pydantic.alias_generators import to_camel
+
+
+def _amount(value: Any) -> Any:
+    if isinstance(value, str) and not value.isdecimal():
+        raise ValueError("an amount is a decimal string of minor units")
+    if isinstance(value, bool):
+        raise ValueError("an amount is a whole number of minor units")
+    return int(value) if isinstance(value, str) else value
+
+
+def _rfc3339(value: datetime) -> str:
+    return value.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+Amount = Annotated[int, BeforeValidator(_amount), Field(ge=0), PlainSerializer(str, return_type=str)]
+"""Minor units (USDC and OCT have 6 decimals): ``int`` in Python, a decimal string on the wire."""
+Instant = Annotated[AwareDatetime, PlainSerializer(_rfc3339, return_type=str)]
+"""A timezone-aware time, sent as RFC 3339 UTC with ``Z``."""
+Verdict = Literal["met", "not met", "unclear"]
+
+
+class Model(BaseModel):
+    """An answer: camelCase on the wire, unknown fields kept."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="allow", frozen=True)
+
+
+class Body(BaseModel):
+    """A request body: unknown fields refused, as the API refuses them."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
+
+    def wire(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+# --- request bodies -------------------------------------------------------------------------------
+
+
+class Criterion(Body):
+    text: str
+    check: dict[str, Any] | None = None
+
+
+class ContentRef(Body):
+    """An encrypted file: where it is, its sha256, and the key the vault keeps for the readers."""
+
+    uri: str
+    sha256: str
+    key: str
+
+
+class Deadlines(Body):
+    match: Instant
+    withdrawal: Instant
+    delivery: Instant
+    review: Instant | None = None
+
+
+class CreateContractRequest(Body):
+    contract_type: Literal["fixed", "auction"]
+    award_method: Literal["direct", "open"]
+    verification_mode: Literal["standard", "privacy-preserving"] | None = None
+    worker: str | None = None
+    task_description: str
+    acceptance_criteria: list[str | Criterion]
+    supplementary_materials: ContentRef | None = None
+    amount: Amount
+    """The fixed price, or the budget cap of an auction."""
+    deadlines: Deadlines
+
+
+class DeliveryRequest(Body):
+    uri: str
+    sha256: str
+    key: str
+    content: dict[str, Any] | None = None
+    artifact: dict[str, Any] | None = None
+    artifacts: dict[str, Any] | None = None
+    artifact_ref: str | None = None
+    summary: str | None = None
+    confidence: float | None = None
+    requested_payout: float | None = None
+    evidence: dict[str, Any] | None = None
+
+
+class QuoteRequest(Body):
+    price: Amount
+    confidence: float | None = None
+    message: str | None = None
+
+
+# --- answers --------------------------------------------------------------------------------------
+
+
+class Balance(Model):
+    available: Amount
+    held: Amount
+
+
+class AssetBalances(Model):
+    usdc: Balance = Field(alias="USDC")
+    oct: Balance = Field(alias="OCT")
+
+
+class Balances(Model):
+    address: str
+    balances: AssetBalances
+
+
+class EligibilityResult(Balances):
+    locked: Amount | None = None
+    released: Amount | None = None
+
+
+class DepositResult(Balances):
+    deposited: Amount
+    asset: Literal["USDC"]
+
+
+class Payout(Model):
+    id: str
+    address: str
+    amount: Amount
+    destination: str
+    status: Literal["pending", "paid"]
+    requested_at: Instant
+    paid_at: Instant | None
+    reference: str | None
+
+
+class WithdrawalResult(Balances):
+    withdrawal: Payout
+
+
+class ContractDeadlines(Model):
+    match: Instant
+    withdrawal: Instant
+    delivery: Instant
+    review: Instant | None
+
+
+class NextDeadline(Model):
+    kind: str
+    at: Instant
+
+
+class ContractCriterion(Model):
+    text: str
+    check: dict[str, Any] | None = None
+
+
+class Quote(Model):
+    quote_id: str
+    bidder: str
+    price: Amount
+    confidence: float | None
+    message: str | None
+    submitted_at: Instant
+
+
+class StakeToMatch(Model):
+    worker_stake_bps: int
+    worker_stake: Amount | None
+    rule: str
+
+
+class _ContractFields(Model):
+    contract_id: str
+    status: str
+    contract_code: str
+    contract_type: Literal["fixed", "auction"]
+    award_method: Literal["direct", "open"]
+    verification_mode: Literal["standard", "privacy-preserving"]
+    task_description: str
+    acceptance_criteria: list[ContractCriterion]
+    price: Amount | None
+    budget: Amount | None
+    worker_stake: Amount | None
+    deadlines: ContractDeadlines
+    next_deadline: NextDeadline | None
+    created_at: Instant
+    quote_count: int | None
+    own_quote: Quote | None = None
+    stake_to_match: StakeToMatch | None = None
+
+
+class PublicContractView(_ContractFields):
+    """What anyone may read of a contract."""
+
+    view: Literal["public"]
+
+
+class Delivered(Model):
+    uri: str
+    sha256: str
+    content_hash: str
+    delivered_at: Instant
+
+
+class FileRef(Model):
+    uri: str
+    sha256: str
+
+
+class Voting(Model):
+    drawn_at: Instant
+    ends_at: Instant
+    tallied: bool
+
+
+class KeyReaders(Model):
+    materials: list[str]
+    delivery: list[str]
+
+
+class PartyContractView(_ContractFields):
+    """A party's view (the Client, the Worker, a drawn Backup Agent), read signed."""
+
+    view: Literal["party"]
+    role: Literal["client", "worker", "backup-agent"]
+    client: str
+    worker: str | None
+    criteria_met: list[Verdict] | None
+    backup_agents: list[str]
+    escrowed_funds: Amount
+    dispute_bond: Amount | None
+    payment: Amount | None
+    materials: FileRef | None
+    delivery: Delivered | None
+    cancellation_reason: str | None
+    params_version: int
+    worker_stake_bps: int
+    dispute_claims: list[Verdict] | None
+    voting: Voting | None
+    key_readers: KeyReaders
+    auto_verification: dict[str, Any] | None
+    quotes: list[Quote] | None = None
+    winning_quote_id: str | None
+
+
+ContractView = Annotated[PartyContractView | PublicContractView, Field(discriminator="view")]
+"""The party view for a signed party, the public view for anyone else: test ``view.view``."""
+contract_view = TypeAdapter(ContractView)
+
+
+class ListedContract(Model):
+    contract_id: str
+    status: str
+    contract_code: str | None
+    next_deadline: Instant | None
+    created_at: Instant
+    closed_at: Instant | None
+    quote_count: int | None
+
+
+class ContractPage(Model):
+    contracts: list[ListedContract]
+    next_cursor: str | None
+    """Pass back as ``cursor`` (with the same filters) for the next page; ``None`` on the last."""
+
+
+class ContentKey(Model):
+    contract_id: str
+    kind: Literal["materials", "delivery"]
+    uri: str
+    sha256: str
+    key: str
+
+
+class DeliveryContent(Model):
+    contract_id: str
+    uri: str
+    sha256: str
+    content_hash: str
+    content: dict[str, Any]
+    confidence: float | None = None
+
+
+class ContractEvent(Model):
+    """One event of a contract's content-free log; its other fields depend on ``type``."""
+
+    type: str
+    contract_id: str
+    at: Instant
+    actor: str
+
+
+class ContractEvents(Model):
+    contract_id: str
+    events: list[ContractEvent]
+
+
+class VoteRow(Model):
+    contract_id: str
+    backup_agent: str
+    criterion_index: int
+    vote: Literal["met", "not met", "unclear", "no vote"]
+    majority_outcome: Verdict
+    bond_outcome: Literal["returned", "slashed", "partially slashed"]
+    reward: Amount
+    """OCT minor units minted for this row."""
+
+
+class ContractVoteRows(Model):
+    contract_id: str
+    rows: list[VoteRow]
+
+
+class AgentVoteRows(Model):
+    address: str
+    rows: list[VoteRow]
+
+
+class EligibilityRequirements(Model):
+    eligibility_stake: Amount
+    ba_bond: Amount
+    ba_panel_size: int
+
+
+class ProtocolParams(Model):
+    version: int
+    worker_stake_bps: int
+    withdrawal_slash_bps: int
+    absent_slash_client_bps: int
+    dispute_bond_bps: int
+    ba_panel_size: int
+    ba_eligibility_stake: Amount
+    ba_bond: Amount
+    unclear_slash_bps: int
+    reward_per_criterion: Amount
+    unclear_reward_bps: int
+    ba_voting_window: int
+    """Milliseconds."""
+
+
+class Health(Model):
+    status: Literal["ok", "unavailable"]
+    temporal: Literal["up", "down"]

@@ -1,0 +1,45 @@
+// An auction quote's bid bond (docs/auction.md "Bid bonds"): the bidder's Worker Stake for the quoted
+// price, held from the moment the quote is accepted, so a close of bidding never fails for funds.
+// A replacement moves the bond in one ledger batch (the old hold voided, the new one held), so a
+// bidder that cannot fund the new bond keeps its old quote and bond. Scheduled, like every hold a
+// racing message takes (activity-proxies.ts), and under the match lock (messages.ts), so no close of
+// bidding reads the quotes while a bond moves.
+import type { Address } from '../rules/address';
+import { FailureType } from '../definitions';
+import { toWire } from '../rules/money';
+import { scheduled } from './activity-proxies';
+import { isInsufficientFunds, reject, rejection } from './rejection';
+import type { Contract, HeldFunds } from './state';
+
+/** Holds `amount` as `bidder`'s bid bond, releasing its earlier quote's; 402 when it cannot fund it. */
+export async function holdBidBond(c: Contract, bidder: Address, amount: bigint): Promise<HeldFunds> {
+  const earlier = c.quotes.find((q) => q.bidder === bidder)?.bond;
+  const postings = [
+    ...(earlier === undefined ? [] : [{ type: 'void' as const, holdId: earlier.holdId }]),
+    { type: 'hold' as const, owner: bidder, kind: 'stake' as const, amount: toWire(amount) },
+  ];
+  try {
+    const { opIds } = await scheduled.ledger.settle({
+      contractId: c.contractId,
+      step: `bid-bond-${c.nextBondStep()}`,
+      postings,
+    });
+    return { amount, holdId: opIds[opIds.length - 1]! };
+  } catch (error) {
+    if (!isInsufficientFunds(error)) throw error;
+    return reject(
+      rejection(
+        FailureType.InsufficientFunds,
+        'insufficient_funds',
+        `the bid bond of ${amount} for this price could not be held: the bidder cannot fund it`,
+      ),
+    );
+  }
+}
+
+/** At the match: every bond but the winner's is released (the winner's becomes its Worker Stake). */
+export function releaseOtherBonds(c: Contract, winner: Address) {
+  return c.quotes
+    .filter((q) => q.bidder !== winner)
+    .map((q) => ({ type: 'void' as const, holdId: q.bond.holdId }));
+}
