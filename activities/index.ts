@@ -1,4 +1,6 @@
 // Every activity the contract worker runs, composed from their factories.
+import { createWebhookActivities } from './agent-feed/webhook-activities';
+import type { FeedStore } from '../store/agent-feed';
 import { createDrawActivities } from './draw-activities';
 import type { Ledger } from './ledger';
 import { createLedgerActivities } from './ledger-activities';
@@ -12,10 +14,15 @@ export interface ActivityDeps {
   ledger: Ledger;
   /** Where terminal contracts' records go (docs/records.md). */
   records: ContractRecordStore;
+  /** The agent feed, for webhook delivery (docs/agents.md); without it the worker delivers no webhook. */
+  feed?: { store: FeedStore; allowPrivate: boolean };
 }
 
-export function createActivities({ ledger, records }: ActivityDeps) {
+export function createActivities({ ledger, records, feed }: ActivityDeps) {
   return {
+    ...(feed === undefined
+      ? {}
+      : createWebhookActivities({ feed: feed.store, allowPrivate: feed.allowPrivate })),
     ...createLedgerActivities({ ledger }),
     ...createPanelActivities({ ledger }),
     ...createScoringActivities(),

@@ -4,8 +4,14 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { codecServerApp } from './codec-server';
 import { agentOwner } from '../activities/ledger';
-import { createContractGateway } from './contract-gateway';
-import { DEFAULT_EVENT_STREAM, type ApiContext, type AppDeps } from './deps';
+import { createContractGateway, type ContractGateway } from './contract-gateway';
+import {
+  DEFAULT_EVENT_STREAM,
+  type AgentFeedContext,
+  type AgentFeedDeps,
+  type ApiContext,
+  type AppDeps,
+} from './deps';
 import { mapError } from './error-mapping';
 import { jsonDepthLimit } from './json-depth';
 import { errorBody, validationHook } from './errors';
@@ -13,6 +19,9 @@ import { authMiddleware } from './middleware';
 import { addressLimit, DEFAULT_RATE_LIMITS, MemoryRateLimitStore } from './rate-limit';
 import { MemoryStreamSlots } from './stream-caps';
 import { agentsApp } from './routes/agents';
+import { agentFeedApp } from './routes/agent-feed';
+import { webhooksApp } from './routes/webhooks';
+import { webhookWorkflows } from './webhook-workflows';
 import { contractMessagesApp } from './routes/contract-messages';
 import { contractCreationApp, contractsApp } from './routes/contracts';
 import { deliveryContentApp } from './routes/delivery-content';
@@ -48,14 +57,54 @@ const OPENAPI_CONFIG = {
 
 export type { AppDeps } from './deps';
 
-export function createApp(deps: AppDeps) {
-  const ctx: ApiContext = {
-    contracts: createContractGateway({
+/**
+ * The gateway that tells the feed of every contract it starts or messages (a refused message too: the
+ * log may record it), so the projector looks at it soon.
+ */
+function touchingFeed(gateway: ContractGateway, feed: AgentFeedDeps | undefined): ContractGateway {
+  if (feed === undefined) return gateway;
+  const touched = async <T>(contractId: string, work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } finally {
+      await feed.touch(contractId);
+    }
+  };
+  return {
+    ...gateway,
+    create: (input, summary) => touched(input.contractId, () => gateway.create(input, summary)),
+    send: (contractId, update, arg, updateId) =>
+      touched(contractId, () => gateway.send(contractId, update, arg, updateId)),
+  };
+}
+
+function feedContext(deps: AppDeps): AgentFeedContext | undefined {
+  if (deps.feed === undefined) return undefined;
+  return {
+    ...deps.feed,
+    webhooks: webhookWorkflows({
       client: deps.temporal,
       taskQueue: deps.taskQueue,
-      records: deps.records,
-      cursorSecret: deps.operatorToken,
+      store: deps.feed.store,
+      ...(deps.feed.webhookMaxRetryIntervalMs === undefined
+        ? {}
+        : { maxRetryIntervalMs: deps.feed.webhookMaxRetryIntervalMs }),
     }),
+  };
+}
+
+export function createApp(deps: AppDeps) {
+  const ctx: ApiContext = {
+    contracts: touchingFeed(
+      createContractGateway({
+        client: deps.temporal,
+        taskQueue: deps.taskQueue,
+        records: deps.records,
+        cursorSecret: deps.operatorToken,
+      }),
+      deps.feed,
+    ),
+    feed: feedContext(deps),
     stuck: createStuckOperations({ client: deps.temporal, ledger: deps.ledger, records: deps.records }),
     ledger: deps.ledger,
     vault: deps.vault,
@@ -100,6 +149,10 @@ export function createApp(deps: AppDeps) {
   app.route('/contracts', eventStreamApp(ctx, auth));
   app.route('/agents', agentsApp(ctx, auth));
   app.route('/agents', withdrawalsApp(ctx, auth));
+  if (ctx.feed !== undefined) {
+    app.route('/agents', agentFeedApp(ctx, ctx.feed, auth));
+    app.route('/agents', webhooksApp(ctx.feed, auth, ctx.now));
+  }
   app.route('/params', paramsApp(ctx));
   app.route('/eligibility', eligibilityApp(ctx, auth));
   app.route('/operator', operatorApp(ctx, auth));

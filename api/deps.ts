@@ -12,6 +12,9 @@ import type { RateLimitSettings, RateLimitStore } from './rate-limit';
 import type { StreamSlots } from './stream-caps';
 import type { StuckOperations } from './stuck-operations';
 import type { KeyVault } from '../store/vault/sqlite';
+import type { FeedStore } from '../store/agent-feed';
+import type { Resolve } from '../activities/agent-feed/webhook-target';
+import type { WebhookWorkflows } from './webhook-workflows';
 
 export interface AppDeps {
   temporal: Client;
@@ -36,6 +39,8 @@ export interface AppDeps {
   logError?: (err: unknown) => void;
   /** The event stream's polling, duration limit and heartbeat (DEFAULT_EVENT_STREAM below). */
   eventStream?: Partial<EventStreamSettings>;
+  /** The agents' contracts, feeds and webhooks (docs/agents.md); without it those routes are not served. */
+  feed?: AgentFeedDeps;
   /** Rate limits and stream caps (api/rate-limit.ts); defaults: DEFAULT_RATE_LIMITS, in memory. */
   limits?: {
     settings?: Partial<RateLimitSettings>;
@@ -59,6 +64,7 @@ export interface ApiContext {
   operatorToken: string;
   now: () => number;
   eventStream: EventStreamSettings;
+  feed: AgentFeedContext | undefined;
   limits: {
     settings: RateLimitSettings;
     store: RateLimitStore;
@@ -66,6 +72,22 @@ export interface ApiContext {
     /** The agent holds at least a minimum Worker Stake (api/rate-limit.ts agentLimit). */
     atStake: (agent: string) => Promise<boolean>;
   };
+}
+
+export interface AgentFeedDeps {
+  store: FeedStore;
+  /** Marks a contract as changed, so the feed projector looks at it soon (activities/agent-feed/projector.ts). */
+  touch(contractId: string): Promise<void>;
+  /** Webhooks may target http and loopback or private addresses (local development only). */
+  webhookAllowPrivate: boolean;
+  /** Tests only: another resolver than the system's for the webhook target check. */
+  resolve?: Resolve;
+  /** Tests only: the longest wait between two attempts of a webhook post (default 10 minutes). */
+  webhookMaxRetryIntervalMs?: number;
+}
+
+export interface AgentFeedContext extends AgentFeedDeps {
+  webhooks: WebhookWorkflows;
 }
 
 export interface EventStreamSettings {

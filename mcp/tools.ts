@@ -278,4 +278,61 @@ export function registerAgentTools(server: McpServer, agent: AgentClient): void 
     ({ idempotencyKey: k, ...input }) => agent.withdrawFunds(input, key(k)),
   );
   tool('list_withdrawals', 'Your withdrawals, each pending or paid.', {}, () => agent.listWithdrawals());
+  registerFeedTools(tool, agent);
+}
+
+type Tool = <S extends z.ZodRawShape>(
+  name: string,
+  description: string,
+  inputSchema: S,
+  action: (args: z.infer<z.ZodObject<S>>) => Promise<unknown>,
+) => unknown;
+
+/** What concerns the agent: its contracts with what to do next, its feed, its webhooks (docs/agents.md). */
+function registerFeedTools(tool: Tool, agent: AgentClient): void {
+  tool(
+    'my_contracts',
+    'What do I have to do now? Every contract you take part in (as Client, Worker, bidder or Backup Agent), newest first, with its status, your `nextAction` (accept, deliver, review, vote, appeal, or null: nothing to do) and the `actionDeadline` before which to do it. Page on with `cursor` = the answer’s nextCursor.',
+    {
+      role: z
+        .enum(['client', 'worker', 'bidder', 'backup-agent'])
+        .optional()
+        .describe('only contracts where you have this role'),
+      open: z.boolean().optional().describe('true: only open contracts; false: only closed ones'),
+      cursor: z.string().optional().describe('nextCursor of the previous page'),
+      limit: z.number().int().min(1).max(50).optional(),
+    },
+    (filter) => agent.myContracts(filter),
+  );
+  tool(
+    'my_feed',
+    'Your feed: what happened on your contracts (content-free events), contracts that named you as Worker (agent.named), panels you were drawn on (agent.drawn) and reminders before your deadlines (agent.reminder), oldest first. Pass `after` = the `next` of your previous call to get only what is new.',
+    {
+      after: z
+        .string()
+        .regex(/^\d+$/)
+        .optional()
+        .describe('the last entry id you have seen (default: from the start)'),
+      limit: z.number().int().min(1).max(500).optional(),
+    },
+    (opts) => agent.myFeed(opts),
+  );
+  tool(
+    'add_webhook',
+    'Have your feed pushed to a URL (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature; at least once, in order). Returns the signing secret once.',
+    { url: z.string().min(1).max(2048).describe('an https URL on a public address') },
+    ({ url }) => agent.addWebhook(url),
+  );
+  tool(
+    'list_webhooks',
+    'Your webhooks and how their deliveries go (failures, last error, delivered through).',
+    {},
+    () => agent.listWebhooks(),
+  );
+  tool(
+    'delete_webhook',
+    'Stop a webhook.',
+    { id: z.string().min(1).describe('the webhook id from add_webhook or list_webhooks') },
+    ({ id }) => agent.deleteWebhook(id),
+  );
 }

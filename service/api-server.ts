@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { openLedger } from '../activities/ledger';
 import { openRecords } from '../activities/records';
+import { openFeed } from '../store/agent-feed';
+import { startAgentFeed } from './agent-feed';
 import { createApp, type App } from '../api/app';
 import { closeApiStores, openApiStoresFor } from '../store';
 import { TASK_QUEUE } from '../temporal.config';
@@ -59,9 +61,20 @@ export async function startApiServer(settings: Settings, options: ApiServerOptio
   const ledger = await openLedger(settings.ledger);
   const records = await openRecords(settings.ledger);
   const stores = await openApiStoresFor(settings);
+  const taskQueue = options.taskQueue ?? TASK_QUEUE;
+  const feedStore = await openFeed(settings);
+  const feed = startAgentFeed({
+    client: temporal.client,
+    taskQueue,
+    records,
+    store: feedStore,
+    cursorSecret: settings.operatorToken,
+    webhookAllowPrivate: settings.webhookAllowPrivate,
+    projector: { reminderLeadMs: settings.feedReminderLeadMs },
+  });
   const app = createApp({
     temporal: temporal.client,
-    taskQueue: options.taskQueue ?? TASK_QUEUE,
+    taskQueue,
     ledger,
     records,
     vault: stores.vault,
@@ -70,6 +83,7 @@ export async function startApiServer(settings: Settings, options: ApiServerOptio
     payouts: stores.payouts,
     params: settings.params,
     operatorToken: settings.operatorToken,
+    feed: feed.deps,
     codecServer: {
       codec: createPayloadCodec(settings.payloadCodecKey),
       loopbackDecode: settings.embedded,
@@ -92,6 +106,8 @@ export async function startApiServer(settings: Settings, options: ApiServerOptio
         // Keep-alive sockets would hold close() open.
         if ('closeAllConnections' in server) server.closeAllConnections();
       });
+      await feed.stop();
+      await feedStore.close();
       await temporal.connection.close();
       await ledger.close();
       await records.close();

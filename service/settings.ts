@@ -44,6 +44,13 @@ export interface Settings {
   /** Token buckets and event-stream caps of the API (docs/security.md "API limits"). */
   rateLimits: RateLimitSettings;
   /**
+   * OPENCONTRACT_WEBHOOK_ALLOW_PRIVATE: webhooks may target http and loopback or private addresses
+   * (local development). Unset: allowed on the embedded default when the API listens on loopback only.
+   */
+  webhookAllowPrivate: boolean;
+  /** OPENCONTRACT_FEED_REMINDER_MS: how long before an agent's action deadline its feed reminds it (default 1 h). */
+  feedReminderLeadMs: number;
+  /**
    * Origins of the Temporal UIs whose browsers may call the codec server (OPENCONTRACT_CODEC_UI_ORIGINS);
    * on the embedded default, its dev server's UI.
    */
@@ -81,6 +88,24 @@ function parseRetentionDays(value: string | undefined): number {
   }
   return parsed.data;
 }
+
+function parseFlag(name: string, value: string | undefined, fallback: boolean): boolean {
+  const flag = value?.trim() ?? '';
+  if (flag === '') return fallback;
+  if (flag === '1' || flag === 'true') return true;
+  if (flag === '0' || flag === 'false') return false;
+  throw new SettingsError(name, `${name} must be 1 or 0`);
+}
+
+function parseDurationMs(name: string, value: string | undefined, fallback: number): number {
+  const text = value?.trim() ?? '';
+  if (text === '') return fallback;
+  if (!/^\d{1,12}$/.test(text))
+    throw new SettingsError(name, `${name} must be a whole number of milliseconds`);
+  return Number(text);
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 
 function parsePortSetting(name: string, value: string): number {
   const parsed = portSchema.safeParse(value.trim());
@@ -214,6 +239,16 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const embedded = !usesExternalCluster(env);
   const retentionDays = parseRetentionDays(env.OPENCONTRACT_TEMPORAL_RETENTION_DAYS);
   const rateLimits = rateLimitSettings(env);
+  const webhookAllowPrivate = parseFlag(
+    'OPENCONTRACT_WEBHOOK_ALLOW_PRIVATE',
+    env.OPENCONTRACT_WEBHOOK_ALLOW_PRIVATE,
+    embedded && LOOPBACK_HOSTS.has(host),
+  );
+  const feedReminderLeadMs = parseDurationMs(
+    'OPENCONTRACT_FEED_REMINDER_MS',
+    env.OPENCONTRACT_FEED_REMINDER_MS,
+    3_600_000,
+  );
   const codecUiOrigins = parseCodecUiOrigins(env.OPENCONTRACT_CODEC_UI_ORIGINS, env, embedded);
 
   const missing = (name: string) => (env[name]?.trim() ?? '') === '';
@@ -247,6 +282,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     retentionDays,
     secretsFile,
     rateLimits,
+    webhookAllowPrivate,
+    feedReminderLeadMs,
     codecUiOrigins,
   };
 }

@@ -2,6 +2,7 @@
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { openLedger } from '../activities/ledger';
 import { openRecords } from '../activities/records';
+import { openFeed } from '../store/agent-feed';
 import { TASK_QUEUE, temporalConnectConfig } from '../temporal.config';
 import type { Settings } from './settings';
 import { workerDataConverter } from './temporal-client';
@@ -23,12 +24,14 @@ export async function startWorker(
   const connection = await NativeConnection.connect(config.connectionOptions);
   const ledger = await openLedger(settings.ledger);
   const records = await openRecords(settings.ledger);
+  const feed = await openFeed(settings);
   const worker = await createContractWorker({
     connection,
     namespace: config.namespace ?? 'default',
     taskQueue: TASK_QUEUE,
     ledger,
     records,
+    feed: { store: feed, allowPrivate: settings.webhookAllowPrivate },
     dataConverter: workerDataConverter(settings.payloadCodecKey),
     workflowBundle: await prebuiltWorkflowBundle(),
     ...(tuning === undefined ? {} : { tuning }),
@@ -43,6 +46,7 @@ export async function startWorker(
       await connection.close();
       await ledger.close();
       await records.close();
+      await feed.close();
     },
   };
 }

@@ -5,7 +5,7 @@ import type { NativeConnection } from '@temporalio/worker';
 import { Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Ledger } from '../activities/ledger';
 import type { ContractRecordStore } from '../activities/records';
-import { createActivities, type Activities } from '../activities';
+import { createActivities, type Activities, type ActivityDeps } from '../activities';
 import { TASK_QUEUE } from '../temporal.config';
 import {
   RECONCILER_WORKFLOW_ID,
@@ -55,6 +55,8 @@ export interface ContractWorkerOptions {
   taskQueue: string;
   ledger: Ledger;
   records: ContractRecordStore;
+  /** The agent feed, for webhook delivery (activities/index.ts). */
+  feed?: ActivityDeps['feed'];
   dataConverter?: DataConverter;
   /** A prebuilt bundle (bundleWorkflowCode) instead of bundling workflows/contract.ts at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
@@ -66,7 +68,11 @@ export interface ContractWorkerOptions {
 
 export function createContractWorker(options: ContractWorkerOptions): Promise<Worker> {
   const { connection, namespace, taskQueue, ledger, records, dataConverter, workflowBundle } = options;
-  const activities = createActivities({ ledger, records });
+  const activities = createActivities({
+    ledger,
+    records,
+    ...(options.feed === undefined ? {} : { feed: options.feed }),
+  });
   return Worker.create({
     connection,
     taskQueue,

@@ -10,6 +10,7 @@ import { writeRecord } from './contract/record';
 import { newContract } from './contract/state';
 
 export { holdReconcilerWorkflow } from './reconciler';
+export { webhookDeliveryWorkflow } from './webhook-delivery';
 
 export async function contractWorkflow(input: ContractInput): Promise<ContractOutcome> {
   const contract = newContract(input, Date.now());

@@ -6,7 +6,7 @@
 // the client disconnects, or after `maxDurationMs` (the client reconnects and resumes).
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { accessRoute } from '../route-access';
-import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
+import { streamSSE } from 'hono/streaming';
 import type { ContractEvent } from '../../workflows/rules/events';
 import { existingContract } from '../contract-requests';
 import type { ApiContext } from '../deps';
@@ -16,6 +16,7 @@ import { eventsVisibleTo } from '../event-privacy';
 import type { AuthMiddleware, MaybeSignedEnv } from '../middleware';
 import { contractIdParams, errorResponses } from '../schemas';
 import { openStreamSlot, releaseOnClose, tooManyStreams } from '../stream-caps';
+import { pauser } from './pauser';
 
 const TERMINAL_EVENTS: ReadonlySet<ContractEvent['type']> = new Set([
   'contract.settled',
@@ -35,20 +36,6 @@ function alreadySeen(header: string | undefined): number {
     });
   }
   return Number(header.trim());
-}
-
-/** `pause(ms)` resolves after `ms`, or at once when the client goes away (one abort listener). */
-function pauser(stream: SSEStreamingApi): (ms: number) => Promise<void> {
-  let wake: (() => void) | undefined;
-  stream.onAbort(() => wake?.());
-  return (ms) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
 }
 
 export function eventStreamApp(ctx: ApiContext, auth: AuthMiddleware) {

@@ -1,8 +1,18 @@
 // The typed agent SDK: one method per route, every call signed (api/sdk/signer.ts), every refusal
 // thrown as an AgentApiError carrying the §12 error. Depends on no server code at run time.
-import { contractEventStream, type StreamEventsOptions } from './event-stream';
+import {
+  contractEventStream,
+  feedStream,
+  type StreamEventsOptions,
+  type StreamFeedOptions,
+} from './event-stream';
 import { addressFromPrivateKey, signRequest, type Address } from './signer';
 import type {
+  AgentContracts,
+  FeedPage,
+  MyContractsFilter,
+  Webhook,
+  WebhookCreated,
   AgentVoteRows,
   ArbiterVerdictsResult,
   Balances,
@@ -51,7 +61,7 @@ interface HttpOptions {
 }
 
 interface RequestSpec {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   query?: Record<string, string | number | undefined>;
   body?: unknown;
@@ -135,6 +145,17 @@ export function createAgentClient(options: AgentClientOptions) {
       idempotencyKey: opts.idempotencyKey,
       authorize: sign('POST'),
     });
+  /** Opens a signed GET of an SSE route (the stream readers add Accept and Last-Event-ID). */
+  const openSigned = (path: string) => (headers: Record<string, string>, signal?: AbortSignal) => {
+    const url = resolveUrl(options.baseUrl, path);
+    return (options.fetch ?? globalThis.fetch)(url.toString(), {
+      method: 'GET',
+      headers: { ...headers, ...sign('GET')(url, undefined) },
+      ...(signal ? { signal } : {}),
+    });
+  };
+  const streamFailure = (status: number, code: string, message: string) =>
+    new AgentApiError(status, code, message);
   const contract = (id: string, rest = '') => `/contracts/${encodeURIComponent(id)}${rest}`;
   const message = (name: string) => (id: string, opts?: CallOptions) =>
     post<ContractViewFor>(contract(id, `/${name}`), undefined, opts);
@@ -185,19 +206,8 @@ export function createAgentClient(options: AgentClientOptions) {
       get<ContractEvents>(contract(id, '/events'), undefined, opts.signed ?? true),
     /** The event log as a live stream (SSE): the past events, then each new one, until the contract ends. */
     streamEvents: (id: string, opts?: StreamEventsOptions) =>
-      contractEventStream(
-        (headers, signal) => {
-          // Signed like getEvents, so a party or panel member reads every address.
-          const url = resolveUrl(options.baseUrl, contract(id, '/events/stream'));
-          return (options.fetch ?? globalThis.fetch)(url.toString(), {
-            method: 'GET',
-            headers: { ...headers, ...sign('GET')(url, undefined) },
-            ...(signal ? { signal } : {}),
-          });
-        },
-        (status, code, message) => new AgentApiError(status, code, message),
-        opts,
-      ),
+      // Signed like getEvents, so a party or panel member reads every address.
+      contractEventStream(openSigned(contract(id, '/events/stream')), streamFailure, opts),
     /** The delivery's normalized content, for the Client (and drawn Backup Agents). */
     getDeliveryContent: (id: string) => get<DeliveryContent>(contract(id, '/delivery')),
     getBalances: (of: string = address) => get<Balances>(`/agents/${encodeURIComponent(of)}/balances`),
@@ -214,6 +224,30 @@ export function createAgentClient(options: AgentClientOptions) {
     withdrawFunds: (input: { amount: string; destination: string }, opts: Required<CallOptions>) =>
       post<WithdrawalResult>(`/agents/${address}/withdrawals`, input, opts),
     listWithdrawals: async () => (await get<{ payouts: Payout[] }>(`/agents/${address}/withdrawals`)).payouts,
+    /** The caller's contracts (any role, open and closed), newest first, each with what it should do next. */
+    myContracts: (filter: MyContractsFilter = {}) =>
+      get<AgentContracts>(`/agents/${address}/contracts`, {
+        role: filter.role,
+        open: filter.open === undefined ? undefined : String(filter.open),
+        cursor: filter.cursor,
+        limit: filter.limit,
+      }),
+    /** The caller's feed after entry `after` (default: from the start); `next` is the cursor to keep. */
+    myFeed: (opts: { after?: string; limit?: number } = {}) =>
+      get<FeedPage>(`/agents/${address}/feed`, { after: opts.after, limit: opts.limit }),
+    /** The caller's feed as a live stream: the entries after `lastEventId`, then each new one. */
+    streamFeed: (opts?: StreamFeedOptions) =>
+      feedStream(openSigned(`/agents/${address}/feed/stream`), streamFailure, opts),
+    /** Registers a URL for the caller's feed; the answer's `secret` verifies the deliveries. */
+    addWebhook: (url: string, opts?: CallOptions) =>
+      post<WebhookCreated>(`/agents/${address}/webhooks`, { url }, opts),
+    listWebhooks: async () => (await get<{ webhooks: Webhook[] }>(`/agents/${address}/webhooks`)).webhooks,
+    deleteWebhook: (id: string) =>
+      call<{ id: string; deleted: true }>(options, {
+        method: 'DELETE',
+        path: `/agents/${address}/webhooks/${encodeURIComponent(id)}`,
+        authorize: sign('DELETE'),
+      }),
   };
 }
 export type AgentClient = ReturnType<typeof createAgentClient>;

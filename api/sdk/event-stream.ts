@@ -1,7 +1,7 @@
 // Reading a contract's event stream (GET /contracts/:id/events/stream, Server-Sent Events) from Node
 // or a browser with fetch: a small parser of the text/event-stream format and an async iterator of
 // the contract's events.
-import type { ContractEvent } from './types';
+import type { ContractEvent, FeedEntry } from './types';
 
 export interface SseMessage {
   event: string;
@@ -68,11 +68,15 @@ export type StreamEnd = { reason: 'terminal' | 'time-limit' | 'closed' };
  * Yields each event, the past ones first; returns how the stream ended. `open` performs the HTTP
  * request; a refusal is thrown by `fail` (the SDK's AgentApiError), an `error` message likewise.
  */
-export async function* contractEventStream(
-  open: (headers: Record<string, string>, signal?: AbortSignal) => Promise<Response>,
-  fail: (status: number, code: string, message: string) => Error,
-  options: StreamEventsOptions = {},
-): AsyncGenerator<StreamedEvent, StreamEnd> {
+type OpenStream = (headers: Record<string, string>, signal?: AbortSignal) => Promise<Response>;
+type Fail = (status: number, code: string, message: string) => Error;
+
+/** Opens an SSE request resuming after `lastEventId`; a refusal is thrown by `fail`. */
+async function openSse(
+  open: OpenStream,
+  fail: Fail,
+  options: { lastEventId?: number | string; signal?: AbortSignal },
+): Promise<Response> {
   const response = await open(
     {
       Accept: 'text/event-stream',
@@ -80,7 +84,7 @@ export async function* contractEventStream(
     },
     options.signal,
   );
-  if (response.status === 204) return { reason: 'terminal' };
+  if (response.status === 204) return response;
   if (!response.ok || response.body === null) {
     const body = (await response.json().catch(() => undefined)) as
       { error?: { code?: string; message?: string } } | undefined;
@@ -90,6 +94,16 @@ export async function* contractEventStream(
       body?.error?.message ?? `HTTP ${response.status}`,
     );
   }
+  return response;
+}
+
+export async function* contractEventStream(
+  open: OpenStream,
+  fail: Fail,
+  options: StreamEventsOptions = {},
+): AsyncGenerator<StreamedEvent, StreamEnd> {
+  const response = await openSse(open, fail, options);
+  if (response.status === 204 || response.body === null) return { reason: 'terminal' };
   for await (const message of readSse(response.body)) {
     if (message.event === 'message') {
       yield { position: Number(message.id), event: JSON.parse(message.data) as ContractEvent };
@@ -99,6 +113,30 @@ export async function* contractEventStream(
       const { code } = JSON.parse(message.data) as { code: string };
       throw fail(503, code, 'the event stream failed');
     }
+  }
+  return { reason: 'closed' };
+}
+
+export interface StreamFeedOptions {
+  /** Resume after this entry id (the `Last-Event-ID` header): only the entries after it come. */
+  lastEventId?: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * Yields each entry of the caller's feed after `lastEventId`, then each new one, until the server ends
+ * the stream (`time-limit`: reconnect with the last id seen) or the connection closes.
+ */
+export async function* feedStream(
+  open: OpenStream,
+  fail: Fail,
+  options: StreamFeedOptions = {},
+): AsyncGenerator<FeedEntry, StreamEnd> {
+  const response = await openSse(open, fail, options);
+  if (response.body === null) return { reason: 'closed' };
+  for await (const message of readSse(response.body)) {
+    if (message.event === 'message') yield JSON.parse(message.data) as FeedEntry;
+    else if (message.event === 'end') return { reason: 'time-limit' };
   }
   return { reason: 'closed' };
 }

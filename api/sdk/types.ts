@@ -4,6 +4,8 @@
 import type { z } from '@hono/zod-openapi';
 import type { ContractEvent } from '../../workflows/rules/events';
 import type { requirementsSchema } from '../routes/eligibility';
+import type { agentContractsSchema, feedEntrySchema, feedPageSchema } from '../routes/agent-feed';
+import type { createdWebhookSchema, webhookSchema } from '../routes/webhooks';
 import type { verdictsResultSchema } from '../routes/operator-stuck';
 import type { paramsSchema } from '../routes/params';
 import type { payoutSchema, withdrawalResultSchema } from '../routes/withdrawals';
@@ -66,5 +68,22 @@ export interface ListContractsFilter {
   status?: string;
   awardMethod?: 'direct' | 'open';
   contractType?: 'fixed' | 'auction';
+  limit?: number;
+}
+
+/** GET /agents/:address/contracts: the caller's contracts with their next action; page on with `nextCursor`. */
+export type AgentContracts = z.infer<typeof agentContractsSchema>;
+export type AgentContract = AgentContracts['contracts'][number];
+/** One entry of an agent's feed: `id` is its cursor (and its webhook-id). */
+export type FeedEntry = z.infer<typeof feedEntrySchema>;
+export type FeedPage = z.infer<typeof feedPageSchema>;
+export type Webhook = z.infer<typeof webhookSchema>;
+/** A new subscription: `secret` (whsec_…) verifies its deliveries and is shown only here. */
+export type WebhookCreated = z.infer<typeof createdWebhookSchema>;
+
+export interface MyContractsFilter {
+  role?: 'client' | 'worker' | 'bidder' | 'backup-agent';
+  open?: boolean;
+  cursor?: string;
   limit?: number;
 }

@@ -5,6 +5,7 @@
 // declare, a required one missing, or a status it does not list, fails the test.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { signRequest } from '../../api/sdk/signer';
 import { needsOperatorKey } from '../../workflows/search-attributes';
 import { OPERATOR_TOKEN, useAppHarness } from '../support/service';
 import { call, type CallOptions, type Json } from './support';
@@ -317,6 +318,57 @@ test('a contract waiting for the operator, and stranded holds', async () => {
   const released = await answer(200, undefined, 'POST', resolve, asOperator('r-3', { action: 'release' }));
   assert.equal(released.status, 'cancelled-by-operator');
   await approval;
+});
+
+test('an agent’s contracts, feed, feed stream and webhooks', async () => {
+  const client = await funded();
+  const worker = newAgent();
+  await answer(201, client, 'POST', '/contracts', { body: contractBody(worker.address) });
+  const mine = `/agents/${worker.address}`;
+  const listed = await eventually(
+    () => answer(200, worker, 'GET', `${mine}/contracts`),
+    (page: Json) => page.contracts.length === 1,
+  );
+  assert.equal(listed.contracts[0].nextAction, 'accept');
+  await answer(200, worker, 'GET', `${mine}/contracts?role=worker&open=true&limit=5`);
+  await answer(400, worker, 'GET', `${mine}/contracts?cursor=x`);
+  await answer(403, client, 'GET', `${mine}/contracts`);
+  await answer(401, undefined, 'GET', `${mine}/contracts`);
+  const feed = await answer(200, worker, 'GET', `${mine}/feed?after=0&limit=10`);
+  assert.ok(feed.entries.some((e: Json) => e.type === 'agent.named'));
+  await answer(400, worker, 'GET', `${mine}/feed?after=-1`);
+  await answer(403, client, 'GET', `${mine}/feed`);
+  await answer(401, undefined, 'GET', `${mine}/feed`);
+  await answer(400, worker, 'GET', `${mine}/feed/stream`, { headers: { 'Last-Event-ID': 'x' } });
+  await answer(403, client, 'GET', `${mine}/feed/stream`);
+  await answer(401, undefined, 'GET', `${mine}/feed/stream`);
+  // The open stream never ends by itself: its head is checked, then it is dropped.
+  const streamPath = `${mine}/feed/stream`;
+  const aborted = new AbortController();
+  const stream = await h().app.request(streamPath, {
+    headers: { ...signRequest({ method: 'GET', url: streamPath, privateKey: worker.key }) },
+    signal: aborted.signal,
+  });
+  assert.equal(stream.status, 200);
+  assert.match(stream.headers.get('content-type') ?? '', /^text\/event-stream/);
+  aborted.abort();
+  await stream.body?.cancel().catch(() => undefined);
+  seen.add('GET /agents/{address}/feed/stream 200');
+
+  const created = await answer(201, worker, 'POST', `${mine}/webhooks`, {
+    body: { url: 'https://93.184.215.14/hook' },
+  });
+  await answer(400, worker, 'POST', `${mine}/webhooks`, { body: { url: 'https://127.0.0.1/hook' } });
+  await answer(400, worker, 'POST', `${mine}/webhooks`, { body: { url: 'https://x.example/h', extra: 1 } });
+  await answer(403, client, 'POST', `${mine}/webhooks`, { body: { url: 'https://93.184.215.14/hook' } });
+  await answer(401, undefined, 'POST', `${mine}/webhooks`, { body: { url: 'https://93.184.215.14/hook' } });
+  await answer(200, worker, 'GET', `${mine}/webhooks`);
+  await answer(403, client, 'GET', `${mine}/webhooks`);
+  await answer(401, undefined, 'GET', `${mine}/webhooks`);
+  await answer(403, client, 'DELETE', `${mine}/webhooks/${created.id}`);
+  await answer(200, worker, 'DELETE', `${mine}/webhooks/${created.id}`);
+  await answer(404, worker, 'DELETE', `${mine}/webhooks/${created.id}`);
+  await answer(401, undefined, 'DELETE', `${mine}/webhooks/${created.id}`);
 });
 
 test('an appeal without a seatable panel goes to the trusted arbiter; its verdicts settle it', async () => {

@@ -63,6 +63,9 @@ describe('the MCP server over stdio, against the dev server', () => {
     for (const name of ['accept_contract', 'quote', 'award', 'deliver', 'approve', 'dispute', 'vote']) {
       assert.ok(tools.includes(name), name);
     }
+    for (const name of ['my_contracts', 'my_feed', 'add_webhook', 'list_webhooks', 'delete_webhook']) {
+      assert.ok(tools.includes(name), name);
+    }
     for (const name of ['lock_eligibility', 'unlock_eligibility', 'get_balances', 'withdraw_funds']) {
       assert.ok(tools.includes(name), name);
     }
@@ -77,6 +80,18 @@ describe('the MCP server over stdio, against the dev server', () => {
     assert.equal(created.contractCode, 'FDP');
     const id = created.contractId;
     assert.deepEqual(await balances(client), [FUNDS - PRICE, PRICE, 0n]);
+    // "What do I have to do now?": the named Worker finds the contract and its next action by itself.
+    const mine = await eventually(
+      () => worker.call<{ contracts: { contractId: string; nextAction: string | null }[] }>('my_contracts'),
+      (page) => page.contracts.length === 1,
+      30_000,
+    );
+    assert.deepEqual(
+      mine.contracts.map((c) => [c.contractId, c.nextAction]),
+      [[id, 'accept']],
+    );
+    const feed = await worker.call<{ entries: { type: string; contractId: string }[] }>('my_feed');
+    assert.ok(feed.entries.some((e) => e.type === 'agent.named' && e.contractId === id));
 
     await worker.call('accept_contract', { contractId: id });
     assert.deepEqual(await balances(worker), [FUNDS - WORKER_STAKE, WORKER_STAKE, 0n]);

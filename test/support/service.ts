@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { agentOwner, openLedger, type Balances, type Ledger } from '../../activities/ledger';
 import { openRecords, type ContractRecordStore } from '../../activities/records';
+import { openFeed } from '../../store/agent-feed';
+import { startAgentFeed, type AgentFeedService } from '../../service/agent-feed';
 import { createApp, type App, type AppDeps } from '../../api/app';
 import { createOperatorClient } from '../../api/sdk';
 import type { SqliteKeyVault } from '../../store/vault/sqlite';
@@ -49,12 +51,14 @@ export async function runContractWorker(
   taskQueue = TASK_QUEUE,
 ): Promise<RunningWorker> {
   const records = await openRecords(settings.ledger);
+  const feed = await openFeed(settings);
   const worker = await createContractWorker({
     connection: env.nativeConnection,
     namespace: env.namespace ?? 'default',
     taskQueue,
     ledger,
     records,
+    feed: { store: feed, allowPrivate: settings.webhookAllowPrivate },
     dataConverter: workerDataConverter(settings.payloadCodecKey),
     workflowBundle: await contractBundle(),
   });
@@ -64,6 +68,7 @@ export async function runContractWorker(
       worker.shutdown();
       await running;
       await records.close();
+      await feed.close();
     },
   };
 }
@@ -82,6 +87,8 @@ export function testSettingsEnv(
     VAULT_MASTER_KEY,
     TEMPORAL_ADDRESS: env.address,
     TEMPORAL_NAMESPACE: env.namespace ?? 'default',
+    // The tests' webhook receivers listen on loopback.
+    OPENCONTRACT_WEBHOOK_ALLOW_PRIVATE: '1',
     ...(params ? { OPENCONTRACT_PARAMS: JSON.stringify(params) } : {}),
   };
 }
@@ -125,6 +132,8 @@ export interface AppHarness {
   records: ContractRecordStore;
   vault: SqliteKeyVault;
   settings: Settings;
+  /** The agent feed beside the app, its projector running (service/agent-feed.ts). */
+  feed: AgentFeedService;
   fund(address: string, amount: bigint): Promise<void>;
   balances(address: string): Promise<Balances>;
   close(): Promise<void>;
@@ -142,7 +151,21 @@ export async function startAppHarness(options: { params?: object } = {}): Promis
   const worker = await runContractWorker(env, ledger, settings);
   const stores = openApiStores(dir, settings.vaultMasterKey);
   const records = await openRecords(settings.ledger);
-  const app = appOn(env, settings, { ledger, records, stores, taskQueue: TASK_QUEUE });
+  const feedStore = await openFeed(settings);
+  const feed = startAgentFeed({
+    client: createTemporalClient({
+      connection: env.connection,
+      namespace: env.namespace ?? 'default',
+      codecKey: settings.payloadCodecKey,
+    }),
+    taskQueue: TASK_QUEUE,
+    records,
+    store: feedStore,
+    cursorSecret: settings.operatorToken,
+    webhookAllowPrivate: false,
+    projector: { intervalMs: 200 },
+  });
+  const app = appOn(env, settings, { ledger, records, stores, taskQueue: TASK_QUEUE }, { feed: feed.deps });
   return {
     env,
     app,
@@ -150,6 +173,7 @@ export async function startAppHarness(options: { params?: object } = {}): Promis
     records,
     vault: stores.vault,
     settings,
+    feed,
     async fund(address, amount) {
       fundCounter += 1;
       await ledger.deposit({
@@ -161,10 +185,12 @@ export async function startAppHarness(options: { params?: object } = {}): Promis
     },
     balances: (address) => balancesOf(ledger, address),
     async close() {
+      await feed.stop();
       await worker.stop();
       await env.teardown();
       await ledger.close();
       await records.close();
+      await feedStore.close();
       closeApiStores(stores);
       remove();
     },

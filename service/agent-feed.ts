@@ -1,0 +1,64 @@
+// The agent feed beside an API process: its store, the projector that fills it from the contracts'
+// logs (running on its own clock in this process), and the wake-up of webhook deliveries when an
+// agent's feed grows. Every API process runs one; they share the store and write each entry once.
+import type { Client } from '@temporalio/client';
+import {
+  createFeedProjector,
+  type FeedProjector,
+  type ProjectorSettings,
+} from '../activities/agent-feed/projector';
+import type { FeedStore } from '../store/agent-feed';
+import type { Resolve } from '../activities/agent-feed/webhook-target';
+import type { ContractRecordStore } from '../activities/records';
+import { createContractGateway } from '../api/contract-gateway';
+import type { AgentFeedDeps } from '../api/deps';
+import { webhookWorkflows } from '../api/webhook-workflows';
+
+export interface AgentFeedService {
+  deps: AgentFeedDeps;
+  projector: FeedProjector;
+  stop(): Promise<void>;
+}
+
+export function startAgentFeed(options: {
+  client: Client;
+  taskQueue: string;
+  records: ContractRecordStore;
+  store: FeedStore;
+  /** Seals the listing cursors of the gateway the projector reads through. */
+  cursorSecret: string;
+  webhookAllowPrivate: boolean;
+  projector?: Partial<ProjectorSettings>;
+  resolve?: Resolve;
+  webhookMaxRetryIntervalMs?: number;
+}): AgentFeedService {
+  const { client, taskQueue, records, store } = options;
+  const webhooks = webhookWorkflows({
+    client,
+    taskQueue,
+    store,
+    ...(options.webhookMaxRetryIntervalMs === undefined
+      ? {}
+      : { maxRetryIntervalMs: options.webhookMaxRetryIntervalMs }),
+  });
+  const projector = createFeedProjector({
+    store,
+    source: createContractGateway({ client, taskQueue, records, cursorSecret: options.cursorSecret }),
+    ...(options.projector === undefined ? {} : { settings: options.projector }),
+    onAppended: (agents) => webhooks.notify(agents),
+  });
+  const running = projector.start();
+  return {
+    deps: {
+      store,
+      touch: (contractId) => projector.touch(contractId),
+      webhookAllowPrivate: options.webhookAllowPrivate,
+      ...(options.resolve === undefined ? {} : { resolve: options.resolve }),
+      ...(options.webhookMaxRetryIntervalMs === undefined
+        ? {}
+        : { webhookMaxRetryIntervalMs: options.webhookMaxRetryIntervalMs }),
+    },
+    projector,
+    stop: () => running.stop(),
+  };
+}

@@ -1,0 +1,172 @@
+// The reference agents as a user runs them: separate processes — a Client script, `npm run agent --
+// worker` and three `npm run agent -- backup-agent` — against the API over HTTP. Nothing passes
+// between them but the Worker's address, which the Client names: the Worker finds the award in its
+// own feed, the Backup Agents find their seats in theirs. A privacy-preserving contract with one
+// machine-checked criterion goes through a dispute to settlement; the Worker and one Backup Agent
+// are killed (SIGKILL) mid-way and started again, and no step is missed or done twice. Balances exact.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { after, describe, test } from 'node:test';
+import { addressFromPrivateKey, randomPrivateKey } from '../../api/sdk';
+import { agent, balancesOf, fund, sharedAccounts, sharedAccountsChange } from '../e2e/support';
+import { DISPUTE_BOND, ELIGIBILITY_STAKE, FUNDS, PRICE, REWARD } from '../support/fixtures';
+import { useServiceHarness } from '../support/service';
+import { until } from './support';
+
+const h = useServiceHarness();
+const root = join(__dirname, '..', '..');
+const BA_FUNDS = 120_000_000n;
+const stateDir = mkdtempSync(join(tmpdir(), 'oc-agents-'));
+const running = new Set<ChildProcess>();
+after(() => {
+  for (const child of running) child.kill('SIGKILL');
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+interface Proc {
+  lines: Record<string, unknown>[];
+  child: ChildProcess;
+  exited: Promise<number | null>;
+}
+
+/** Starts `script` with `args` as its own process; its JSON stdout lines are collected (and `log` keeps every run's). */
+function start(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  log: Record<string, unknown>[] = [],
+): Proc {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, script), ...args], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', OPENCONTRACT_API_URL: h().url(), ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  running.add(child);
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    try {
+      log.push(JSON.parse(line) as Record<string, unknown>);
+    } catch {
+      // not a log line
+    }
+  });
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
+  return { lines: log, child, exited };
+}
+
+function referenceAgent(role: string, key: string, log: Record<string, unknown>[]): Proc {
+  return start(
+    'agents/run.ts',
+    [role],
+    {
+      OPENCONTRACT_PRIVATE_KEY: key,
+      OPENCONTRACT_AGENT_STATE_DIR: stateDir,
+      OPENCONTRACT_AGENT_RESCAN_MS: '2000',
+      ...(role === 'worker' ? { OPENCONTRACT_WORKER_HANDLER: join(__dirname, 'evidence-handler.ts') } : {}),
+    },
+    log,
+  );
+}
+
+const count = (log: Record<string, unknown>[], event: string) => log.filter((l) => l.event === event).length;
+
+async function kill(p: Proc): Promise<void> {
+  p.child.kill('SIGKILL');
+  await p.exited;
+}
+
+describe('reference agents in separate processes', () => {
+  test('a dispute to settlement: the Worker and the Backup Agents find their steps by themselves', async () => {
+    const keys = {
+      client: randomPrivateKey(),
+      worker: randomPrivateKey(),
+      bas: [0, 1, 2].map(() => randomPrivateKey()),
+    };
+    const shared = await sharedAccounts(h());
+    await fund(h(), addressFromPrivateKey(keys.client));
+    await fund(h(), addressFromPrivateKey(keys.worker));
+    for (const key of keys.bas) await fund(h(), addressFromPrivateKey(key), BA_FUNDS);
+
+    const workerLog: Record<string, unknown>[] = [];
+    let worker = referenceAgent('worker', keys.worker, workerLog);
+    const baLogs = keys.bas.map(() => [] as Record<string, unknown>[]);
+    const bas = keys.bas.map((key, i) => referenceAgent('backup-agent', key, baLogs[i]!));
+    await until(
+      async () => baLogs.forEach((log) => assert.equal(count(log, 'eligible'), 1, JSON.stringify(log))),
+      90_000,
+    );
+
+    const client = start('test/agents/client-script.ts', [], {
+      OPENCONTRACT_PRIVATE_KEY: keys.client,
+      OPENCONTRACT_WORKER_ADDRESS: addressFromPrivateKey(keys.worker),
+    });
+
+    // The Worker accepts; killed then, it comes back and delivers (no second accept).
+    await until(async () => assert.equal(count(workerLog, 'accepted'), 1, JSON.stringify(workerLog)), 60_000);
+    await kill(worker);
+    // One Backup Agent is down while the panel is drawn; it comes back and takes its seat.
+    await kill(bas[0]!);
+    worker = referenceAgent('worker', keys.worker, workerLog);
+    await until(
+      async () => assert.equal(count(workerLog, 'delivered'), 1, JSON.stringify(workerLog)),
+      60_000,
+    );
+    await until(
+      async () =>
+        assert.ok(
+          client.lines.some((l) => l.event === 'disputed'),
+          JSON.stringify(client.lines),
+        ),
+      60_000,
+    );
+    bas[0] = referenceAgent('backup-agent', keys.bas[0]!, baLogs[0]!);
+
+    await until(
+      async () =>
+        assert.ok(
+          client.lines.some((l) => l.event === 'settled'),
+          JSON.stringify([client.lines, baLogs]),
+        ),
+      90_000,
+    );
+    assert.equal(await client.exited, 0);
+    const settled = client.lines.find((l) => l.event === 'settled')!;
+    assert.deepEqual(settled, { event: 'settled', status: 'settled-fully-met', payment: PRICE.toString() });
+
+    // Each step once across restarts; every Backup Agent voted `met` by the machine check.
+    assert.equal(count(workerLog, 'accepted'), 1);
+    assert.equal(count(workerLog, 'delivered'), 1);
+    for (const log of baLogs) {
+      assert.deepEqual(
+        log.filter((l) => l.event === 'voted').map((l) => l.votes),
+        [['met']],
+      );
+    }
+
+    // Exact balances, [USDC available, USDC held, OCT available, OCT held]: the unfounded dispute's bond
+    // goes to the Treasury; each Backup Agent keeps its stake locked and earns one reward.
+    assert.deepEqual(await balancesOf(agent(h(), keys.client)), [FUNDS - PRICE - DISPUTE_BOND, 0n, 0n, 0n]);
+    assert.deepEqual(await balancesOf(agent(h(), keys.worker)), [FUNDS + PRICE, 0n, 0n, 0n]);
+    for (const key of keys.bas) {
+      assert.deepEqual(await balancesOf(agent(h(), key)), [
+        BA_FUNDS - ELIGIBILITY_STAKE,
+        ELIGIBILITY_STAKE,
+        REWARD,
+        0n,
+      ]);
+    }
+    assert.deepEqual(await sharedAccountsChange(h(), shared), [DISPUTE_BOND, 0n, 0n, 0n, -(3n * REWARD)]);
+
+    await Promise.all([worker, ...bas].map(kill));
+    // The API finishes what the killed agents last asked before the harness closes its Temporal client.
+    await new Promise((r) => setTimeout(r, 2000));
+  });
+});

@@ -1,0 +1,196 @@
+// Webhooks and the feed stream end to end (API over HTTP, worker, dev server): a receiver that fails
+// its first deliveries and is then down for a while gets every feed entry, exactly once after
+// deduplication by webhook-id, in order, each signature verified with the standardwebhooks library;
+// the API and worker stopped while a delivery is in flight lose nothing. The feed stream resumed with
+// Last-Event-ID gives exactly the entries missed.
+import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, test } from 'node:test';
+import { Webhook } from 'standardwebhooks';
+import type { AgentClient, FeedEntry } from '../../api/sdk';
+import { agent, DELIVERY, fixedTerms, fund, reconnect } from '../e2e/support';
+import { useServiceHarness } from '../support/service';
+import { until } from './support';
+
+const h = useServiceHarness();
+
+interface Received {
+  id: string;
+  entry: FeedEntry;
+}
+
+/** A local receiver: answers `failFirst` requests with 500, then verifies, deduplicates and records. */
+class Receiver {
+  readonly received: Received[] = [];
+  readonly attempts: string[] = [];
+  secret = '';
+  failFirst = 0;
+  /** While set, each request waits for it before being answered. */
+  hold: Promise<void> | undefined;
+  private server: Server | undefined;
+  port = 0;
+
+  async start(port = 0): Promise<void> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (server === undefined) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  url(): string {
+    return `http://127.0.0.1:${this.port}/hook`;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString();
+    const id = String(req.headers['webhook-id']);
+    this.attempts.push(id);
+    if (this.failFirst > 0) {
+      this.failFirst -= 1;
+      res.writeHead(500).end();
+      return;
+    }
+    if (this.hold) await this.hold;
+    // Throws on a bad signature: the test fails on the 500 it leaves unanswered in `received`.
+    const payload = new Webhook(this.secret).verify(body, req.headers as Record<string, string>) as {
+      data: FeedEntry;
+    };
+    if (!this.received.some((r) => r.id === id)) this.received.push({ id, entry: payload.data });
+    res.writeHead(204).end();
+  }
+}
+
+async function wholeFeed(a: AgentClient): Promise<FeedEntry[]> {
+  const all: FeedEntry[] = [];
+  for (let after = '0'; ;) {
+    const page = await a.myFeed({ after });
+    all.push(...page.entries);
+    if (page.entries.length === 0) return all;
+    after = page.next;
+  }
+}
+
+/** A direct award to `worker`, accepted, delivered and approved: the Worker's feed gets every step. */
+async function fixedContract(client: AgentClient, worker: AgentClient): Promise<string> {
+  const created = await client.createContract(fixedTerms(worker.address));
+  await worker.accept(created.contractId);
+  await worker.deliver(created.contractId, DELIVERY);
+  await client.approve(created.contractId);
+  return created.contractId;
+}
+
+describe('webhooks', () => {
+  test('failures, an outage and a restart mid-delivery: every entry once, in order, signatures verified', async () => {
+    const receiver = new Receiver();
+    await receiver.start();
+    const client = agent(h());
+    let worker = agent(h());
+    await fund(h(), client.address);
+    await fund(h(), worker.address);
+    const sub = await worker.addWebhook(receiver.url());
+    receiver.secret = sub.secret;
+    receiver.failFirst = 3;
+
+    await fixedContract(client, worker);
+    // The first failures are visible to the agent on its subscription.
+    await until(async () => {
+      const [state] = await worker.listWebhooks();
+      assert.ok(state!.failures > 0 || state!.lastError !== null, JSON.stringify(state));
+    });
+
+    // Down for a while: the port closes, a second contract happens, then it comes back.
+    await until(async () => assert.ok(receiver.received.length > 0));
+    const port = receiver.port;
+    await receiver.stop();
+    await fixedContract(client, worker);
+    await new Promise((r) => setTimeout(r, 3000));
+    await receiver.start(port);
+
+    // A delivery held in flight while the API and the worker stop; both start again.
+    let release!: () => void;
+    receiver.hold = new Promise<void>((resolve) => (release = resolve));
+    await fixedContract(client, worker);
+    await until(async () => assert.ok(receiver.attempts.length > receiver.received.length));
+    const stopping = h().stopApiAndWorker();
+    await new Promise((r) => setTimeout(r, 500));
+    release();
+    receiver.hold = undefined;
+    await stopping;
+    await h().startApiAndWorker();
+    worker = reconnect(h(), worker);
+
+    const feed = await wholeFeed(worker);
+    await until(async () => {
+      assert.deepEqual(
+        receiver.received.map((r) => r.id),
+        feed.map((e) => e.id),
+      );
+    }, 90_000);
+    assert.deepEqual(
+      receiver.received.map((r) => r.entry),
+      feed,
+    );
+    const [state] = await worker.listWebhooks();
+    assert.equal(state!.deliveredThrough, feed[feed.length - 1]!.id);
+    assert.equal(state!.abandoned, 0);
+    await receiver.stop();
+  });
+});
+
+describe('the feed stream', () => {
+  test('reconnecting with Last-Event-ID gives exactly the entries missed', async () => {
+    const client = agent(h());
+    const worker = agent(h());
+    await fund(h(), client.address);
+    await fund(h(), worker.address);
+    await fixedContract(client, worker);
+    const before = await until(async () => {
+      const all = await wholeFeed(worker);
+      assert.ok(all.some((e) => e.event?.type === 'contract.settled'));
+      return all;
+    });
+
+    const seen: FeedEntry[] = [];
+    const first = new AbortController();
+    const stream = worker.streamFeed({ signal: first.signal });
+    for await (const entry of stream) {
+      seen.push(entry);
+      if (seen.length === before.length) break;
+    }
+    first.abort();
+    assert.deepEqual(seen, before);
+
+    // Disconnected: more happens.
+    await fixedContract(client, worker);
+    const after = await until(async () => {
+      const all = await wholeFeed(worker);
+      assert.equal(all.filter((e) => e.event?.type === 'contract.settled').length, 2);
+      return all;
+    });
+    const missed = after.slice(before.length);
+    const resumed: FeedEntry[] = [];
+    const second = new AbortController();
+    const timer = setTimeout(() => second.abort(), 3000);
+    try {
+      for await (const entry of worker.streamFeed({
+        lastEventId: seen[seen.length - 1]!.id,
+        signal: second.signal,
+      }))
+        resumed.push(entry);
+    } catch (err) {
+      if (!second.signal.aborted) throw err;
+    }
+    clearTimeout(timer);
+    assert.deepEqual(resumed, missed);
+  });
+});
