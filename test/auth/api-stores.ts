@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import type { NonceStore, NonceStoreOptions, PostgresPool } from '../../api/auth';
 import { PostgresNonceStore, SqliteNonceStore, openPostgresPool } from '../../api/auth';
 import type { IdempotencyStore, IdempotencyStoreOptions } from '../../api/idempotency-store';
+import type { LeasedRows } from '../../api/lease';
 import { SqliteIdempotencyStore } from '../../api/idempotency-sqlite';
 import { PostgresIdempotencyStore } from '../../api/idempotency-postgres';
 import type { KeyVault } from '../../api/vault';
@@ -130,7 +131,7 @@ export class ApiStoreHarness {
   async idempotency(
     place: StorePlace,
     options: IdempotencyStoreOptions = {},
-  ): Promise<Opened<IdempotencyStore>> {
+  ): Promise<Opened<IdempotencyStore & { leases: LeasedRows }>> {
     if (this.kind === 'sqlite') {
       const store = new SqliteIdempotencyStore(this.file(place, 'idempotency'), options);
       return { store, prune: async () => store.prune(), close: this.closeSqlite(store) };
