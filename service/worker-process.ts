@@ -5,12 +5,12 @@ import { openRecords } from '../activities/records';
 import { TASK_QUEUE, temporalConnectConfig } from '../temporal.config';
 import type { Settings } from './settings';
 import { workerDataConverter } from './temporal-client';
-import { createContractWorker, startReconciler, type ContractWorkerTuning } from './worker';
+import { createContractWorker, startReconciler, WORKER_SHUTDOWN, type ContractWorkerTuning } from './worker';
 import { prebuiltWorkflowBundle } from './workflow-bundle';
 
 export interface RunningWorker {
   worker: Worker;
-  /** Stops polling, lets running tasks finish, then closes the connection and the ledger. */
+  /** Stops polling, lets running tasks finish (WORKER_SHUTDOWN bounds it), then closes the connection and the ledger. */
   stop(): Promise<void>;
 }
 
@@ -18,6 +18,7 @@ export async function startWorker(
   settings: Settings,
   env: NodeJS.ProcessEnv = process.env,
   tuning?: ContractWorkerTuning,
+  log: (line: string) => void = (line) => console.log(line),
 ): Promise<RunningWorker> {
   const config = temporalConnectConfig(env);
   const connection = await NativeConnection.connect(config.connectionOptions);
@@ -38,8 +39,13 @@ export async function startWorker(
   return {
     worker,
     async stop() {
+      const started = Date.now();
+      log(
+        `worker: stopping: no new tasks; finishing those in flight (up to ${WORKER_SHUTDOWN.shutdownGraceTime})`,
+      );
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
+      log(`worker: stopped after ${Date.now() - started} ms: every task in flight finished or handed back`);
       await connection.close();
       await ledger.close();
       await records.close();
