@@ -5,7 +5,7 @@
 // long and their clients reconnect).
 import { errorBody } from '../api/errors';
 
-/** How long a stopping API waits for its requests in flight (default; API_DRAIN_MS overrides). */
+/** How long a stopping API waits for its requests in flight (startApiServer's `drainMs` overrides). */
 export const DEFAULT_DRAIN_MS = 10_000;
 
 type Fetch = (request: Request, ...rest: never[]) => Response | Promise<Response>;

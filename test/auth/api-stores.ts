@@ -87,8 +87,8 @@ export class ApiStoreHarness {
     return `p${place.id}`;
   }
 
-  /** A pool of its own, like a separate process; ended by close() or when the suite ends. */
-  private async pool(place: StorePlace): Promise<PostgresPool> {
+  /** A pool of its own, like a separate process (PostgreSQL only); ended by close() or when the suite ends. */
+  async pool(place: StorePlace): Promise<PostgresPool> {
     const pool = await openPostgresPool({
       connectionString: this.database,
       schema: this.schema(place),

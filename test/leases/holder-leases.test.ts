@@ -3,8 +3,7 @@
 // lease once it stops, and a graceful stop gives them back at once. A holder whose key was taken over can
 // neither save an answer for it nor release it.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { openPostgresPool, type PostgresPool } from '../../api/auth';
+import { test } from 'node:test';
 import { requestHash } from '../../api/idempotency';
 import type { IdempotencyScope } from '../../api/idempotency-store';
 import { HolderHeartbeat } from '../../api/lease';
@@ -12,7 +11,6 @@ import { PostgresStreamSlots } from '../../api/rate-limit-postgres';
 import { streamSlotLeases } from '../../api/stream-slot-leases';
 import { describeEachApiStore } from '../auth/api-stores';
 import { ALICE, NOW } from '../auth/support';
-import { startPostgres, type PostgresServer } from '../support/postgres';
 
 const scope: IdempotencyScope = { caller: ALICE, method: 'POST', path: '/quotes', key: 'k' };
 const hash = requestHash('', new TextEncoder().encode('{}'));
@@ -77,24 +75,16 @@ describeEachApiStore('idempotency leases', (stores) => {
   });
 });
 
-describe('event-stream slot leases [postgres]', () => {
-  let pg: PostgresServer;
-  const pools: PostgresPool[] = [];
-  before(async () => {
-    pg = await startPostgres();
-  });
-  after(async () => {
-    for (const pool of pools) await pool.end();
-    await pg?.stop();
-  });
+describeEachApiStore('event-stream slot leases', (stores) => {
+  // In SQLite (one process) stream slots live in memory and go with their process.
+  if (stores.kind !== 'postgres') return;
 
   test("a live process's slots stay while its heartbeat renews them; a dead one's free within the lease", async () => {
-    const database = await pg.createDatabase('slot_leases');
+    const place = stores.place();
     let now = 1_000_000;
     const leaseMs = 1000;
     const open = async (holder: string) => {
-      const pool = await openPostgresPool({ connectionString: database });
-      pools.push(pool);
+      const pool = await stores.pool(place);
       const slots = await PostgresStreamSlots.open(pool, { now: () => now, ttlMs: leaseMs, holder });
       return { slots, leases: streamSlotLeases(pool, leaseMs) };
     };
