@@ -22,12 +22,19 @@ export interface LoadOptions {
   startWhen?: (i: number) => Promise<void>;
 }
 
-/** One call as its caller saw it: when it began and succeeded, and when each failed attempt failed. */
+/** An attempt that failed: on which API, when it was sent and when it failed. */
+export interface FailedAttempt {
+  url: string;
+  sent: number;
+  at: number;
+}
+
+/** One call as its caller saw it: when it began and succeeded, and each failed attempt. */
 export interface CallRecord {
   name: string;
   started: number;
   ended: number;
-  failures: number[];
+  failures: FailedAttempt[];
   /** The API that answered. */
   url: string;
 }
@@ -73,10 +80,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   async function call<T>(name: string, op: (baseUrl: string) => Promise<T>): Promise<T> {
     if (failure !== undefined) throw new Error('stopped: another contract failed');
     const started = Date.now();
-    const failures: number[] = [];
+    const failures: FailedAttempt[] = [];
     const first = turn++;
     for (let attempt = 0; ; attempt++) {
       const baseUrl = options.urls[(first + attempt) % options.urls.length]!;
+      const sent = Date.now();
       try {
         const value = await op(baseUrl);
         const ended = Date.now();
@@ -87,7 +95,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         return value;
       } catch (err) {
         if (failure !== undefined || !retriable(err) || Date.now() - started > RETRY_FOR_MS) throw err;
-        failures.push(Date.now());
+        failures.push({ url: baseUrl, sent, at: Date.now() });
         retries += 1;
         await new Promise((r) => setTimeout(r, 250));
       }
@@ -170,10 +178,15 @@ export interface Recovery {
   slowestMs: number;
 }
 
-/** What the callers of the calls in flight at `at` saw of a fault struck then. */
-export function recoveryFrom(result: LoadResult, at: number): Recovery {
+/**
+ * What the callers of the calls in flight at `at` saw of a fault struck then: those that failed after it
+ * (with `url`, the API that died: those whose attempt on it was in flight at `at` and failed).
+ */
+export function recoveryFrom(result: LoadResult, at: number, url?: string): Recovery {
   const inFlight = result.records.filter((r) => r.started <= at && r.ended > at);
-  const met = inFlight.filter((r) => r.failures.some((f) => f >= at)).map((r) => r.ended - at);
+  const struck = (f: FailedAttempt) =>
+    url === undefined ? f.at >= at : f.url === url && f.sent <= at && f.at >= at;
+  const met = inFlight.filter((r) => r.failures.some(struck)).map((r) => r.ended - at);
   return {
     met: met.length,
     firstMs: met.length === 0 ? 0 : Math.min(...met),
