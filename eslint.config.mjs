@@ -3,6 +3,16 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
+const NO_SCRIPTS = { group: ['**/scripts/*'], message: 'Import shared code from service/, not scripts/.' };
+const NO_API = {
+  group: ['**/api/*', '**/api'],
+  message: 'api/ speaks HTTP and sits on top: activities/ and store/ never import from it.',
+};
+const NO_DRIVERS = {
+  group: ['better-sqlite3', 'pg'],
+  message: 'api/ holds no table, SQL or pool: open and query databases through store/.',
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/**', '.temporal/**', '.data/**', '.build/**'] },
   js.configs.recommended,
@@ -25,15 +35,36 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  // scripts/ holds entry points (installers, the test runner, the bundle build): what the service
+  // shares with them lives in service/ or api/, never the other way round. The folders stand in
+  // layers: api/ (HTTP) above activities/ (side effects) above store/ (the databases); nothing imports
+  // a layer above it, and only store/ and the ledger (activities/ledger) touch a database driver.
   {
-    // scripts/ holds entry points (installers, the test runner, the bundle build): what the service
-    // shares with them lives in service/ or api/, never the other way round.
-    files: ['service/**/*.ts', 'api/**/*.ts', 'activities/**/*.ts'],
+    files: ['service/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_SCRIPTS] }] },
+  },
+  {
+    files: ['api/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_SCRIPTS, NO_DRIVERS] }] },
+  },
+  {
+    files: ['activities/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_SCRIPTS, NO_API] }] },
+  },
+  {
+    files: ['store/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
-          patterns: [{ group: ['**/scripts/*'], message: 'Import shared code from service/, not scripts/.' }],
+          patterns: [
+            NO_SCRIPTS,
+            NO_API,
+            {
+              group: ['**/activities/*', '**/service/*', 'hono', '@hono/*'],
+              message: 'store/ is the bottom layer: it imports no activity, service or HTTP code.',
+            },
+          ],
         },
       ],
     },

@@ -1,4 +1,4 @@
-// Activities of the Backup Agent panel (SPEC §8) besides the money: seat a drawn panel in the registry
+// Activities of the Backup Agent panel (docs/protocol.md §8) besides the money: seat a drawn panel in the registry
 // (so the API refuses its members' eligibility unlock), close it with its vote rows at the tally, and
 // read the eligibility holds a non-voter's slashed slices are taken from. The money of the tally goes
 // through the ledger activities' `settle` (one atomic batch).

@@ -1,4 +1,4 @@
-// The automatic verifier (SPEC §10): scores a delivery's evidence against the contract's
+// The automatic verifier (docs/protocol.md §10): scores a delivery's evidence against the contract's
 // machine-checkable criteria. Pure computation; an activity so its result is recorded once in the
 // history and the workflow never re-runs the scoring on replay.
 import { ApplicationFailure } from '@temporalio/common';

@@ -1,4 +1,4 @@
-// The HTTP API (SPEC §12, Appendix A): one OpenAPI sub-app per resource, one error mapping, the
+// The HTTP API (docs/api.md): one OpenAPI sub-app per resource, one error mapping, the
 // OpenAPI document at /openapi.json and a docs page at /docs. Everything it touches is injected.
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';

@@ -1,6 +1,6 @@
 // The API's side of the contract workflows: start one, send it a message, read its view, its events
 // and the listing (api/contract-listing.ts). Temporal's own errors are turned into the API's
-// (SPEC §12) here or in the app's onError (api/error-mapping.ts).
+// (docs/api.md "Errors") here or in the app's onError (api/error-mapping.ts).
 import type { Client, WorkflowClient, WorkflowHandle } from '@temporalio/client';
 import { QueryNotRegisteredError, WithStartWorkflowOperation } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';

@@ -1,4 +1,4 @@
-// What each caller sees of a contract (SPEC §12): the parties (Client, Worker, drawn Backup Agents)
+// What each caller sees of a contract (docs/api.md): the parties (Client, Worker, drawn Backup Agents)
 // the whole ContractView; anyone else the public view — what a bidder needs to decide on the work.
 import type { ContractView, QuoteView } from '../workflows/definitions';
 import { bps } from '../workflows/rules/money';

@@ -1,10 +1,10 @@
 // A delivery's key and normalized content reach the vault (write-once) only after the workflow has
-// accepted the delivery (issue 12, hole 5): a refused delivery leaves nothing behind, so a corrected
+// accepted the delivery (docs/security.md): a refused delivery leaves nothing behind, so a corrected
 // one can follow. A retry of the accepted delivery (its answer lost, or the vault write after it)
 // seals the same values again, which the vault takes as a no-op.
 import type { ContractView, DeliverInput } from '../workflows/definitions';
 import { canonicalJson, contentSha256, type NormalizedDelivery } from './ingest';
-import type { KeyVault } from './vault';
+import type { KeyVault } from '../store/vault/sqlite';
 
 /** What the workflow receives: the delivery without its key and content, only their hashes. */
 export function deliverInput(caller: string, delivery: NormalizedDelivery): DeliverInput {

@@ -3,17 +3,17 @@ import type { Client } from '@temporalio/client';
 import type { Ledger } from '../activities/ledger';
 import type { ContractRecordStore } from '../activities/records';
 import type { ProtocolParams } from '../workflows/rules/params';
-import type { NonceStore } from './auth';
+import type { NonceStore } from '../store';
 import type { ContractGateway } from './contract-gateway';
-import type { IdempotencyStore } from './idempotency-store';
-import type { PayoutStore } from './payouts';
+import type { IdempotencyStore } from '../store/idempotency';
+import type { PayoutStore } from '../store/payouts/sqlite';
 import type { RateLimitSettings, RateLimitStore } from './rate-limit';
 import type { StreamSlots } from './stream-caps';
 import type { StuckOperations } from './stuck-operations';
-import type { KeyVault } from './vault';
+import type { KeyVault } from '../store/vault/sqlite';
 
 /**
- * Issue 6 plugs the "not on an open panel" rule in here (SPEC §8: an agent drawn on a panel keeps
+ * The "not on an open panel" rule plugs in here (docs/protocol.md §8: an agent drawn on a panel keeps
  * its eligibility stake until the panel is done). Throw an ApiError to refuse the unlock.
  */
 export type EligibilityUnlockCheck = (address: string) => Promise<void>;

@@ -1,4 +1,4 @@
-// The app's single error mapping (SPEC §12): ApiError / zod / Hono errors via toErrorResponse, plus
+// The app's single error mapping (docs/api.md "Errors"): ApiError / zod / Hono errors via toErrorResponse, plus
 // Temporal's and the ledger's. A refused Update carries an ApplicationFailure whose `type` is one of
 // workflows/definitions FailureType.
 import {
@@ -14,14 +14,14 @@ import {
 import { LedgerError } from '../activities/ledger';
 import type { FailureType, RejectionDetails } from '../workflows/definitions';
 import { errorBody, GENERIC_CODES, toErrorResponse, type ErrorBody } from './errors';
-import { VaultConflictError } from './vault';
+import { VaultConflictError } from '../store/vault/sqlite';
 
 export interface MappedError {
   status: number;
   body: ErrorBody;
 }
 
-/** HTTP status for each failure type of a refused Update (SPEC §12). */
+/** HTTP status for each failure type of a refused Update (docs/api.md "Errors"). */
 const FAILURE_HTTP_STATUS: { readonly [T in FailureType]: number } = {
   BadInput: 400,
   Forbidden: 403,

@@ -1,4 +1,4 @@
-// The JSON error shape of SPEC §12 and the mapping from thrown errors to it.
+// The JSON error shape (docs/api.md "Errors") and the mapping from thrown errors to it.
 import { HTTPException } from 'hono/http-exception';
 import { $ZodError } from 'zod/v4/core';
 import { fieldErrorsFromZod, invalidFieldsMessage, type FieldError } from '../workflows/rules/field-errors';
@@ -41,7 +41,7 @@ export const GENERIC_CODES: Readonly<Record<number, string>> = {
   429: 'rate_limited',
 };
 
-/** One helper per status of SPEC §12; `code` defaults to the status's generic code. */
+/** One helper per error status; `code` defaults to the status's generic code. */
 function errorHelper(status: ErrorStatus) {
   return (message: string, details?: unknown, code: string = GENERIC_CODES[status]!): ApiError =>
     new ApiError(status, code, message, details);

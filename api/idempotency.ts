@@ -1,4 +1,4 @@
-// `Idempotency-Key` for mutating routes (SPEC §12, Appendix A): the first answer to a key is saved
+// `Idempotency-Key` for mutating routes (docs/security.md): the first answer to a key is saved
 // and a repeat gets it again without a second effect; the same key with another request is 422.
 // A key is reserved before the handler runs, so two concurrent identical requests never both run:
 // the second gets 409 `idempotency_in_progress` (Retry-After: 1) and, retried, the saved answer.
@@ -6,7 +6,7 @@ import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { createHash } from 'node:crypto';
 import { errorBody } from './errors';
-import type { IdempotencyScope, IdempotencyStore } from './idempotency-store';
+import type { IdempotencyScope, IdempotencyStore } from '../store/idempotency';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';

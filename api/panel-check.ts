@@ -1,4 +1,4 @@
-// SPEC §8: an agent drawn on a panel keeps its eligibility stake until that panel is tallied. The
+// docs/protocol.md §8: an agent drawn on a panel keeps its eligibility stake until that panel is tallied. The
 // contract workflow seats a drawn panel in the ledger database's panel registry and frees it at the
 // tally (activities/panel-activities.ts), so the API reads it here without asking Temporal.
 import type { Ledger } from '../activities/ledger';

@@ -1,4 +1,4 @@
-// Issue 12 (docs/security.md "Temporal budget"): a refusal that stays true (rules/budget
+// The Temporal budget (docs/security.md "Temporal budget"): a refusal that stays true (rules/budget
 // LASTING_REFUSALS, e.g. a bidder past its quote cap) is remembered per contract, message and caller,
 // so a flood of repeats is answered here without a round trip to the workflow. Per API process and
 // bounded: the oldest entries go first; a forgotten one is simply asked again.

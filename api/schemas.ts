@@ -1,4 +1,4 @@
-// The wire schemas of the HTTP surface (Appendix A): request parts the routes validate, and the
+// The wire schemas of the HTTP surface (docs/api.md): request parts the routes validate, and the
 // response shapes each route declares. Bodies are strict: a caller cannot slip in `status`, `worker`
 // or an amount it does not own. A response schema is declared once: /openapi.json publishes it, the
 // handler's typed `c.json` must fit it, and api/sdk/types.ts infers the SDK's answer types from it.
@@ -152,7 +152,7 @@ export const partyViewSchema = z
     voting: z.object({ drawnAt: instant, endsAt: instant, tallied: z.boolean() }).nullable(),
     keyReaders: z
       .object({ materials: z.array(address), delivery: z.array(address) })
-      .openapi({ description: 'who may read which key (SPEC §9)' }),
+      .openapi({ description: 'who may read which key (docs/protocol.md §9)' }),
     autoVerification: z
       .object({
         agentId: z.string(),
@@ -172,7 +172,9 @@ export const partyViewSchema = z
         ),
       })
       .nullable()
-      .openapi({ description: 'the automatic verifier’s scores (SPEC §10): informs, never decides' }),
+      .openapi({
+        description: 'the automatic verifier’s scores (docs/protocol.md §10): informs, never decides',
+      }),
     quotes: z
       .array(quoteSchema)
       .optional()

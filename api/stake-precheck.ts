@@ -1,4 +1,4 @@
-// Issue 12 (docs/security.md "Temporal budget"): an accept that cannot fund its Worker Stake is refused
+// The Temporal budget (docs/security.md "Temporal budget"): an accept that cannot fund its Worker Stake is refused
 // here, 402 before any Update exists, so a flood of unfunded accepts writes nothing to the contract's
 // history. Only while the contract is open: a retried accept that already matched goes on to the
 // workflow, which answers it (the same Update ID) whatever the caller's balance is now.

@@ -1,47 +1,18 @@
 // Caps on open event streams (SSE, api/routes/event-stream.ts): so many per caller (the signed
 // agent, else the client address) and so many for the whole service. A slot is taken when a stream
-// opens and given back when it ends; in PostgreSQL (rate-limit-postgres.ts) a slot is a row with an
+// opens and given back when it ends; in PostgreSQL (store/rate-limit/postgres.ts) a slot is a row with an
 // expiry that the open stream keeps pushing forward, so the slots of a crashed API process expire
 // instead of leaking.
 import type { Context } from 'hono';
 import type { SSEStreamingApi } from 'hono/streaming';
+import type { StreamSlots } from '../store/stream-caps';
 import { clientAddress, tooManyRequests, type RateLimitSettings } from './rate-limit';
 
 /** What a refused stream is told to wait: streams last minutes, so a few seconds is a fair retry. */
 export const STREAM_RETRY_MS = 5_000;
 
-export interface StreamCaps {
-  perCaller: number;
-  total: number;
-}
-
-export interface StreamSlots {
-  /** A slot for `owner`, or undefined when the owner or the service is at its cap. */
-  acquire(owner: string, caps: StreamCaps): Promise<string | undefined>;
-  /** The stream is still open (called every so often while it is). */
-  heartbeat(slot: string): Promise<void>;
-  release(slot: string): Promise<void>;
-}
-
-/** One process's slots (nothing to expire: they go with the process). */
-export class MemoryStreamSlots implements StreamSlots {
-  private readonly owners = new Map<string, string>();
-  private next = 0;
-
-  async acquire(owner: string, caps: StreamCaps): Promise<string | undefined> {
-    const mine = [...this.owners.values()].filter((o) => o === owner).length;
-    if (this.owners.size >= caps.total || mine >= caps.perCaller) return undefined;
-    const slot = `s${++this.next}`;
-    this.owners.set(slot, owner);
-    return slot;
-  }
-
-  async heartbeat(): Promise<void> {}
-
-  async release(slot: string): Promise<void> {
-    this.owners.delete(slot);
-  }
-}
+export type { StreamCaps, StreamSlots } from '../store/stream-caps';
+export { MemoryStreamSlots } from '../store/stream-caps';
 
 /** A slot for this request's caller (the signed agent, else its address), or undefined at a cap. */
 export interface StreamLimits {

@@ -1,4 +1,4 @@
-// The cluster profile (docs/scale.md): everything SPEC §14 runs at scale, on one machine's loopback —
+// The cluster profile (docs/scale.md): everything the service runs at scale, on one machine's loopback —
 //   PostgreSQL 15 (Temporal persistence, SQL visibility, and the ledger/API tables in a third database),
 //   the Temporal server (frontend, history, matching and worker services in one process, 8 history shards,
 //   deploy/temporal/server.yaml + dynamicconfig.yaml), two contract workers and two API processes, each

@@ -1,8 +1,8 @@
-// The payload codec of SPEC §9: every payload of the contract workflows (task
+// The payload codec of docs/protocol.md §9: every payload of the contract workflows (task
 // description, criteria, delivery content) is sealed with AES-256-GCM before it reaches Temporal,
 // so the history holds no content in plain text. Every client and worker uses it, tests included.
 //
-// One exception, so operators can read contracts in the Temporal UI without the codec (SPEC §14): the
+// One exception, so operators can read contracts in the Temporal UI without the codec (docs/api.md "Payload codec"): the
 // payloads the SDK makes of a workflow's static summary, timer/activity summaries (bare JSON strings) and of
 // its current details (the `__temporal_workflow_metadata` query's answer) stay readable; the service writes
 // them content-free. Content never travels as a bare string: every workflow input, message, query answer and

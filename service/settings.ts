@@ -1,4 +1,4 @@
-// Deployment settings (SPEC §14, Appendix A), read once at start. An invalid setting stops the start
+// Deployment settings (docs/api.md "Settings"), read once at start. An invalid setting stops the start
 // with a SettingsError naming it (never echoing a secret). For the embedded default — SQLite ledger,
 // the dev server — missing secrets are generated once and kept in `<dataDir>/secrets.json` (0600).
 import { hkdfSync, randomBytes } from 'node:crypto';
@@ -10,7 +10,7 @@ import type { LedgerConfig } from '../activities/ledger';
 import { parseOperatorToken } from '../api/auth';
 import type { RateLimitSettings } from '../api/rate-limit';
 import { parseRateLimits, RateLimitSettingError } from '../api/rate-limit-settings';
-import { parseMasterKey } from '../api/vault';
+import { parseMasterKey } from '../store/vault/sqlite';
 import { usesExternalCluster } from '../temporal.config';
 import { InvalidParamsError, parseParamsOverrides, type ProtocolParams } from '../workflows/rules/params';
 

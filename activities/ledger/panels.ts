@@ -1,4 +1,4 @@
-// The Backup Agent panel registry (SPEC §8), kept in the ledger's database beside the money: which
+// The Backup Agent panel registry (docs/protocol.md §8), kept in the ledger's database beside the money: which
 // agents sit on an open panel (the API refuses their eligibility unlock) and the vote rows of every
 // tallied panel (readable by contract and by agent). Written by the contract workflow's activities
 // (a panel opens when it is drawn, closes with its vote rows at the tally); read by the API.
@@ -34,7 +34,7 @@ CREATE INDEX IF NOT EXISTS vote_rows_by_agent ON vote_rows (backup_agent, contra
 
 export type RowVote = 'met' | 'not met' | 'unclear' | 'no vote';
 
-/** One vote row of SPEC §8 (reward in OCT minor units). */
+/** One vote row of docs/protocol.md §8 (reward in OCT minor units). */
 export interface VoteRecord {
   contractId: string;
   backupAgent: string;

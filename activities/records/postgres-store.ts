@@ -1,6 +1,6 @@
 // Contract records in the ledger's PostgreSQL database and schema (a pool of their own).
-import type { PostgresPool } from '../../api/auth';
-import { createTables } from '../../api/auth/postgres-db';
+import type { PostgresPool } from '../../store/postgres/pool';
+import { createTables } from '../../store/postgres/pool';
 import { closedFromRow, closedListingSql, postgresDialect, type ClosedRow } from './listing';
 import type { ContractRecord, ContractRecordStore } from './types';
 import { RECORD_TABLE, saveRecord } from './types';

@@ -1,10 +1,5 @@
-// The API's authentication parts, for the app assembly: signed requests (SPEC §12) and the operator token.
+// The API's authentication parts, for the app assembly: signed requests (docs/security.md) and the operator token.
 export type { Address } from './ethereum';
-export type { NonceStore, NonceStoreOptions, SqliteNonceStoreOptions } from './nonce-store';
-export { SqliteNonceStore } from './nonce-store';
-export { PostgresNonceStore } from './nonce-store-postgres';
-export type { PostgresPool, PostgresPoolOptions } from './postgres-db';
-export { openPostgresPool } from './postgres-db';
 export type { RequireSignatureOptions, SignedEnv, SignedVariables } from './require-signature';
 export { requireSignature } from './require-signature';
 export { MIN_OPERATOR_TOKEN_LENGTH, parseOperatorToken, requireOperatorToken } from './operator-token';

@@ -1,4 +1,4 @@
-// The operator's bearer token (Appendix A: `Authorization: Bearer <OPERATOR_TOKEN>`, no signature).
+// The operator's bearer token (`Authorization: Bearer <OPERATOR_TOKEN>`, no signature; docs/api.md).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createMiddleware } from 'hono/factory';
 import { errorBody } from '../errors';

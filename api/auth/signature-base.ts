@@ -1,4 +1,4 @@
-// The RFC 9421 signature base for the API's one signature profile (SPEC §12): label `sig1`,
+// The RFC 9421 signature base for the API's one signature profile (docs/security.md): label `sig1`,
 // components `@method`, `@path`, `@query` (when the URL has a query), `content-digest` (when there
 // is a body), parameters `created`, `expires`, `nonce`, `keyid`. Pure: shared by signer and verifier.
 import type { Address } from './ethereum';

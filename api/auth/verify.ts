@@ -1,11 +1,11 @@
-// Verifies a request signed per SPEC §12 and names the first reason it fails. The checks run
+// Verifies a request signed as docs/security.md says and names the first reason it fails. The checks run
 // cheapest first; the nonce is consumed last, only for a request that passed every other check,
 // so a forged or stale request cannot burn a legitimate caller's nonce.
 import type { Address } from './ethereum';
 import { isCanonicalAddress } from '../../workflows/rules/address';
 import { BadSignatureError, recoverPersonalMessageSigner } from './ethereum';
 import { contentDigestMatches } from './content-digest';
-import type { NonceStore } from './nonce-store';
+import type { NonceStore } from '../../store/nonces/sqlite';
 import type { Component, SignatureParams } from './signature-base';
 import {
   COMPONENTS,
@@ -193,7 +193,7 @@ export function checkRequestSignature(
 }
 
 /**
- * Every check of SPEC §12, then consumes the nonce. `now` is in milliseconds (default Date.now()).
+ * Every check of docs/security.md, then consumes the nonce. `now` is in milliseconds (default Date.now()).
  * The caller is the recovered address, equal to keyid.
  */
 export async function verifyRequest(

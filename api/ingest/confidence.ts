@@ -1,4 +1,4 @@
-// Confidence extraction of seed 002_… (SPEC §10): content.confidence, then content.artifact.confidence,
+// Confidence extraction (docs/scoring.md §5): content.confidence, then content.artifact.confidence,
 // then content.artifacts.confidence; the first that is a finite number wins, otherwise it is missing.
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

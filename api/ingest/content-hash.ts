@@ -1,4 +1,4 @@
-// The content hash the contract keeps (SPEC §10): sha256 of the normalized content in a
+// The content hash the contract keeps (docs/protocol.md §10): sha256 of the normalized content in a
 // canonical JSON form — object keys sorted, no whitespace — so the same content always hashes the same.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';

@@ -1,4 +1,4 @@
-// Delivery ingest (SPEC §10, seed 002_… "Submission ingest pipeline"): parse the body, validate the
+// Delivery ingest (docs/scoring.md §5): parse the body, validate the
 // envelope's fields and types, normalize the content. Errors name the field; the API answers them as
 // 400 `{ error: { code, message, details } }`.
 import { z } from 'zod';
@@ -24,7 +24,7 @@ export const deliveryBodySchema = z.strictObject({
     .string({ error: 'must be a string' })
     .regex(SHA256_RE, 'must be 64 hexadecimal characters')
     .transform((s) => s.toLowerCase()),
-  /** The delivery's decryption key (SPEC §9). */
+  /** The delivery's decryption key (docs/protocol.md §9). */
   key: z.string({ error: 'must be a string' }).min(1).max(4096),
   content: objectSchema.optional(),
   artifact: objectSchema.optional(),
@@ -61,7 +61,7 @@ export type DeliveryIngestResult =
 
 type DeliveryBody = z.infer<typeof deliveryBodySchema>;
 
-/** Seed 002_…: "If content is omitted, the API constructs content from the other fields." */
+/** When content is omitted, the API constructs it from the other fields. */
 export function buildContent(
   body: Pick<DeliveryBody, 'artifact' | 'artifacts' | 'artifactRef' | 'summary' | 'confidence'>,
 ): JsonObject {

@@ -1,4 +1,4 @@
-// Delivery ingest: parse, validate, normalize (SPEC §10), and the content hash the contract keeps.
+// Delivery ingest: parse, validate, normalize (docs/protocol.md §10), and the content hash the contract keeps.
 export * from './delivery-body';
 export { extractConfidence } from './confidence';
 export { canonicalJson, contentSha256 } from './content-hash';

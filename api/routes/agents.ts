@@ -1,5 +1,5 @@
-// /agents/:address/balances: an agent reads its own balances only (SPEC §12, Appendix A).
-// /agents/:address/votes: anyone reads an agent's vote rows (SPEC §8), from the panel registry.
+// /agents/:address/balances: an agent reads its own balances only (docs/api.md).
+// /agents/:address/votes: anyone reads an agent's vote rows (docs/protocol.md §8), from the panel registry.
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { agentOwner } from '../../activities/ledger';
 import type { SignedEnv } from '../auth';

@@ -1,5 +1,5 @@
 // The messages that change a contract (accept, decline, cancel, withdraw, deliveries, approve): each
-// is sent to the contract's workflow as an Update, whose validator answers at once (SPEC §12); the
+// is sent to the contract's workflow as an Update, whose validator answers at once (docs/api.md "Routes"); the
 // answer is the caller's view after the change. Roles and states are the workflow's to check; a
 // refused delivery is answered by the API's own checks of the view (a retry of the accepted delivery,
 // a keyed retry's earlier answer, the evidence against the criteria), which also run before its
@@ -91,7 +91,7 @@ function ingestError(result: Extract<DeliveryIngestResult, { ok: false }>) {
 const JSON_BODY = /^application\/([a-z-.]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
 
 /**
- * The delivery body's one parse: api/ingest reads and validates it (SPEC §10: a malformed body is
+ * The delivery body's one parse: api/ingest reads and validates it (docs/protocol.md §10: a malformed body is
  * answered as such), then a body that is not sent as JSON is refused 415. The route declares the
  * body for /openapi.json only, so no JSON validator parses it a second time.
  */

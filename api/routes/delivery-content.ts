@@ -1,4 +1,4 @@
-// GET /contracts/:id/delivery: the delivery's normalized content (SPEC §10), kept sealed in the vault
+// GET /contracts/:id/delivery: the delivery's normalized content (docs/protocol.md §10), kept sealed in the vault
 // beside the delivery key and released to whoever may read that key (api/key-release.ts): the Client
 // and the drawn Backup Agents. The workflow only ever held its hash.
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';

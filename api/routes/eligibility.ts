@@ -1,4 +1,4 @@
-// /eligibility/lock · /unlock: the BA Eligibility Stake (SPEC §8), through the same ledger
+// /eligibility/lock · /unlock: the BA Eligibility Stake (docs/protocol.md §8), through the same ledger
 // activities the workflows use. The hold id comes from the Idempotency-Key when there is one.
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// GET /contracts/:id/events/stream: the content-free event log as Server-Sent Events (SPEC §13). The
+// GET /contracts/:id/events/stream: the content-free event log as Server-Sent Events (docs/scoring.md §6). The
 // events already logged are sent first, then each new one as the workflow records it (the `events`
 // query, polled). Each message's `id` is the event's 1-based position in the log, so a client that
 // reconnects with `Last-Event-ID` gets only what it missed. The stream ends with an `end` message once

@@ -1,4 +1,4 @@
-// GET /contracts/:id/keys/materials · /keys/delivery (SPEC §9): the decryption keys, signed callers
+// GET /contracts/:id/keys/materials · /keys/delivery (docs/protocol.md §9): the decryption keys, signed callers
 // only, released by the rule of api/key-release.ts to the role the workflow's view gives the caller.
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type { ApiContext } from '../deps';
@@ -7,7 +7,7 @@ import { mayReadKey } from '../key-release';
 import type { SignedEnv } from '../auth';
 import type { AuthMiddleware } from '../middleware';
 import { contractIdParams, errorResponses, keySchema } from '../schemas';
-import type { KeyKind } from '../vault';
+import type { KeyKind } from '../../store/vault/sqlite';
 import { existingContract } from '../contract-requests';
 
 const WHO: Record<KeyKind, string> = {

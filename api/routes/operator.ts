@@ -1,5 +1,5 @@
 // /operator/deposits: the operator credits an agent with USDC brought in from outside. Bearer
-// token, no signature (Appendix A); the deposit's ledger id comes from the Idempotency-Key if any.
+// token, no signature (docs/api.md); the deposit's ledger id comes from the Idempotency-Key if any.
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { randomUUID } from 'node:crypto';
 import { agentOwner } from '../../activities/ledger';

@@ -1,4 +1,4 @@
-// Auction routes (SPEC §5, Appendix A): a bidder's quote and the Client's award, each sent to the
+// Auction routes (docs/protocol.md §5, docs/auction.md): a bidder's quote and the Client's award, each sent to the
 // contract's workflow as an Update whose validator answers at once (over the cap, the Client's own
 // bid, bidding closed, an unknown quote). Roles and states are the workflow's to check.
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';

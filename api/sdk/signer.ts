@@ -1,4 +1,4 @@
-// Signs an API request per SPEC §12 (see docs/security.md for the worked example). Used by the
+// Signs an API request as docs/security.md says (with its worked example). Used by the
 // agent SDK and the tests; depends only on the pure signature profile, never on server code.
 import { randomBytes } from '@noble/hashes/utils.js';
 import { contentDigest } from '../auth/content-digest';

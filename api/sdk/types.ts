@@ -41,7 +41,7 @@ export type ContentKey = z.infer<typeof keySchema>;
 export type DeliveryContent = z.infer<typeof deliveryContentSchema>;
 /** The document says "an object per event"; the SDK names them by the union of workflows/rules/events.ts. */
 export type ContractEvents = Omit<z.infer<typeof eventsSchema>, 'events'> & { events: ContractEvent[] };
-/** One vote row of SPEC §8 (reward: OCT minor units, decimal string). */
+/** One vote row of docs/protocol.md §8 (reward: OCT minor units, decimal string). */
 export type VoteRow = z.infer<typeof voteRowSchema>;
 export type ContractVoteRows = z.infer<typeof contractVoteRowsSchema>;
 export type AgentVoteRows = z.infer<typeof agentVoteRowsSchema>;

@@ -1,4 +1,4 @@
-// Attacks on signed routes (SPEC §12): each refused, and nothing changed — the contract's status,
+// Attacks on signed routes (docs/security.md): each refused, and nothing changed — the contract's status,
 // every balance and the vault are as before.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';

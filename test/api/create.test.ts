@@ -1,4 +1,4 @@
-// POST /contracts through app.request() on real parts: every creation rule of SPEC §3 broken once →
+// POST /contracts through app.request() on real parts: every creation rule of docs/protocol.md §3 broken once →
 // 400 naming the field, nothing created and nothing held; 402 without funds; Idempotency-Key.
 import assert from 'node:assert/strict';
 import { WorkflowNotFoundError } from '@temporalio/common';

@@ -1,5 +1,5 @@
 // POST /contracts/:id/deliveries through app.request() on the real stack (dev server, worker, SQLite
-// ledger and vault): the ingest cases of seed 002_… (SPEC §10), evidence checked against the
+// ledger and vault): the ingest cases (docs/scoring.md §5), evidence checked against the
 // contract's machine-checkable criteria, the normalized content sealed in the vault (its hash in the
 // contract), and the automatic verifier's result in the view and the event log.
 import assert from 'node:assert/strict';
@@ -52,7 +52,7 @@ async function assertUnchanged(m: Matched) {
   assert.equal(await h().vault.get(m.id, 'delivery'), undefined);
 }
 
-describe('ingest (seed 002_…) through the API', () => {
+describe('ingest through the API', () => {
   let m: Matched;
   before(async () => {
     m = await matchedContract(h());
@@ -156,7 +156,7 @@ describe('ingest (seed 002_…) through the API', () => {
   });
 });
 
-describe('content and confidence (seed 002_…)', () => {
+describe('content and confidence', () => {
   test('content used as given: the other fields are not part of it', async () => {
     const m = await matchedContract(h());
     const content = { answer: 42, confidence: 0.3 };
@@ -223,7 +223,7 @@ describe('the automatic verifier on delivery', () => {
     assert.equal(auto.evaluatedAt, view.delivery.deliveredAt);
     assert.equal(auto.results.length, 1);
     const [c2] = auto.results;
-    // Seed 003_… daily posts under SPEC §10's decisions (docs/scoring.md §4): 89.667, rounded 90.
+    // The daily-posts worked example (docs/scoring.md §4): 89.667, rounded 90.
     assert.deepEqual([c2.criterionIndex, c2.key, c2.checkType], [1, 'c2', 'consistency']);
     assert.equal(c2.roundedScore, 90);
     assert.ok(Math.abs(c2.score - 89.6666667) < 1e-6, String(c2.score));

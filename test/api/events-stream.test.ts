@@ -1,15 +1,15 @@
 // GET /contracts/:id/events/stream (Server-Sent Events) through app.request() on the real stack: the
 // past events, then each new one as it happens, `end` once terminal, resumption by Last-Event-ID,
 // 204 once everything was seen, the time limit, and the usual 400/404.
-import { SqlitePayoutStore } from '../../api/payouts';
+import { SqlitePayoutStore } from '../../store/payouts/sqlite';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { createApp, type App } from '../../api/app';
-import { SqliteNonceStore } from '../../api/auth';
-import { SqliteIdempotencyStore } from '../../api/idempotency-sqlite';
+import { SqliteNonceStore } from '../../store';
+import { SqliteIdempotencyStore } from '../../store/idempotency/sqlite';
 import { readSse, type SseMessage } from '../../api/sdk';
 import { createTemporalClient } from '../../service/temporal-client';
 import { startAppHarness, TASK_QUEUE, type AppHarness } from '../support/service';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { contractIdForKey } from '../../api/contract-ids';
-import { closeApiStores, openApiStores } from '../../service/api-server';
+import { closeApiStores, openApiStores } from '../../store';
 import { contractWorkflowId } from '../../workflows/definitions';
 import { appOn, runContractWorker, TASK_QUEUE, useAppHarness } from '../support/service';
 import { DELIVERY } from '../e2e/support';

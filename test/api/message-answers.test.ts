@@ -15,7 +15,7 @@ import { createContractGateway, startContract } from '../../api/contract-gateway
 import { randomContractId } from '../../api/contract-ids';
 import { contractDataConverter, createTemporalClient } from '../../service/temporal-client';
 import { appOn, makeDir, TASK_QUEUE, useAppHarness, type AppHarness } from '../support/service';
-import { openApiStores, closeApiStores } from '../../service/api-server';
+import { openApiStores, closeApiStores } from '../../store';
 import { call, eligibleAgents, type Json } from './support';
 import { BUDGET, contractBody, DELIVERY_REF, FUNDS, newAgent, type TestAgent } from '../support/fixtures';
 import type { App } from '../../api/app';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { Client, Connection } from '@temporalio/client';
 import { test } from 'node:test';
 import { createApp } from '../../api/app';
-import { SqlitePayoutStore } from '../../api/payouts';
+import { SqlitePayoutStore } from '../../store/payouts/sqlite';
 import { OPERATOR_TOKEN, TASK_QUEUE, useAppHarness } from '../support/service';
 import { call } from './support';
 import { contractBody, FUNDS, newAgent } from '../support/fixtures';

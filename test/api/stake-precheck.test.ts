@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { closeApiStores, openApiStores } from '../../service/api-server';
+import { closeApiStores, openApiStores } from '../../store';
 import { appOn, TASK_QUEUE, useAppHarness } from '../support/service';
 import { call, type Json } from './support';
 import { contractBody, newAgent } from '../support/fixtures';

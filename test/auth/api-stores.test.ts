@@ -2,12 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
-import { PostgresNonceStore, SqliteNonceStore } from '../../api/auth';
-import { PostgresIdempotencyStore } from '../../api/idempotency-postgres';
-import { SqliteIdempotencyStore } from '../../api/idempotency-sqlite';
-import { SqliteKeyVault } from '../../api/vault';
-import { PostgresKeyVault } from '../../api/vault-postgres';
-import { closeApiStores, openApiStoresFor } from '../../service/api-server';
+import { PostgresNonceStore, SqliteNonceStore } from '../../store';
+import { PostgresIdempotencyStore } from '../../store/idempotency/postgres';
+import { SqliteIdempotencyStore } from '../../store/idempotency/sqlite';
+import { SqliteKeyVault } from '../../store/vault/sqlite';
+import { PostgresKeyVault } from '../../store/vault/postgres';
+import { closeApiStores, openApiStoresFor } from '../../store';
 import { describeEachApiStore } from './api-stores';
 import { ALICE } from './support';
 

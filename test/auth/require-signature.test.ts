@@ -5,7 +5,7 @@ import { Hono } from 'hono';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { contentDigest } from '../../api/auth/content-digest';
 import { addressFromPrivateKey, signPersonalMessage } from '../../api/auth/ethereum';
-import { SqliteNonceStore } from '../../api/auth/nonce-store';
+import { SqliteNonceStore } from '../../store/nonces/sqlite';
 import type { SignedEnv } from '../../api/auth/require-signature';
 import { requireSignature } from '../../api/auth/require-signature';
 import type { SignatureParams } from '../../api/auth/signature-base';

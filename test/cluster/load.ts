@@ -58,7 +58,7 @@ export interface LoadResult {
 
 /**
  * No answer (the API died), a 5xx (Temporal restarting, an API stopping), or 409 `idempotency_in_progress`:
- * a killed API had reserved this Idempotency-Key and its lease has not lapsed yet (api/lease.ts), so the
+ * a killed API had reserved this Idempotency-Key and its lease has not lapsed yet (store/lease.ts), so the
  * same key is tried again until it does (seconds) and another API takes it over.
  */
 function retriable(err: unknown): boolean {

@@ -34,7 +34,7 @@ type Agent = ReturnType<typeof agent>;
 
 const CRITERIA = ['every section translated', 'code blocks untouched', 'links still resolve'];
 
-// Default params (workflows/rules/params.ts), worked out by hand from SPEC §2, §7a and §8.
+// Default params (workflows/rules/params.ts), worked out by hand from docs/protocol.md §2, §7a and §8.
 const BA_FUNDS = 120_000_000n;
 const SLICE = 3_333_333n; // floor(baBond 10_000_000 / 3 criteria); the remainder 1 is never at risk
 // Criteria Met [met, not met, met]: met 2, resolved 3 → floor(2_500_000 × 2 / 3) = 1_666_666;

@@ -1,4 +1,4 @@
-// SPEC §9, §13, §14: a full contract lifecycle through the SDK over HTTP
+// Privacy (docs/protocol.md §9) and the content-free event log: a full contract lifecycle through the SDK over HTTP
 // (materials key, a machine-checkable criterion with evidence, a delivery with content, approval),
 // then a scan of everything an operator or a log reader sees WITHOUT the payload codec — every event
 // (events query and API route), every history event as the server stores it, the search attributes,

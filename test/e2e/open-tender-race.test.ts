@@ -1,4 +1,4 @@
-// The open-tender race (SPEC §5): 50 funded agents accept at once through the API → exactly one
+// The open-tender race (docs/protocol.md §5): 50 funded agents accept at once through the API → exactly one
 // matched, 49 refused with 409, exactly one stake held.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

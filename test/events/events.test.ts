@@ -1,4 +1,4 @@
-// The content-free event log (SPEC §13): shapes validated against the JSON Schema with ajv, the
+// The content-free event log (docs/scoring.md §6): shapes validated against the JSON Schema with ajv, the
 // verdict mapping, the criterion keys, and the rule that a binding fail is never paid in full.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -239,7 +239,7 @@ describe('a binding fail is never followed by a full payment', () => {
         message: `full payment after the binding fail verdict at event ${forged.length - 2}`,
       },
     ]);
-    assert.throws(() => assertNoFullPaymentAfterBindingFail(forged), /SPEC §13/);
+    assert.throws(() => assertNoFullPaymentAfterBindingFail(forged), /event log breaks/);
   });
 
   test('a resolution whose verdict contradicts its successCriteria is caught', () => {

@@ -1,4 +1,4 @@
-// Hole 8 of issue 12: the codec key authenticates messages. Anyone who reaches the Temporal frontend
+// The codec key authenticates messages. Anyone who reaches the Temporal frontend
 // can send a Signal or an Update to a contract; without the codec key its payload decodes as nothing
 // on the worker, so `approve` "as the Client" by Signal is logged as a rejected message and by Update
 // is refused, and a forged sealed payload does not freeze the contract either. Nothing moves; the

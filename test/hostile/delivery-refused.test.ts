@@ -1,4 +1,4 @@
-// Hole 5 of issue 12: a refused delivery must not lock the Worker out. The key and content reach the
+// A refused delivery must not lock the Worker out. The key and content reach the
 // write-once vault only once the workflow has accepted the delivery, and ingest refuses what the
 // workflow would refuse (a confidence outside [0, 1]) with 400 naming the field. After a refusal the
 // corrected delivery is accepted, the Client approves, the contract settles with exact balances.

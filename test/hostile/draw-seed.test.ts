@@ -1,4 +1,4 @@
-// Hole 4 of issue 12: the Worker cannot choose its panel. Each contract gets a secret of the service at
+// The Worker cannot choose its panel. Each contract gets a secret of the service at
 // creation; contract.created publishes only its sha256 (drawCommitment), the draw's seed is
 // sha256(contractId:secret:deliveryHash), and contract.panel-drawn reveals the secret. The attack: the
 // Worker delivers the SAME delivery hash on two contracts (a hash it could have ground offline) —

@@ -1,4 +1,4 @@
-// Issue 12, hole 1 (dev server, real ledger): one agent floods an auction with 2,500 quote replacements,
+// The Temporal budget (dev server, real ledger): one agent floods an auction with 2,500 quote replacements,
 // and an open tender with 2,500 failed accepts; its capped messages are refused before an Update exists
 // or in the Update's validator (no history), the honest flow still ends settled-fully-met with exact
 // balances, and each run's history stays far below Temporal's limits.
@@ -22,7 +22,7 @@ const CONCURRENCY = 8;
 const HISTORY_CEILING = 10_240;
 const times = (n: number) => Array.from({ length: n }, (_, i) => i);
 
-describe('a flood of capped messages (hole 1)', () => {
+describe('a flood of capped messages (the Temporal budget)', () => {
   test('an auction: 2,500 quote replacements from one agent; the honest award settles', async () => {
     const [client, bidder] = await fundedAgents(h(), 2);
     const attacker = newAgent();

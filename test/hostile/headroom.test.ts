@@ -1,4 +1,4 @@
-// Issue 12, hole 1, the parties' headroom (time-skipping server, real ledger on SQLite): a stranger
+// The Temporal budget, the parties' headroom (time-skipping server, real ledger on SQLite): a stranger
 // floods an auction with refused Signals until its history passes the non-party threshold. From then
 // on a stranger's quote is refused (409 contract_busy, no history), while the Client's award, the
 // Worker's delivery and the Client's approval still get through and settle with exact balances. The
@@ -32,7 +32,7 @@ async function acceptedUpdates(handle: WorkflowHandle): Promise<number> {
   return (events ?? []).filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes).length;
 }
 
-describe("the parties' headroom (hole 1)", () => {
+describe("the parties' headroom (the Temporal budget)", () => {
   test('past the non-party threshold a stranger is refused; the parties settle', () =>
     withHarness(async (h) => {
       const { input, handle } = await started(h, auctionTerms('privacy-preserving'));

@@ -1,4 +1,4 @@
-// Hole 6 of issue 12: a keyed create retried after its escrow was held. The Client is funded for
+// A keyed create retried after its escrow was held. The Client is funded for
 // exactly one contract; the first attempt created it but its saved answer is gone (kept 24 h, or
 // never saved after a 5xx), so the retry reaches the handler, whose balance check sees the escrow
 // held. The retry must find its contract: the same answer, no 402, nothing held twice.
@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contractIdForKey } from '../../api/contract-ids';
-import { SqliteIdempotencyStore } from '../../api/idempotency-sqlite';
+import { SqliteIdempotencyStore } from '../../store/idempotency/sqlite';
 import { useAppHarness } from '../support/service';
 import { call } from '../api/support';
 import { appBeside, type SideApp } from './side-app';

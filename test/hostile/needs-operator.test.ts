@@ -1,4 +1,4 @@
-// Hole 3 of issue 12: no failure may leave money held. A money step the ledger refuses for good does
+// No failure may leave money held. A money step the ledger refuses for good does
 // not fail the workflow with its holds held: the contract is flagged needs-operator (event, search
 // attribute, query), keeps every hold, and the operator's retry settles it exactly, or the operator's
 // release returns every hold to its owner (cancelled-by-operator). Time-skipping server, real ledger

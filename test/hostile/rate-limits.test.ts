@@ -1,13 +1,13 @@
-// Hole 7 of issue 12: unbounded consumption. A burst past an agent's bucket answers 429
+// Unbounded consumption. A burst past an agent's bucket answers 429
 // `rate_limited` with Retry-After and changes nothing; unsigned callers and forged signatures
 // spend their address's bucket; open event streams are capped per caller and in total; and two API
 // processes on one PostgreSQL spend from one bucket and count one set of streams, whose slots
 // expire when a process dies without giving them back.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { PostgresPool } from '../../api/auth';
-import { openPostgresPool } from '../../api/auth';
-import { PostgresRateLimitStore, PostgresStreamSlots } from '../../api/rate-limit-postgres';
+import type { PostgresPool } from '../../store';
+import { openPostgresPool } from '../../store';
+import { PostgresRateLimitStore, PostgresStreamSlots } from '../../store/rate-limit/postgres';
 import type { RateLimitSettings } from '../../api/rate-limit';
 import { signRequest } from '../../api/sdk/signer';
 import { useAppHarness } from '../support/service';

@@ -1,4 +1,4 @@
-// Hole 3 of issue 12, the reconciler: a hold whose contract is closed (here: its workflow terminated
+// No failure leaves money held, the reconciler: a hold whose contract is closed (here: its workflow terminated
 // with escrow and stake held) is reported by GET /operator/stuck-holds and released to its owner by
 // POST /operator/stuck-holds/release or by the scheduled hold reconciler the worker process starts;
 // a running contract's holds are never touched. Also the operator's resolve route: 401 without the

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agentOwner } from '../../activities/ledger';
 import type { App, AppDeps } from '../../api/app';
-import { closeApiStores, openApiStores } from '../../service/api-server';
+import { closeApiStores, openApiStores } from '../../store';
 import { appOn, TASK_QUEUE, type AppHarness } from '../support/service';
 
 export interface SideApp {

@@ -1,4 +1,4 @@
-// Helpers of the hostile-agent tests (issue 12): the honest flow through the API after an attack,
+// Helpers of the hostile-agent tests (docs/security.md): the honest flow through the API after an attack,
 // exact USDC balances, and what Temporal holds of a contract's run.
 import assert from 'node:assert/strict';
 import { contractWorkflowId } from '../../workflows/definitions';

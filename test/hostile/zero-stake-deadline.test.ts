@@ -1,4 +1,4 @@
-// Issue 12, hole 2 at the Match Deadline (time-skipping server, real ledger on SQLite): an auction whose
+// A zero Worker Stake at the Match Deadline (time-skipping server, real ledger on SQLite): an auction whose
 // only quote is so small that its Worker Stake rounds to 0 is matched at the deadline with no stake
 // hold (before, the ledger refused the zero hold and the workflow failed with the budget held). The
 // absent Worker's "slash" of a stake that does not exist moves nothing; everything comes back.
@@ -11,7 +11,7 @@ import { b } from '../support/balances';
 
 const withHarness = useWorkflowSuite();
 
-describe('a Worker Stake that rounds to 0 (hole 2), at the Match Deadline', () => {
+describe('a Worker Stake that rounds to 0, at the Match Deadline', () => {
   test('matched with no stake hold; the absent Worker ends cancelled-absent; nothing held, nothing moved', () =>
     withHarness(async (h) => {
       const run = await AUCTION_PATHS['auction-zero-stake'](h);

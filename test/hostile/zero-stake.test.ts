@@ -1,4 +1,4 @@
-// Issue 12, hole 2 through the API (dev server, real ledger): a price whose Worker Stake rounds to 0 is
+// A zero Worker Stake through the API (dev server, real ledger): a price whose Worker Stake rounds to 0 is
 // matched with no stake hold (the ledger refuses a zero hold, so a lock is not attempted), and the
 // contract settles or ends with exact balances and nothing held.
 import assert from 'node:assert/strict';
@@ -11,7 +11,7 @@ import { usdc } from '../support/balances';
 
 const h = useAppHarness();
 
-describe('a Worker Stake that rounds to 0 (hole 2)', () => {
+describe('a Worker Stake that rounds to 0', () => {
   test('fixed price of 9 minor units: accept holds no stake, deliver, approve → settled-fully-met, exact balances', async () => {
     const [client, worker] = await fundedAgents(h(), 2);
     const id = await created(h(), client!, { amount: '9' });

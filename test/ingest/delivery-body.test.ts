@@ -1,4 +1,4 @@
-// Delivery ingest (SPEC §10, seed 002_…): parse, validate each field's type, normalize the content,
+// Delivery ingest (docs/scoring.md §5): parse, validate each field's type, normalize the content,
 // extract the confidence.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';

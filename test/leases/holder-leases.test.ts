@@ -1,14 +1,14 @@
-// Leases that follow their holder (api/lease.ts): an Idempotency-Key reservation (both stores) and an
+// Leases that follow their holder (store/lease.ts): an Idempotency-Key reservation (both stores) and an
 // event-stream slot (PostgreSQL) stay held while their process's heartbeat renews them, free within the
 // lease once it stops, and a graceful stop gives them back at once. A holder whose key was taken over can
 // neither save an answer for it nor release it.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { requestHash } from '../../api/idempotency';
-import type { IdempotencyScope } from '../../api/idempotency-store';
-import { HolderHeartbeat } from '../../api/lease';
-import { PostgresStreamSlots } from '../../api/rate-limit-postgres';
-import { streamSlotLeases } from '../../api/stream-slot-leases';
+import type { IdempotencyScope } from '../../store/idempotency';
+import { HolderHeartbeat } from '../../store/lease';
+import { PostgresStreamSlots } from '../../store/rate-limit/postgres';
+import { streamSlotLeases } from '../../store/stream-caps/leases';
 import { describeEachApiStore } from '../auth/api-stores';
 import { ALICE, NOW } from '../auth/support';
 

@@ -20,7 +20,7 @@ function paramErrors(json: string): { param: string; message: string }[] {
 }
 
 describe('protocol parameters', () => {
-  test('defaults are exactly the table of SPEC §2', () => {
+  test('defaults are exactly the table of docs/protocol.md §2', () => {
     assert.deepEqual(DEFAULT_PARAMS, {
       version: 1,
       workerStakeBps: 1000,
@@ -43,7 +43,7 @@ describe('protocol parameters', () => {
     assert.deepEqual(parseParamsOverrides('{}'), DEFAULT_PARAMS);
   });
 
-  test('applies the example overrides of Appendix A', () => {
+  test('applies the example overrides of docs/api.md "Settings"', () => {
     const params = parseParamsOverrides('{"baVotingWindow": 12000, "baBond": "10000000"}');
     assert.deepEqual(params, { ...DEFAULT_PARAMS, baVotingWindow: 12_000, baBond: 10_000_000n });
   });

@@ -39,7 +39,7 @@ describe('payment and tier', () => {
   });
 });
 
-describe('settlement table of SPEC §7a', () => {
+describe('settlement table of docs/protocol.md §7a', () => {
   const holds = { escrow: 2_500_000n, workerStake: 250_000n, disputeBond: 125_000n };
 
   test('fully met: escrow to the Worker, stake returned, dispute bond slashed to the Treasury', () => {

@@ -30,7 +30,7 @@ const ALLOWED: [ContractStatus, ContractStatus][] = [
 ];
 
 describe('statuses', () => {
-  test('the twelve statuses of SPEC §4, and the operator release', () => {
+  test('the twelve statuses of docs/protocol.md §4, and the operator release', () => {
     assert.equal(CONTRACT_STATUSES.length, 13);
   });
 

@@ -1,4 +1,4 @@
-// Verdict thresholds (SPEC §10): ≥ 70 met, < 40 not met, otherwise unclear — on the mapping and
+// Verdict thresholds (docs/protocol.md §10): ≥ 70 met, < 40 not met, otherwise unclear — on the mapping and
 // on real algorithm outputs just under and at each threshold.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';

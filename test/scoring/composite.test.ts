@@ -1,4 +1,4 @@
-// Seed 003_… "Multi-Type Verification": the full service agreement example.
+// The full service agreement worked example (several verification types combined).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { scoreComposite } from '../../workflows/rules/scoring/composite';
@@ -6,7 +6,7 @@ import { scoreCheck } from '../../workflows/rules/scoring/score-check';
 import { LATER, moltbookPost, telegramReply } from './fixtures';
 
 describe('scoreComposite', () => {
-  // Weekly for 28 days, 4 actions: 3 done on time → 0.7 × 75 + 20 + 10 = 82.5 → 83 (rounded, as the seed averages).
+  // Weekly for 28 days, 4 actions: 3 done on time → 0.7 × 75 + 20 + 10 = 82.5 → 83 (rounded, as the reference averages).
   const consistency = scoreCheck(
     {
       type: 'consistency',

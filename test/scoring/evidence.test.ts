@@ -1,4 +1,4 @@
-// Evidence records: the delivery's shape, and the seed's required fields per platform.
+// Evidence records: the delivery's shape, and the required fields per platform.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ConsistencyCheck, Platform } from '../../workflows/rules/machine-checks';

@@ -1,4 +1,4 @@
-// Builders for evidence records and the seed 003_… worked examples as checks.
+// Builders for evidence records and the worked examples (docs/scoring.md §4) as checks.
 import type { ConsistencyCheck, QualityCheck, TimeBoundCheck } from '../../workflows/rules/machine-checks';
 import type { EvidenceRecord } from '../../workflows/rules/scoring/evidence';
 
@@ -43,7 +43,7 @@ export const dailyMoltbookCheck: ConsistencyCheck = {
   contentRequirements: { minLength: 100, requiredTags: ['health'] },
 };
 
-/** The seed's "Actual behavior", days counted from 2025-02-01 (UTC). Day 4 is missed. */
+/** The worked example's "Actual behavior", days counted from 2025-02-01 (UTC). Day 4 is missed. */
 export const dailyMoltbookEvidence: EvidenceRecord[] = [
   moltbookPost('2025-02-01T09:00:00Z', { contentLength: 100, contentTags: ['health'] }),
   moltbookPost('2025-02-02T10:00:00Z', { contentLength: 150, contentTags: ['health'] }),

@@ -12,7 +12,7 @@ function errors(input: unknown) {
 }
 
 describe('machineCheckSchema', () => {
-  test('the seed’s example commitments are accepted as they are written (camelCase)', () => {
+  test('the worked examples’ commitments are accepted as they are written (camelCase)', () => {
     for (const check of [dailyMoltbookCheck, supportBotCheck, threeMilestoneCheck]) {
       assert.deepEqual(machineCheckSchema.parse(check), check);
     }

@@ -21,7 +21,7 @@ describe('scoreQuality', () => {
     assert.deepEqual(r.breakdown.metrics, {});
   });
 
-  test('satisfaction is averaged over the rated samples only (the seed divides by all: 40)', () => {
+  test('satisfaction is averaged over the rated samples only (dividing by all would give 40)', () => {
     const r = scoreQuality(
       base,
       [

@@ -39,7 +39,7 @@ describe('scoreTimeBound', () => {
     assert.equal(graced.score, 96);
   });
 
-  test('an explicit penalty of 0 stays 0 (the seed’s `|| 1` would make it 1)', () => {
+  test('an explicit penalty of 0 stays 0 (a `|| 1` default would make it 1)', () => {
     assert.equal(
       scoreTimeBound(one({ penaltyPerLateHour: 0 }), at('2025-02-09T17:00:00Z'), LATER).score,
       100,
@@ -61,7 +61,7 @@ describe('scoreTimeBound', () => {
     assert.equal(noBonus.breakdown.milestones[0]?.status, 'early');
   });
 
-  test('milestone scores are rounded as in the seed: 30 min late at 1/h → 99.5 → 100', () => {
+  test('milestone scores are rounded: 30 min late at 1/h → 99.5 → 100', () => {
     assert.equal(scoreTimeBound(one(), at('2025-02-05T17:30:00Z'), LATER).score, 100);
     assert.equal(scoreTimeBound(one(), at('2025-02-05T18:36:00Z'), LATER).score, 98);
   });

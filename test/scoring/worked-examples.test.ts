@@ -1,4 +1,4 @@
-// The worked examples of seed 003_…, scored by its algorithms under SPEC §10's decisions. Each
+// The scoring worked examples (docs/scoring.md §4), scored by the algorithms under our decisions. Each
 // printed figure that the algorithm does not give is pinned next to the algorithm's own figure;
 // docs/scoring.md lists them.
 import { describe, test } from 'node:test';
@@ -18,7 +18,7 @@ import {
 
 const fixed = (n: number | undefined, digits = 3) => n?.toFixed(digits);
 
-describe('seed 003 example: daily Moltbook posts for 7 days', () => {
+describe('worked example: daily Moltbook posts for 7 days', () => {
   const r = scoreConsistency(dailyMoltbookCheck, dailyMoltbookEvidence, LATER);
 
   test('completion 6/7: the 80-character post counts (content affects quality only)', () => {
@@ -49,7 +49,7 @@ describe('seed 003 example: daily Moltbook posts for 7 days', () => {
   });
 });
 
-describe('seed 003 example: Telegram support bot, 20 interactions', () => {
+describe('worked example: Telegram support bot, 20 interactions', () => {
   const r = scoreQuality(supportBotCheck, supportBotEvidence, LATER);
 
   test('metric scores: response 90, completeness 85, satisfaction 4.2 / 5 = 84 (all agree)', () => {
@@ -69,13 +69,13 @@ describe('seed 003 example: Telegram support bot, 20 interactions', () => {
   test('overall (2·90 + 2·85 + 3·84) / 7 = 86, not the printed equal-weight 86.3; met', () => {
     assert.equal(r.score, 86);
     assert.equal(r.verdict, 'met');
-    // Printed: equal weights. The seed's unnormalized getMetricWeights (1/3, 1/3, 1.5/3) gives 100.33.
+    // Printed: equal weights. The reference's unnormalized getMetricWeights (1/3, 1/3, 1.5/3) gives 100.33.
     assert.equal(((90 + 85 + 84) / 3).toFixed(2), '86.33');
     assert.equal((90 / 3 + 85 / 3 + 84 * 0.5).toFixed(2), '100.33');
   });
 });
 
-describe('seed 003 example: three-milestone project, 2 points per late hour', () => {
+describe('worked example: three-milestone project, 2 points per late hour', () => {
   const r = scoreTimeBound(threeMilestoneCheck, threeMilestoneEvidence, LATER);
   const [design, prototype, final] = r.breakdown.milestones;
 

@@ -1,4 +1,4 @@
-// SPEC §14's restart promise, as a process: the real `npm start` tree (dev server persisted to its
+// A restart loses nothing, as a process: the real `npm start` tree (dev server persisted to its
 // file, worker, API) holds four contracts — created; matched, with a delivery deadline that passes
 // while everything is down; under review; disputed, with two of three votes in — when every process
 // of the tree is SIGKILLed at once. After the deadline has passed, `npm start` runs again on the same
@@ -39,7 +39,7 @@ const BA_STAKE = 5_000_000n;
 const BA_FUNDS = 8_000_000n;
 const CLIENT_FUNDS = 20_000_000n;
 const WORKER_FUNDS = 1_000_000n;
-// The defaults of SPEC §2 for the rest.
+// The defaults of docs/protocol.md §2 for the rest.
 const bps = (amount: bigint, points: number) => (amount * BigInt(points)) / 10_000n;
 const STAKE = bps(PRICE, 1000);
 const ABSENT_TO_CLIENT = bps(STAKE, 8000);

@@ -71,7 +71,7 @@ export const MATERIALS = {
 };
 
 /**
- * A valid fixed-price contract body (SPEC §3): direct to `worker`, or an open tender when it is
+ * A valid fixed-price contract body (docs/protocol.md §3): direct to `worker`, or an open tender when it is
  * undefined; deadlines 1 to 4 hours after `now`; `overrides` replace top-level fields.
  */
 export function contractBody<Overrides extends object = Record<never, never>>(

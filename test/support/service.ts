@@ -12,14 +12,9 @@ import { agentOwner, openLedger, type Balances, type Ledger } from '../../activi
 import { openRecords, type ContractRecordStore } from '../../activities/records';
 import { createApp, type App, type AppDeps } from '../../api/app';
 import { createOperatorClient } from '../../api/sdk';
-import type { SqliteKeyVault } from '../../api/vault';
-import {
-  closeApiStores,
-  openApiStores,
-  startApiServer,
-  type ApiServer,
-  type SqliteApiStores,
-} from '../../service/api-server';
+import type { SqliteKeyVault } from '../../store/vault/sqlite';
+import { startApiServer, type ApiServer } from '../../service/api-server';
+import { closeApiStores, openApiStores, type SqliteApiStores } from '../../store';
 import { loadSettings, type Settings } from '../../service/settings';
 import { createTemporalClient, workerDataConverter } from '../../service/temporal-client';
 import { CONTRACT_WORKFLOWS_PATH, createContractWorker } from '../../service/worker';

@@ -3,7 +3,12 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { SqliteKeyVault, VaultConflictError, VaultDecryptError, parseMasterKey } from '../../api/vault';
+import {
+  SqliteKeyVault,
+  VaultConflictError,
+  VaultDecryptError,
+  parseMasterKey,
+} from '../../store/vault/sqlite';
 import { describeEachApiStore } from '../auth/api-stores';
 import { tempDir } from '../auth/support';
 

@@ -1,4 +1,4 @@
-// Auctions (SPEC §5, §8) on the time-skipping server with the real ledger on SQLite: quotes, the close
+// Auctions (docs/protocol.md §5, §8) on the time-skipping server with the real ledger on SQLite: quotes, the close
 // of bidding at the deadline or by award, owner pick, the stake fallback, the match refund, the BA pool
 // drawn from the remaining bidders; exact USDC (and OCT) balances of every party.
 import { describe, test } from 'node:test';

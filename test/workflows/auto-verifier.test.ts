@@ -1,4 +1,4 @@
-// The automatic verifier (SPEC §10) on the time-skipping server: a machine-checkable criterion's
+// The automatic verifier (docs/protocol.md §10) on the time-skipping server: a machine-checkable criterion's
 // evidence is scored on delivery into the party view and the log; it informs and never decides, so
 // the Client's approval still settles in full, with the exact balances of every party.
 import { describe, test } from 'node:test';
@@ -25,7 +25,7 @@ describe('automatic verifier (time-skipping server, real ledger on SQLite)', () 
       assert.ok(deliveredAt !== undefined);
       const auto = view.autoVerification;
       assert.ok(auto !== null);
-      // Seed 003_… daily posts: 6 of 7 counted, every interval on time, one post too short.
+      // The daily-posts worked example: 6 of 7 counted, every interval on time, one post too short.
       const [result] = auto.results;
       assert.equal(result?.score.toFixed(3), '89.667');
       assert.equal(result.breakdown.type === 'consistency' && result.breakdown.actionsCounted, 6);

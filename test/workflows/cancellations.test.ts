@@ -1,4 +1,4 @@
-// Every cancellation reason of SPEC §4 with the exact balances of every party afterwards.
+// Every cancellation reason of docs/protocol.md §4 with the exact balances of every party afterwards.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { WorkflowNotFoundError } from '@temporalio/client';

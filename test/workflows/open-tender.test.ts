@@ -1,4 +1,4 @@
-// Matching (SPEC §5) and creation (§3): the open-tender race, a failed stake lock that does not block
+// Matching (docs/protocol.md §5) and creation (§3): the open-tender race, a failed stake lock that does not block
 // the next caller, insufficient escrow at creation, duplicate contract IDs.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';

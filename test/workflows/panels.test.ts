@@ -1,4 +1,4 @@
-// Disputes, Backup Agent panels, sealed votes and the tally (SPEC §7, §7a, §8, §13) on the
+// Disputes, Backup Agent panels, sealed votes and the tally (docs/protocol.md §7–§8) on the
 // time-skipping server with the real ledger on SQLite: exact USDC and OCT balances of every party.
 // Defaults: price 2.5 USDC, 2 criteria, baBond 10 USDC (slices of 5), reward 1 OCT per criterion.
 import { describe, test } from 'node:test';

@@ -151,7 +151,7 @@ export const PATHS = {
   },
 
   /**
-   * FDP with a machine-checkable criterion (seed 003_… daily posts): the automatic verifier scores
+   * FDP with a machine-checkable criterion (the daily-posts worked example): the automatic verifier scores
    * the delivery's evidence `met` on delivery (6 of 7 posts, 89.667); the Client approves.
    */
   async 'settled-approved-auto-verified'(h) {

@@ -1,4 +1,4 @@
-// Privacy-preserving review (SPEC §7, §7a): approve, auto-approve at the Review Deadline, and the
+// Privacy-preserving review (docs/protocol.md §7, §7a): approve, auto-approve at the Review Deadline, and the
 // Signal path — each with the exact balances of every party.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';

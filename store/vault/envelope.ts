@@ -1,5 +1,5 @@
-// The key vault's envelope encryption (SPEC §9, §10), shared by its storage back-ends (SQLite in
-// vault.ts, PostgreSQL in vault-postgres.ts). Each record gets a fresh 256-bit data key; the value
+// The key vault's envelope encryption (docs/security.md), shared by its storage back-ends (SQLite in
+// sqlite.ts, PostgreSQL in postgres.ts). Each record gets a fresh 256-bit data key; the value
 // is sealed under it with AES-256-GCM and the data key is sealed under the master key, both with the
 // record's identity as additional authenticated data, so a sealed value moved to another row fails
 // to open. Nothing is stored in plain text: not the value, not the data key, not a hash of the value.

@@ -1,10 +1,10 @@
 // The idempotency store on PostgreSQL: shared by every API process, so a key reserved through one
-// is seen by all. Same rules as SqliteIdempotencyStore (idempotency-sqlite.ts); no explicit transaction:
+// is seen by all. Same rules as SqliteIdempotencyStore (sqlite.ts); no explicit transaction:
 // each step is one atomic statement, and a take-over is a compare-and-set on `reserved_at`.
-// `holder` names the API process whose heartbeat renews a pending row (api/lease.ts).
-import type { PostgresPool } from './auth/postgres-db';
-import { createTables } from './auth/postgres-db';
-import type { LeasedRows } from './lease';
+// `holder` names the API process whose heartbeat renews a pending row (store/lease.ts).
+import type { PostgresPool } from '../postgres/pool';
+import { createTables } from '../postgres/pool';
+import type { LeasedRows } from '../lease';
 import type {
   IdempotencyRecord,
   IdempotencyScope,
@@ -12,13 +12,8 @@ import type {
   IdempotencyStoreOptions,
   Reservation,
   SavedAnswer,
-} from './idempotency-store';
-import {
-  IDEMPOTENCY_PRUNE_INTERVAL_MS,
-  idempotencyStoreSettings,
-  judgeRecord,
-  pruneCutoffs,
-} from './idempotency-store';
+} from '.';
+import { IDEMPOTENCY_PRUNE_INTERVAL_MS, idempotencyStoreSettings, judgeRecord, pruneCutoffs } from '.';
 
 const TABLE = `CREATE TABLE IF NOT EXISTS api_idempotency_keys (
   caller TEXT NOT NULL,

@@ -1,8 +1,8 @@
 // Withdrawals waiting for the operator's payout rail (docs/api.md "Withdrawals"). The ledger moves the
 // money (agent → USDC mint, the outside); this store only remembers where it should go and whether the
 // operator has sent it. A row is keyed by its ledger operation id, so recording it again is a no-op.
-import type { SqliteDatabase } from './auth/sqlite-file';
-import { openSqliteFile } from './auth/sqlite-file';
+import type { SqliteDatabase } from '../sqlite/open';
+import { openSqliteFile } from '../sqlite/open';
 
 export interface Payout {
   /** The ledger operation id of the withdrawal. */

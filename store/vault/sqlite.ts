@@ -1,13 +1,13 @@
-// The key vault (SPEC §9): holds the decryption keys of a contract's Supplementary Materials and
-// Delivery, and the delivery's normalized content (SPEC §10), envelope-encrypted (vault-envelope.ts).
-// This module is its public face and the SQLite back-end; vault-postgres.ts is the PostgreSQL one.
-import type { SqliteDatabase } from './auth/sqlite-file';
-import { openSqliteFile } from './auth/sqlite-file';
-import type { SealedRecord, VaultRecordId, VaultStorage } from './vault-envelope';
-import { EnvelopeKeyVault, checkMasterKey } from './vault-envelope';
+// The key vault (docs/protocol.md §9): holds the decryption keys of a contract's Supplementary Materials and
+// Delivery, and the delivery's normalized content (docs/protocol.md §10), envelope-encrypted (envelope.ts).
+// This module is its public face and the SQLite back-end; postgres.ts is the PostgreSQL one.
+import type { SqliteDatabase } from '../sqlite/open';
+import { openSqliteFile } from '../sqlite/open';
+import type { SealedRecord, VaultRecordId, VaultStorage } from './envelope';
+import { EnvelopeKeyVault, checkMasterKey } from './envelope';
 
-export type { KeyKind, KeyVault, SealedRecord, VaultRecordId, VaultStorage } from './vault-envelope';
-export { EnvelopeKeyVault, KEY_KINDS, VaultConflictError, VaultDecryptError } from './vault-envelope';
+export type { KeyKind, KeyVault, SealedRecord, VaultRecordId, VaultStorage } from './envelope';
+export { EnvelopeKeyVault, KEY_KINDS, VaultConflictError, VaultDecryptError } from './envelope';
 
 export const MASTER_KEY_SETTING = 'VAULT_MASTER_KEY';
 

@@ -1,9 +1,9 @@
 // Remembers each (keyid, nonce) a valid signature used, so a replayed request is refused, also
 // after a restart. A nonce is kept until its signature's `expires` plus a margin: past `expires`
 // the signature itself is refused, so the nonce can no longer be replayed.
-import type { Address } from './ethereum';
-import type { SqliteDatabase } from './sqlite-file';
-import { openSqliteFile } from './sqlite-file';
+import type { Address } from '../../workflows/rules/address';
+import type { SqliteDatabase } from '../sqlite/open';
+import { openSqliteFile } from '../sqlite/open';
 
 export interface NonceStore {
   /**

@@ -3,17 +3,11 @@
 // bucket and count one set of streams. A bucket is refilled and spent in one atomic UPSERT; a stream
 // slot is a row whose expiry the open stream keeps pushing forward (a crashed process's slots expire).
 import { randomUUID } from 'node:crypto';
-import type { PostgresPool } from './auth/postgres-db';
-import { createTables } from './auth/postgres-db';
-import {
-  fillTimeMs,
-  retryAfterMs,
-  type BucketRule,
-  type RateLimitStore,
-  type TakeResult,
-} from './rate-limit';
-import type { StreamCaps, StreamSlots } from './stream-caps';
-import { STREAM_SLOT_HOLDER_DDL } from './stream-slot-leases';
+import type { PostgresPool } from '../postgres/pool';
+import { createTables } from '../postgres/pool';
+import { fillTimeMs, retryAfterMs, type BucketRule, type RateLimitStore, type TakeResult } from '.';
+import type { StreamCaps, StreamSlots } from '../stream-caps';
+import { STREAM_SLOT_HOLDER_DDL } from '../stream-caps/leases';
 
 const SCHEMA = `CREATE TABLE IF NOT EXISTS api_rate_buckets (
   key TEXT PRIMARY KEY,
@@ -80,7 +74,7 @@ export interface PostgresStreamSlotsOptions {
   now?: () => number;
   /** A slot not heartbeaten for this long is taken to belong to a crashed process (default 60 s). */
   ttlMs?: number;
-  /** The process whose heartbeat also renews the slots it opens (api/stream-slot-leases.ts). */
+  /** The process whose heartbeat also renews the slots it opens (store/stream-caps/leases.ts). */
   holder?: string;
 }
 

@@ -1,9 +1,9 @@
-// Event-stream slots (api_event_streams, rate-limit-postgres.ts) as leases of the API process that serves
-// the stream (api/lease.ts): its heartbeat pushes the expiry of every slot it holds forward in one
+// Event-stream slots (api_event_streams, store/rate-limit/postgres.ts) as leases of the API process that serves
+// the stream (store/lease.ts): its heartbeat pushes the expiry of every slot it holds forward in one
 // statement, so a dead process's slots free within the lease, not the per-stream expiry; a graceful stop
 // gives them back at once (its streams close with it).
-import type { PostgresPool } from './auth/postgres-db';
-import type { LeasedRows } from './lease';
+import type { PostgresPool } from '../postgres/pool';
+import type { LeasedRows } from '../lease';
 
 /** The holder column, added to a table made before slots had holders (such slots expire as before). */
 export const STREAM_SLOT_HOLDER_DDL = `ALTER TABLE api_event_streams ADD COLUMN IF NOT EXISTS holder TEXT NOT NULL DEFAULT '';

@@ -1,9 +1,9 @@
 // The payout store on PostgreSQL (table api_payouts), shared by every API process. Same rules as
-// SqlitePayoutStore (payouts.ts).
-import type { PostgresPool } from './auth/postgres-db';
-import { createTables } from './auth/postgres-db';
-import type { NewPayout, Payout, PayoutRow, PayoutStore } from './payouts';
-import { PAYOUTS_COLUMNS, payoutFromRow } from './payouts';
+// SqlitePayoutStore (sqlite.ts).
+import type { PostgresPool } from '../postgres/pool';
+import { createTables } from '../postgres/pool';
+import type { NewPayout, Payout, PayoutRow, PayoutStore } from './sqlite';
+import { PAYOUTS_COLUMNS, payoutFromRow } from './sqlite';
 
 export class PostgresPayoutStore implements PayoutStore {
   private constructor(private readonly pool: PostgresPool) {}

@@ -1,8 +1,8 @@
 // The idempotency store's contract (api/idempotency.ts is its middleware): what a record means for a
-// repeated request, and the settings both stores share (idempotency-sqlite.ts, idempotency-postgres.ts).
-// A reservation is a lease of its holder's (api/lease.ts): the holding process's heartbeat renews it while
+// repeated request, and the settings both stores share (sqlite.ts, postgres.ts).
+// A reservation is a lease of its holder's (store/lease.ts): the holding process's heartbeat renews it while
 // the request runs, so only a dead holder's reservation lapses, within seconds.
-import { DEFAULT_LEASE, newHolderId } from './lease';
+import { DEFAULT_LEASE, newHolderId } from '../lease';
 
 /** Whose key it is and where it was used: keys of different callers or routes never collide. */
 export interface IdempotencyScope {
@@ -38,7 +38,7 @@ export interface IdempotencyStoreOptions {
   now?: () => number;
   /**
    * A reservation not renewed for this long is taken to be abandoned by a dead process (default
-   * DEFAULT_LEASE.leaseMs, 10 s); the holder's heartbeat (api/lease.ts) renews it well within that.
+   * DEFAULT_LEASE.leaseMs, 10 s); the holder's heartbeat (store/lease.ts) renews it well within that.
    */
   leaseMs?: number;
   /** Who holds the reservations this store makes (default: a new holder id per store). */

@@ -1,9 +1,9 @@
 // The key vault's PostgreSQL back-end: shared by every API process. Sealing and the vault's rules
-// are vault-envelope.ts's; this stores the sealed records (tables `api_vault_keys`, `api_vault_contents`).
-import type { PostgresPool } from './auth/postgres-db';
-import { createTables } from './auth/postgres-db';
-import type { SealedRecord, VaultRecordId, VaultStorage } from './vault-envelope';
-import { EnvelopeKeyVault, checkMasterKey } from './vault-envelope';
+// are envelope.ts's; this stores the sealed records (tables `api_vault_keys`, `api_vault_contents`).
+import type { PostgresPool } from '../postgres/pool';
+import { createTables } from '../postgres/pool';
+import type { SealedRecord, VaultRecordId, VaultStorage } from './envelope';
+import { EnvelopeKeyVault, checkMasterKey } from './envelope';
 
 const TABLES = { key: 'api_vault_keys', content: 'api_vault_contents' } as const;
 

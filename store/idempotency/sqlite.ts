@@ -1,22 +1,17 @@
-// The idempotency store in a SQLite file (one API process); the rules are idempotency-store.ts's, and
-// `holder` names the process whose heartbeat renews a pending row (api/lease.ts).
+// The idempotency store in a SQLite file (one API process); the rules are index.ts's, and
+// `holder` names the process whose heartbeat renews a pending row (store/lease.ts).
 import type { Transaction } from 'better-sqlite3';
-import type { SqliteDatabase } from './auth/sqlite-file';
-import { openSqliteFile } from './auth/sqlite-file';
+import type { SqliteDatabase } from '../sqlite/open';
+import { openSqliteFile } from '../sqlite/open';
 import type {
   IdempotencyScope,
   IdempotencyStore,
   IdempotencyStoreOptions,
   Reservation,
   SavedAnswer,
-} from './idempotency-store';
-import {
-  IDEMPOTENCY_PRUNE_INTERVAL_MS,
-  idempotencyStoreSettings,
-  judgeRecord,
-  pruneCutoffs,
-} from './idempotency-store';
-import type { LeasedRows } from './lease';
+} from '.';
+import { IDEMPOTENCY_PRUNE_INTERVAL_MS, idempotencyStoreSettings, judgeRecord, pruneCutoffs } from '.';
+import type { LeasedRows } from '../lease';
 
 type ReserveTx = (scope: IdempotencyScope, requestHash: string, now: number) => Reservation;
 

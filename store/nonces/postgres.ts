@@ -1,10 +1,10 @@
 // The nonce store on PostgreSQL: shared by every API process, so a request replayed to another
-// host is refused too. Same rules as SqliteNonceStore (nonce-store.ts).
-import type { Address } from './ethereum';
-import type { NonceStore, NonceStoreOptions } from './nonce-store';
-import { nonceStoreSettings } from './nonce-store';
-import type { PostgresPool } from './postgres-db';
-import { createTables } from './postgres-db';
+// host is refused too. Same rules as SqliteNonceStore (sqlite.ts).
+import type { Address } from '../../workflows/rules/address';
+import type { NonceStore, NonceStoreOptions } from './sqlite';
+import { nonceStoreSettings } from './sqlite';
+import type { PostgresPool } from '../postgres/pool';
+import { createTables } from '../postgres/pool';
 
 const TABLE = `CREATE TABLE IF NOT EXISTS api_signature_nonces (
   keyid TEXT NOT NULL,
