@@ -1,5 +1,5 @@
 // What a contract's view holds that no message changes any more, remembered from the views the API
-// reads, so an Update's answered view (workflows/contract/receipt.ts, history version 2) can be
+// reads, so an Update's answered view (workflows/contract/receipt.ts) can be
 // completed without a query of the workflow: the task description and the acceptance criteria (fixed
 // at creation), and the quotes (an auction's, once bidding has closed; a fixed-price contract has
 // none). Contract IDs are never reused, so an entry never goes stale. Per API process and bounded in

@@ -45,9 +45,9 @@ export interface ContractGateway {
   earlierAnswer(contractId: string, updateId: string | undefined): Promise<ContractView | undefined>;
   /**
    * Sends a message as an Update and returns the view after it. The Update answers a small receipt
-   * (the history keeps it); on history version 2 a bounded message's receipt carries the view, which
-   * the API completes from what it remembers of the contract (api/contract-facts-memo.ts); otherwise
-   * the view is read by query, which writes no history.
+   * (the history keeps it); a bounded message's receipt carries the view, which the API completes
+   * from what it remembers of the contract (api/contract-facts-memo.ts); otherwise (a quote, an
+   * award, a contract it remembers nothing of) the view is read by query, which writes no history.
    */
   send<Arg>(
     contractId: string,

@@ -1,8 +1,7 @@
 // What starts a contract's workflow, built from terms the creation rules accepted: one builder for
 // POST /contracts and the workflow test harness. The materials' key never enters the workflow (the
-// vault holds it); only their address and hash do. Every new contract is started for the current
-// history version (workflows/contract/lean-history.ts).
-import { HISTORY_VERSION, type ContractInput } from '../workflows/definitions';
+// vault holds it); only their address and hash do.
+import type { ContractInput } from '../workflows/definitions';
 import type { ContractTerms } from '../workflows/rules/contract-terms';
 import { termsToWire } from '../workflows/rules/contract-terms-wire';
 import { formatUsdc } from '../workflows/rules/money';
@@ -18,7 +17,6 @@ export function contractInput(
     contractId,
     terms: { ...wire, supplementaryMaterials: materials && { uri: materials.uri, sha256: materials.sha256 } },
     params: paramsToWire(params),
-    historyVersion: HISTORY_VERSION,
   };
 }
 

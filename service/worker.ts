@@ -19,7 +19,8 @@ export const CONTRACT_WORKFLOWS_PATH = require.resolve('../workflows/contract');
  * Contract workflows kept in memory between tasks (docs/performance.md, "Worker settings"): about
  * 1.4 MB of RSS each (bench/worker), so 500 cap the cache near 0.7 GB; the SDK's default grows with
  * the heap limit (2,428 on a 4 GB heap, about 3.4 GB). A contract outside the cache replays its
- * history at its next message or deadline, which a lean history keeps short.
+ * history at its next message or deadline, which the workflow keeps short
+ * (docs/performance.md, "History events per path").
  */
 export const MAX_CACHED_CONTRACTS = 500;
 

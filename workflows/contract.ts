@@ -6,13 +6,12 @@ import { lockEscrow, runContract } from './contract/lifecycle';
 import { registerHandlers } from './contract/messages';
 import { registerOperatorHandlers } from './contract/needs-operator';
 import { writeRecord } from './contract/record';
-import { startsLean } from './contract/lean-history';
 import { newContract } from './contract/state';
 
 export { holdReconcilerWorkflow } from './reconciler';
 
 export async function contractWorkflow(input: ContractInput): Promise<ContractOutcome> {
-  const contract = newContract(input, Date.now(), startsLean);
+  const contract = newContract(input, Date.now());
   registerHandlers(contract);
   registerOperatorHandlers(contract);
   if (await lockEscrow(contract)) await runContract(contract);

@@ -76,22 +76,7 @@ export interface ContractInput {
   terms: WorkflowTermsWire;
   /** The parameter snapshot in force at creation (rules/params paramsToWire), used for the whole life. */
   params: ProtocolParamsWire;
-  /**
-   * The history's shape the contract was started for (HISTORY_VERSION), set by the API for every new
-   * contract; absent on contracts started before it, which decide by patched() as they always did
-   * (workflows/contract/lean-history.ts). Workers must understand it before the API sets it
-   * (docs/operations.md "Rolling out a history version").
-   */
-  historyVersion?: number;
 }
-
-/**
- * 1: no patch marker; the holds of messages that cannot race (a direct award's accept, a dispute, a
- * vote) locked as local activities; the start carries the contract's first search attributes.
- * 2: the messages whose number per run is bounded (all but `quote` and `award`) answer the view after
- * the change in their receipt (`MessageReceipt.view`), without what never changes once bidding closed.
- */
-export const HISTORY_VERSION = 2;
 
 /** Why a contract was never created: its escrow lock was refused (the `created` Update's failure code). */
 export type EscrowRefusal = 'insufficient_funds' | 'escrow_refused';
@@ -292,8 +277,8 @@ export interface MessageReceipt {
   /** A quote: the ID of the caller's live quote. */
   quoteId: string | null;
   /**
-   * History version 2, every message but `quote` and `award`: the view after the change, without the
-   * fields the API remembers per contract (docs/security.md §12). Absent on older contracts' answers.
+   * Every message but `quote` and `award`: the view after the change, without the fields the API
+   * remembers per contract (docs/security.md §12). Absent on a quote's and an award's answer.
    */
   view?: AnsweredView;
 }

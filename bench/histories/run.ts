@@ -1,27 +1,23 @@
 // History events per path, read from the saved histories (test/histories), against the goals of the
 // performance issue: FDP happy path <= 40, dispute with 3 votes <= 100, auction with 10 bidders <= 150.
-// Measures only. `before` is the same path's history recorded before the history version
-// (legacy-<path>-before-history-version.json: leaner histories, asked by patch). `real` leaves out the workflow task a refused Update
-// costs here: the saved histories come from the time-skipping test server, which writes that task;
+// Measures only. `real` leaves out the workflow task a refused Update costs here: the saved histories come from the time-skipping test server, which writes that task;
 // the Temporal server drops a refused Update's (speculative) workflow task, so there it costs no event.
 // An auction history with fewer than 10 quotes is projected to 10 with what one quote costs in that
 // history (its Update, the workflow task that takes it and its upsert; not an event that task also
 // took, such as a deadline's timer firing). Run: npx tsx bench/histories/run.ts
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { historyFromFile } from '../../test/histories/format';
 
 const DIR = join(import.meta.dirname, '../../test/histories');
 const AUCTION_BIDDERS = 10;
-const LEGACY_SUFFIX = '-before-history-version';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 const T = temporal.api.enums.v1.EventType;
 
 interface Row {
   path: string;
-  before: string;
   events: number;
   refused: number;
   real: number;
@@ -111,13 +107,11 @@ function measure(file: string): Row {
     if (name) updates.set(name, (updates.get(name) ?? 0) + 1);
   }
   const path = file.replace(/\.json$/, '');
-  const legacy = `legacy-${path}${LEGACY_SUFFIX}.json`;
   const refused = refusedUpdateTasks(events);
   const real = events.length - 3 * refused;
   const [goal, verdict] = goalOf(path, events, real, updates);
   return {
     path,
-    before: existsSync(join(DIR, legacy)) ? String(read(legacy).length) : '-',
     events: events.length,
     refused,
     real,
@@ -133,12 +127,11 @@ function measure(file: string): Row {
 }
 
 const rows = readdirSync(DIR)
-  .filter((f) => f.endsWith('.json') && !f.startsWith('legacy-'))
+  .filter((f) => f.endsWith('.json'))
   .sort()
   .map(measure);
 const columns: Array<[keyof Row, number]> = [
   ['path', 30],
-  ['before', 6],
   ['events', 6],
   ['refused', 7],
   ['real', 4],

@@ -3,7 +3,7 @@
 //    worker with the prebuilt bundle (service/workflow-bundle.ts), in alternating rounds.
 // 2. Cache: heap per cached contract workflow, from N open contracts each waiting on its deadline
 //    (a real worker, ledger and codec on the time-skipping server); the cache size follows from it.
-// 3. Replay: what a cache miss costs, replaying the saved lean histories.
+// 3. Replay: what a cache miss costs, replaying the saved histories.
 // Run: node --expose-gc --import tsx bench/worker/run.ts   (BENCH_ROUNDS, default 3; BENCH_OPEN, default 200)
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -105,7 +105,7 @@ async function cacheCost(): Promise<void> {
   }
 }
 
-/** What a cache miss costs: replaying a saved (lean) history from its start. */
+/** What a cache miss costs: replaying a saved history from its start. */
 async function replayCost(): Promise<void> {
   const dir = join(import.meta.dirname, '../../test/histories');
   const files = readdirSync(dir).filter((f) => f.endsWith('.json') && !f.startsWith('legacy-'));
@@ -125,7 +125,7 @@ async function replayCost(): Promise<void> {
   }
   const ms = performance.now() - started;
   console.log(
-    `replay (a cache miss): ${histories.length} lean histories, ${events} events in ${ms.toFixed(0)} ms; ` +
+    `replay (a cache miss): ${histories.length} histories, ${events} events in ${ms.toFixed(0)} ms; ` +
       `${(ms / histories.length).toFixed(1)} ms per contract`,
   );
 }

@@ -1,18 +1,14 @@
 // Every message's answer through the API is the caller's view a GET reads right after it (docs/api.md
-// "Messages"): on history version 2 the bounded messages answer the view in their Update's receipt,
-// which the API completes from what it remembers of the contract; a quote and an award answer a
-// receipt, and the API reads the view by query. Also: an API process that remembers nothing of the
-// contract (a restarted one), a contract started for history version 1 (receipts only), a keyed
-// retry, and a terminal contract answered from its record. Real dev server, worker and ledger.
+// "Messages"): the bounded messages answer the view in their Update's receipt, which the API
+// completes from what it remembers of the contract; a quote and an award answer a receipt, and the
+// API reads the view by query. Also: an API process that remembers nothing of the contract (a
+// restarted one), a keyed retry, and a terminal contract answered from its record. Real dev server,
+// worker and ledger.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { Client } from '@temporalio/client';
-import { acceptUpdate, contractWorkflowId, type ContractView } from '../../workflows/definitions';
-import { checkContractBody } from '../../workflows/rules/contract-terms';
-import { createContractBodySchema } from '../../workflows/rules/contract-body';
-import { contractInput, contractSummary } from '../../api/contract-input';
-import { createContractGateway, startContract } from '../../api/contract-gateway';
-import { randomContractId } from '../../api/contract-ids';
+import { acceptUpdate, type ContractView } from '../../workflows/definitions';
+import { createContractGateway } from '../../api/contract-gateway';
 import { contractDataConverter, createTemporalClient } from '../../service/temporal-client';
 import { appOn, makeDir, TASK_QUEUE, useAppHarness, type AppHarness } from '../support/service';
 import { openApiStores, closeApiStores } from '../../store';
@@ -213,30 +209,6 @@ describe('a message answers the view a GET reads right after it', () => {
       first.close();
       second.close();
     }
-  });
-
-  test('a contract started for history version 1 answers receipts: the API reads the view by query', async () => {
-    const [client, worker] = await funded(2);
-    const checked = checkContractBody(
-      createContractBodySchema.parse(contractBody(worker!.address)),
-      Date.now(),
-      client!.address,
-    );
-    assert.ok(checked.ok);
-    const id = randomContractId();
-    const temporal = createTemporalClient({
-      connection: h().env.connection,
-      namespace: h().env.namespace ?? 'default',
-      codecKey: h().settings.payloadCodecKey,
-    });
-    const input = { ...contractInput(id, checked.terms, h().settings.params), historyVersion: 1 };
-    await startContract(temporal.workflow, TASK_QUEUE, input, contractSummary(id, checked.terms));
-    const receipt = await temporal.workflow
-      .getHandle(contractWorkflowId(id))
-      .executeUpdate(acceptUpdate, { args: [{ caller: worker!.address }] });
-    assert.equal(receipt.view, undefined, 'a version-1 contract answers a receipt');
-    await answersAsGet(h().app, worker!, id, 'deliveries', delivery);
-    assert.equal((await answersAsGet(h().app, client!, id, 'approve')).status, 'settled-fully-met');
   });
 
   test('an Update ID taken before answers the view now, not the one back then', async () => {

@@ -1,7 +1,7 @@
 // Records the history of every contract path (test/workflows/scenarios.ts) under test/histories/<path>.json,
 // for the replay test. Run after a deliberate change of workflow code: `npx tsx test/histories/record.ts`
-// (every path) or `npx tsx test/histories/record.ts <path> ...` (only those). Histories of paths no
-// longer in PATHS (e.g. legacy-*.json, recorded by older code) are kept: they prove patched() works.
+// (every path) or `npx tsx test/histories/record.ts <path> ...` (only those). Before 1.0 the workflow
+// has one version: a change re-records every path, and a history of a path no longer in PATHS goes.
 // The payloads are sealed with the test-only HISTORY_CODEC_KEY, as every history is in production.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

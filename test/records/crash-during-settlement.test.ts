@@ -157,7 +157,7 @@ test('a worker killed after writing the record (a local activity): the retried t
   const run = await approvedIntoCrash('recordContract');
   const first = await recordOf(run.settings, run.id);
   assert.equal(first?.view.status, 'settled-fully-met');
-  assert.ok(first?.writer, "a leaner history names the record's writer");
+  assert.ok(first?.writer, 'the record names its writer');
   await settlesOnceOnFreshWorker(run);
   const last = await recordOf(run.settings, run.id);
   assert.equal(last?.view.status, 'settled-fully-met');

@@ -77,8 +77,8 @@ describe('open tender and creation (time-skipping server, real ledger on SQLite)
       assert.deepEqual(await h.ledger.holdsByContract(run.contractId), []);
       assert.equal((await handle.query(contractQuery)).created, false);
       const description = await handle.describe();
-      // No contract attribute: the start carried the first ones, the refusal took them back (and a
-      // versioned history records no patch, so no TemporalChangeVersion either).
+      // No contract attribute: the start carried the first ones, the refusal took them back (and the
+      // workflow records no patch, so no TemporalChangeVersion either).
       const keys = description.typedSearchAttributes.getAll().map((a) => a.key.name);
       assert.deepEqual(keys, []);
     }));

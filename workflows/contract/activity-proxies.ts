@@ -4,18 +4,18 @@
 // infrastructure errors are safe. Domain errors (InsufficientFunds, ...) are non-retryable failures
 // raised by the activities. The panel activities seat and close the Backup Agent panel (also idempotent).
 //
-// On a lean history (lean-history.ts) a few calls run as local activities, on the worker that runs
-// the workflow task, recorded as one marker: the escrow lock (its body is the contract's input), the
-// contract's last batch, the panel's seats and the scoring; on a leaner history also the draw secret
-// and the durable record (record.ts: the store takes a retried task's rewrite). A local activity is run again only when
+// Local activities, run on the worker that runs the workflow task and recorded as one marker event
+// (instead of three events and a workflow task): the escrow lock (its body is the contract's input),
+// the contract's last batch, the panel's seats, the scoring, the draw secret and the durable record
+// (record.ts: the store takes a retried task's rewrite). A local activity is run again only when
 // its workflow task fails before completing; the retried task replays the same history and makes the
 // same call, which the ledger answers as a replay (or refuses as a conflict: never a second move).
 // Scheduled: a hold a message locks where messages race (an open tender's accepts, an auction's
 // match), since a retried task may take another message first and the hold must not exist without
-// its message's acceptance (docs/performance.md §3); on a versioned history the holds of messages
-// that cannot race — a direct award's accept, the dispute, a vote — are local (messageLock). Scheduled,
-// always: the reads a later write depends on (the panel registry, the eligibility holds), whose answer
-// must be in the history first.
+// its message's acceptance (docs/performance.md §3); the holds of messages that cannot race — a
+// direct award's accept, the dispute, a vote — are local (messageLock). Scheduled, always: the reads
+// a later write depends on (the panel registry, the eligibility holds), whose answer must be in the
+// history first.
 import { proxyActivities, proxyLocalActivities, type ActivityInterfaceFor } from '@temporalio/workflow';
 import type { DrawActivities } from '../../activities/draw-activities';
 import type { LedgerActivities, SettleInput } from '../../activities/ledger-activities';
@@ -23,68 +23,11 @@ import type { OperatorActivities } from '../../activities/operator-activities';
 import type { PanelActivities } from '../../activities/panel-activities';
 import type { RecordActivities } from '../../activities/record-activities';
 import type { ScoringActivities } from '../../activities/scoring-activities';
-import type { Lean } from './lean-history';
 
 const options = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 } as const;
-
-export const scheduled = {
-  ledger: proxyActivities<LedgerActivities>(options),
-  panels: proxyActivities<PanelActivities>(options),
-  draws: proxyActivities<DrawActivities>(options),
-  records: proxyActivities<RecordActivities>(options),
-};
-const local = {
-  ledger: proxyLocalActivities<LedgerActivities>(options),
-  panels: proxyLocalActivities<PanelActivities>(options),
-  draws: proxyLocalActivities<DrawActivities>(options),
-  records: proxyLocalActivities<RecordActivities>(options),
-};
-
-/** The escrow lock and the last batch: local activities on a lean history. */
-export function ledger(c: Lean): ActivityInterfaceFor<LedgerActivities> {
-  return c.lean ? local.ledger : scheduled.ledger;
-}
-
-/**
- * The hold a message locks (a stake, a bond). Local only on a versioned history and only where
- * `raceFree`: one caller can pass the message's validator, once (the named Worker's accept, the
- * Client's dispute, a drawn BA's vote), so a retried task locks the same hold under the same operation
- * id and a hold left by a task that never completed is released by the contract's last batch
- * (`final`, settleLast).
- */
-export function messageLock(c: Lean, raceFree: boolean): ActivityInterfaceFor<LedgerActivities> {
-  return c.versioned && raceFree ? local.ledger : scheduled.ledger;
-}
-
-/** The panel's seats (open, close): local activities on a lean history. */
-export function panels(c: Lean): ActivityInterfaceFor<PanelActivities> {
-  return c.lean ? local.panels : scheduled.panels;
-}
-
-/** The contract's last batch: on a lean history it also releases any hold of the contract left open. */
-export function settleLast(c: Lean, input: SettleInput) {
-  return ledger(c).settle(c.lean ? { ...input, final: true } : input);
-}
-
-/**
- * The draw secret (draw-secret.ts), sealed in the history either way: a scheduled activity, or a local
- * one on a leaner history. A retried task draws a new secret, which is safe: the one drawn before is
- * in no history and its commitment reached nobody (both are written by the task that completes).
- */
-export function draws(c: Lean): ActivityInterfaceFor<DrawActivities> {
-  return c.leaner ? local.draws : scheduled.draws;
-}
-
-/** The durable record's write (record.ts): a local activity on a leaner history. */
-export function records(c: Lean): ActivityInterfaceFor<RecordActivities> {
-  return c.leaner ? local.records : scheduled.records;
-}
-
-/** The operator's release of every hold (needs-operator.ts). */
-export const operator = proxyActivities<OperatorActivities>(options);
 
 // Pure computation: a few attempts cover a worker restart; past them the delivery stays unscored
 // rather than holding the deliver Update open.
@@ -97,12 +40,40 @@ const scoringOptions = {
     maximumAttempts: 5,
   },
 } as const;
-const scoringProxies = {
-  scheduled: proxyActivities<ScoringActivities>(scoringOptions),
-  local: proxyLocalActivities<ScoringActivities>(scoringOptions),
+
+export const scheduled = {
+  ledger: proxyActivities<LedgerActivities>(options),
+  panels: proxyActivities<PanelActivities>(options),
 };
 
-/** The automatic verifier's scoring (auto-verifier.ts): a local activity on a lean history (no side effect). */
-export function scoring(c: Lean): ActivityInterfaceFor<ScoringActivities> {
-  return c.lean ? scoringProxies.local : scoringProxies.scheduled;
+export const local = {
+  ledger: proxyLocalActivities<LedgerActivities>(options),
+  panels: proxyLocalActivities<PanelActivities>(options),
+  /**
+   * The draw secret (draw-secret.ts), sealed in the history. A retried task draws a new secret, which
+   * is safe: the one drawn before is in no history and its commitment reached nobody (both are
+   * written by the task that completes).
+   */
+  draws: proxyLocalActivities<DrawActivities>(options),
+  records: proxyLocalActivities<RecordActivities>(options),
+  /** The automatic verifier's scoring (auto-verifier.ts): no side effect. */
+  scoring: proxyLocalActivities<ScoringActivities>(scoringOptions),
+};
+
+/**
+ * The hold a message locks (a stake, a bond). Local only where `raceFree`: one caller can pass the
+ * message's validator, once (the named Worker's accept, the Client's dispute, a drawn BA's vote), so a
+ * retried task locks the same hold under the same operation id and a hold left by a task that never
+ * completed is released by the contract's last batch (`final`, settleLast).
+ */
+export function messageLock(raceFree: boolean): ActivityInterfaceFor<LedgerActivities> {
+  return raceFree ? local.ledger : scheduled.ledger;
 }
+
+/** The contract's last batch: it also releases any hold of the contract left open. */
+export function settleLast(input: SettleInput) {
+  return local.ledger.settle({ ...input, final: true });
+}
+
+/** The operator's release of every hold (needs-operator.ts). */
+export const operator = proxyActivities<OperatorActivities>(options);

@@ -24,7 +24,7 @@ type Pick = { via: 'best-quote' } | { via: 'owner-pick'; quoteId: string };
 /** Locks the bidder's Worker Stake on its quoted price; null when it cannot fund it (nothing locked). */
 async function tryLockStake(c: Contract, q: AuctionQuote): Promise<StakeHold | null> {
   const amount = workerStakeFor(q.price, c.params);
-  if (stakeIsNoHold(c, amount)) return { amount, holdId: null };
+  if (stakeIsNoHold(amount)) return { amount, holdId: null };
   try {
     const { holdId } = await lockWorkerStake(c, q.bidder, amount);
     return { amount, holdId };

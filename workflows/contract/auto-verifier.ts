@@ -9,9 +9,7 @@ import { agentVerifiedEvent } from '../rules/event-constructors';
 import { AUTO_VERIFIER_AGENT_ID } from '../rules/events';
 import { checksOf, verdictsByCriterion, type ScoredCriterion } from '../rules/scoring/criteria';
 import type { DeliveryEvidence } from '../rules/scoring/evidence';
-import { scoring } from './activity-proxies';
-import { patchedBefore } from './lean-history';
-import { PATCHES } from './patches';
+import { local } from './activity-proxies';
 import type { Contract } from './state';
 
 /** Only the checks travel to the activity: a criterion's text is not needed to score it. */
@@ -21,16 +19,15 @@ function checksOnly(criteria: readonly ScoredCriterion[]): ScoredCriterion[] {
 
 /**
  * Scores the delivery just recorded on `c` (status `under-review`). Does nothing for a contract
- * without machine checks, and nothing on the histories recorded before this existed.
+ * without machine checks.
  */
 export async function verifyDelivery(c: Contract, evidence: DeliveryEvidence | undefined): Promise<void> {
   const criteria = c.terms.acceptanceCriteria;
   if (c.delivery === null || checksOf(criteria).every((check) => check === undefined)) return;
-  if (!patchedBefore(c, PATCHES.autoVerifier)) return;
   const delivery = c.delivery;
   let scored;
   try {
-    scored = await scoring(c).scoreDelivery({
+    scored = await local.scoring.scoreDelivery({
       criteria: checksOnly(criteria),
       ...(evidence === undefined ? {} : { evidence }),
       evaluatedAt: new Date(delivery.deliveredAt).toISOString(),

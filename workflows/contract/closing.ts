@@ -14,7 +14,7 @@ import { toWire } from '../rules/money';
 import { cancellationFor, settlementFor } from '../rules/settlement';
 import { cancelledStatus } from '../rules/status';
 import type { Tally } from '../rules/tally';
-import { panels, scheduled, settleLast } from './activity-proxies';
+import { local, scheduled, settleLast } from './activity-proxies';
 import { tallyOf } from './panel';
 import { panelPostings, slashedNonVoters } from './panel-postings';
 import type { Contract, Decision } from './state';
@@ -39,7 +39,7 @@ export function postingsFor(c: Contract, splits: readonly HoldSplit[]): Settleme
 
 async function applyCancellation(c: Contract, decision: Extract<Decision, { kind: 'cancel' }>) {
   const cancellation = cancellationFor(decision.reason, c.holds(), c.params);
-  await settleLast(c, {
+  await settleLast({
     contractId: c.contractId,
     step: 'cancellation',
     postings: postingsFor(c, cancellation.holds),
@@ -96,13 +96,13 @@ async function applyResolution(c: Contract, decision: Extract<Decision, { kind: 
   );
   const settlement = settlementFor(c.holds(), decision.criteriaMet, c.params);
   const panelMoney = t === null ? [] : await tallyPostings(c, t);
-  await settleLast(c, {
+  await settleLast({
     contractId: c.contractId,
     step: 'settlement',
     postings: [...postingsFor(c, settlement.holds), ...panelMoney],
   });
   if (t !== null && c.panel!.members.length > 0) {
-    await panels(c).closePanel({ contractId: c.contractId, rows: [...c.voteRows!] });
+    await local.panels.closePanel({ contractId: c.contractId, rows: [...c.voteRows!] });
   }
   c.settled(settlement.payment, settlement.status);
   c.record(

@@ -1,4 +1,4 @@
-// One timer per deadline (lean histories, lean-history.ts): a wait whose next deadline is the one the
+// One timer per deadline: a wait whose next deadline is the one the
 // running timer already counts down to keeps that timer, so a message that changes nothing about the
 // deadline (a vote, a quote, a refused call) costs no timer cancelled and started again. The timer is
 // cancelled only when the next deadline moves; one still running when the contract ends is dropped

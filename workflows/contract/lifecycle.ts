@@ -1,7 +1,7 @@
 // The contract's life as one loop: react to each decision and each deadline until a terminal status.
 // Which deadline is next comes from the rules (nextDeadline); what happens when it passes is here.
 // A standard delivery or a dispute draws a Backup Agent panel here; its `voting` deadline tallies.
-// Issue 7 (auctions) turns the `match` deadline of an auction into the close of bidding.
+// An auction's `match` deadline is the close of bidding (auction-match.ts).
 import { condition } from '@temporalio/workflow';
 import { FailureType } from '../definitions';
 import type { NextDeadline } from '../rules/deadlines';
@@ -9,7 +9,7 @@ import { clientReviewVerdicts } from '../rules/agent-verdicts';
 import { contractCreatedEvent } from '../rules/event-constructors';
 import { drawCommitment } from '../rules/draw';
 import { toWire } from '../rules/money';
-import { ledger } from './activity-proxies';
+import { local } from './activity-proxies';
 import { closeBiddingAtDeadline } from './auction-match';
 import { applyDecision } from './closing';
 import { newDrawSecret } from './draw-secret';
@@ -17,8 +17,6 @@ import { releaseByOperator, underWatch } from './needs-operator';
 import { withdrawStartAttributes } from './observability';
 import { decideTally, drawPanelFor } from './panel';
 import { DeadlineTimer } from './deadline-timer';
-import { patchedBefore } from './lean-history';
-import { PATCHES } from './patches';
 import { activityFailureMessage, activityFailureType } from './rejection';
 import type { Contract } from './state';
 
@@ -27,7 +25,7 @@ export async function lockEscrow(c: Contract): Promise<boolean> {
   const amount = c.terms.amount;
   let holdId: string;
   try {
-    ({ holdId } = await ledger(c).lockEscrow({
+    ({ holdId } = await local.ledger.lockEscrow({
       contractId: c.contractId,
       client: c.terms.client,
       amount: toWire(amount),
@@ -45,9 +43,10 @@ export async function lockEscrow(c: Contract): Promise<boolean> {
     withdrawStartAttributes();
     return false;
   }
-  // After the lock (a contract never created has no secret and no patch marker), before the escrow
-  // counts as held: no message sees the contract without its secret.
-  c.escrowHeld({ amount, holdId }, await newDrawSecret(c));
+  // After the lock (a contract never created has no secret), before the escrow counts as held: no
+  // message sees the contract without its secret.
+  const drawSecret = await newDrawSecret();
+  c.escrowHeld({ amount, holdId }, drawSecret);
   c.record(
     contractCreatedEvent(c.eventContext(c.terms.client), {
       contractCode: c.terms.code,
@@ -59,29 +58,17 @@ export async function lockEscrow(c: Contract): Promise<boolean> {
       acceptanceCriteria: c.terms.acceptanceCriteria,
       deadlines: c.terms.deadlines,
       materialsSha256: c.terms.supplementaryMaterials?.sha256 ?? null,
-      drawCommitment: c.drawSecret === null ? null : drawCommitment(c.drawSecret),
+      drawCommitment: drawCommitment(drawSecret),
     }),
   );
   return true;
-}
-
-/** Waits for `changed` or the deadline; true when `changed` held first. A passed deadline does not wait. */
-async function untilChangedOr(changed: () => boolean, next: NextDeadline | null): Promise<boolean> {
-  if (next === null) {
-    await condition(changed);
-    return true;
-  }
-  const remaining = next.at - Date.now();
-  if (remaining <= 0) return changed();
-  return condition(changed, remaining, { summary: `${next.kind} deadline` });
 }
 
 async function onDeadline(c: Contract, kind: NextDeadline['kind']): Promise<void> {
   switch (kind) {
     case 'match':
       // An auction's bidding closes: the best quote wins, or none does (auction-match.ts).
-      if (c.terms.contractType === 'auction' && patchedBefore(c, PATCHES.auction))
-        return closeBiddingAtDeadline(c);
+      if (c.terms.contractType === 'auction') return closeBiddingAtDeadline(c);
       // Under the match lock: an accept already locking its stake finishes first and wins.
       await c.matchLock.run(() => {
         if (c.status === 'created' && c.decision === null) {
@@ -114,8 +101,6 @@ async function onDeadline(c: Contract, kind: NextDeadline['kind']): Promise<void
 /** Runs the contract from `created` to a terminal status. */
 export async function runContract(c: Contract): Promise<void> {
   const timer = new DeadlineTimer();
-  const wait = (changed: () => boolean, next: NextDeadline | null) =>
-    c.lean ? timer.until(changed, next) : untilChangedOr(changed, next);
   while (!c.terminal) {
     // Each step that moves money or seats a panel runs under watch: a failure waits for the operator.
     if (c.operator.releasing) {
@@ -134,9 +119,9 @@ export async function runContract(c: Contract): Promise<void> {
     c.publishNow(); // e.g. NextDeadline moves from the withdrawal to the delivery deadline
     const next = c.nextDeadline(Date.now());
     const seen = c.revision;
-    // A lean history also wakes for a change to publish alone (a quote): the timer keeps running.
-    const changed = await wait(() => c.revision !== seen || c.publication.pending, next);
+    // It also wakes for a change to publish alone (a quote): the timer keeps running.
+    const changed = await timer.until(() => c.revision !== seen || c.publication.pending, next);
     if (!changed && next !== null) await onDeadline(c, next.kind);
   }
-  if (c.lean) c.publishNow();
+  c.publishNow();
 }

@@ -4,7 +4,7 @@
 // Handlers that end the contract leave the money to the main loop (a Decision) and wait until it is done,
 // so the Update's answer is the view after the change.
 import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
-import { ApplicationFailure, condition, patched, setHandler, TemporalFailure } from '@temporalio/workflow';
+import { ApplicationFailure, condition, setHandler, TemporalFailure } from '@temporalio/workflow';
 import {
   acceptSignal,
   acceptUpdate,
@@ -53,7 +53,6 @@ import { disputeBondFor } from '../rules/holds';
 import { toWire } from '../rules/money';
 import type { CancellationReason } from '../rules/status';
 import { decideTally, everyoneVoted } from './panel';
-import { PATCHES } from './patches';
 import { messageLock } from './activity-proxies';
 import {
   activityFailureMessage,
@@ -65,7 +64,6 @@ import {
   type Rejection,
 } from './rejection';
 import { verifyDelivery } from './auto-verifier';
-import { patchedBefore } from './lean-history';
 import { votesResult } from './record';
 import { admit, mayLogRejection, settleSpending } from './budget';
 import { receipt } from './receipt';
@@ -119,7 +117,7 @@ const accept: MessageSpec<{ caller: string }> = {
       try {
         recheck(c, input, validateAccept);
         const amount = c.stakeAmount();
-        const holdId = stakeIsNoHold(c, amount)
+        const holdId = stakeIsNoHold(amount)
           ? null
           : await lockOrRefuse('Worker Stake', amount, () => lockWorkerStake(c, worker, amount));
         c.matched(worker, { amount, holdId });
@@ -188,8 +186,7 @@ const deliver: MessageSpec<DeliverInput> = {
     const sha256 = input.sha256.toLowerCase();
     const contentHash = input.contentHash.toLowerCase();
     // Standard mode: the panel is drawn at once (by the main loop) and votes while under review.
-    // Histories recorded before panels (no marker) keep waiting in `under-review` as they did.
-    const panelDue = c.terms.verificationMode === 'standard' && patchedBefore(c, PATCHES.panel);
+    const panelDue = c.terms.verificationMode === 'standard';
     c.delivered({ uri: input.uri, sha256, contentHash, deliveredAt: Date.now() }, panelDue);
     c.record(
       contractDeliveredEvent(c.eventContext(worker), {
@@ -254,7 +251,7 @@ function lockBondOrRefuse(
 ): Promise<string> {
   return lockOrRefuse(kind === 'ba-bond' ? 'BA bond' : 'Dispute Bond', amount, () =>
     // One dispute (the Client's), one vote per drawn BA: they cannot race (activity-proxies.ts).
-    messageLock(c, true).lockBond({ contractId: c.contractId, kind, party, amount: toWire(amount) }),
+    messageLock(true).lockBond({ contractId: c.contractId, kind, party, amount: toWire(amount) }),
   );
 }
 
@@ -344,14 +341,6 @@ function admission<I>(c: Contract, spec: MessageSpec<I>, input: unknown): Reject
   return spec.validate(c, input) ?? admit(c, spec.message, input);
 }
 
-// The budget on the Signal path is patched (Update validators are not replayed).
-function signalAdmission<I>(c: Contract, spec: MessageSpec<I>, input: unknown): Rejection | null {
-  return (
-    spec.validate(c, input) ??
-    (c.versioned || patched(PATCHES.signalBudget) ? admit(c, spec.message, input) : null)
-  );
-}
-
 /** A refusal after acceptance is counted (budget.ts) and recorded; null when `error` is no refusal. */
 function refusedAfterAdmission<I>(
   c: Contract,
@@ -388,7 +377,7 @@ function register<I>(c: Contract, spec: MessageSpec<I>): void {
     },
   );
   setHandler(spec.signal, async (input: I) => {
-    const broken = signalAdmission(c, spec, input);
+    const broken = admission(c, spec, input);
     if (broken !== null) return recordRejection(c, spec.message, input, broken);
     try {
       await spec.run(c, input);

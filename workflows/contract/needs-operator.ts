@@ -5,13 +5,7 @@
 // contract is flagged `needs-operator` (event, NeedsOperator search attribute), and the loop waits for
 // the operator: `retry` runs the step again, `release` returns every hold to its owner and ends the
 // contract `cancelled-by-operator`.
-import {
-  ActivityFailure,
-  condition,
-  patched,
-  setHandler,
-  upsertSearchAttributes,
-} from '@temporalio/workflow';
+import { ActivityFailure, condition, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import { FailureType } from '../definitions';
 import {
   needsOperatorQuery,
@@ -28,8 +22,7 @@ import {
 } from '../rules/event-constructors';
 import { cancellationFor } from '../rules/settlement';
 import { needsOperatorKey } from '../search-attributes';
-import { operator, panels } from './activity-proxies';
-import { PATCHES } from './patches';
+import { local, operator } from './activity-proxies';
 import { activityFailureType, reject, rejection } from './rejection';
 import type { Contract } from './state';
 
@@ -38,25 +31,15 @@ function flag(c: Contract, stuck: StuckStep | null): void {
   upsertSearchAttributes([{ key: needsOperatorKey, value: stuck !== null }]);
 }
 
-/**
- * Whether a failed step waits for the operator. A leaner contract always does, without asking
- * patched() here: this runs right after a local activity's failure, which a slow workflow task can
- * hand to the code one task after the task that recorded it. A patch marker written then sits in a
- * later task than the replay asks for it, and the replay fails as nondeterministic (seen under load).
- */
-function watched(c: Contract): boolean {
-  return c.leaner || patched(PATCHES.needsOperator);
-}
-
 /** Runs one step of the main loop; a failure of one of its activities waits for the operator. */
 export async function underWatch(c: Contract, step: string, work: () => Promise<void>): Promise<void> {
   const before = c.snapshot();
   try {
     await work();
   } catch (error) {
-    // A scheduled activity's failure is an ActivityFailure; a local one's (lean history) its own ApplicationFailure.
+    // A scheduled activity's failure is an ActivityFailure; a local one's its own ApplicationFailure.
     const failureType = activityFailureType(error);
-    if (!(error instanceof ActivityFailure || failureType !== null) || !watched(c)) throw error;
+    if (!(error instanceof ActivityFailure || failureType !== null)) throw error;
     c.restore(before);
     c.record(needsOperatorEvent(c.eventContext('system'), { step, failureType: failureType ?? 'unknown' }));
     flag(c, { step, failureType: failureType ?? 'unknown', since: new Date(Date.now()).toISOString() });
@@ -77,7 +60,7 @@ export async function releaseByOperator(c: Contract): Promise<void> {
   const released = cancellationFor('by-operator', c.holds(), c.params);
   await operator.releaseContractHolds({ contractId: c.contractId });
   if (c.panel !== null && c.panel.members.length > 0 && c.voteRows === null) {
-    await panels(c).closePanel({ contractId: c.contractId, rows: [] });
+    await local.panels.closePanel({ contractId: c.contractId, rows: [] });
   }
   c.released();
   c.transition(released.status);

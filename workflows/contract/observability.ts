@@ -22,8 +22,6 @@ export interface Published {
   readonly criteriaMet: readonly string[] | null;
   readonly payment: bigint | null;
   nextDeadline(now: number): NextDeadline | null;
-  /** Lean history (lean-history.ts): changes are published once per workflow task, at the main loop's wait. */
-  readonly lean: boolean;
   readonly publication: Publication;
 }
 
@@ -31,7 +29,7 @@ export interface Published {
 export interface Publication {
   /** What publish last sent, so an unchanged view is not upserted again. */
   key: string;
-  /** Lean: a change is waiting for the main loop to publish it (it wakes the loop). */
+  /** A change is waiting for the main loop to publish it (it wakes the loop). */
   pending: boolean;
 }
 
@@ -63,12 +61,11 @@ function details(c: Published, next: { kind: string; at: number } | null): strin
 }
 
 /**
- * At a change of state: publishes at once on histories from before lean-history; on lean ones the
- * main loop publishes once, when it waits (publishNow), so a workflow task makes at most one upsert.
+ * At a change of state: the main loop publishes once, when it waits (publishNow), so a workflow task
+ * makes at most one upsert.
  */
 export function publish(c: Published): void {
-  if (c.lean) c.publication.pending = true;
-  else publishNow(c);
+  c.publication.pending = true;
 }
 
 /**

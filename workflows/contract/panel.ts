@@ -6,7 +6,7 @@ import { votingWindowEnd } from '../rules/deadlines';
 import { panelDrawnEvent } from '../rules/event-constructors';
 import { toWire } from '../rules/money';
 import { tally, type Tally } from '../rules/tally';
-import { panels, scheduled } from './activity-proxies';
+import { local, scheduled } from './activity-proxies';
 import type { Contract } from './state';
 
 /**
@@ -29,7 +29,7 @@ export async function drawPanelFor(c: Contract): Promise<void> {
     exclude: [c.terms.client, c.worker],
     secret: c.drawSecret,
   });
-  if (draw.panel.length > 0) await panels(c).openPanel({ contractId: c.contractId, members: draw.panel });
+  if (draw.panel.length > 0) await local.panels.openPanel({ contractId: c.contractId, members: draw.panel });
   const drawnAt = Date.now();
   const votingEndsAt = votingWindowEnd(drawnAt, c.params);
   c.panelDrawn({ members: draw.panel, drawnAt, votingEndsAt });

@@ -1,6 +1,6 @@
 // The answer of every contract Update (definitions MessageReceipt). Temporal keeps every Update's
-// answer in the history, so an answer must not grow with the quotes or the task description. On
-// history version 2 the messages a run can take only a bounded number of times (all but a quote,
+// answer in the history, so an answer must not grow with the quotes or the task description. The
+// messages a run can take only a bounded number of times (all but a quote,
 // which anyone may send up to the caps, and an award, whose view would carry every quote) also
 // answer the view after the change, without the fields that cannot change any more once bidding is
 // closed (docs/security.md §12): the API then needs no query to answer the caller.
@@ -29,7 +29,7 @@ export function receipt(c: Contract, message: ContractMessage, input: unknown): 
     workerStake: c.stake === null ? null : toWire(c.stake.amount),
     backupAgents: c.panel?.members ?? [],
     quoteId: ownQuote?.quoteId ?? null,
-    ...(c.answersViews && !RECEIPT_ONLY.includes(message) ? { view: answeredView(c.view()) } : {}),
+    ...(RECEIPT_ONLY.includes(message) ? {} : { view: answeredView(c.view()) }),
   };
 }
 

@@ -1,13 +1,11 @@
 // The contract's durable record (docs/records.md): at a terminal status the workflow hands its view,
 // event log and vote rows to the database, so reads outlive the workflow's retention or deletion.
-// On a leaner history a local activity writes it, naming its writer (this run, the task's time): a
+// A local activity writes it, naming its writer (this run, the task's time): a
 // task retried after writing it decides again and rewrites it; the store takes that rewrite from the
 // same run only, and only a later one (activities/records/types.ts).
 import { workflowInfo } from '@temporalio/workflow';
 import type { VotesResult } from '../definitions';
-import { records } from './activity-proxies';
-import { patchedBefore } from './lean-history';
-import { PATCHES } from './patches';
+import { local } from './activity-proxies';
 import type { Contract } from './state';
 
 /** The votes query's and the record's answer: sealed while a drawn panel votes; no rows without a panel. */
@@ -17,12 +15,11 @@ export function votesResult(c: Contract): VotesResult {
 }
 
 export async function writeRecord(c: Contract): Promise<void> {
-  if (!patchedBefore(c, PATCHES.record)) return;
-  await records(c).recordContract({
+  await local.records.recordContract({
     contractId: c.contractId,
     view: c.view(),
     events: [...c.events],
     votes: votesResult(c),
-    ...(c.leaner ? { writer: { runId: workflowInfo().runId, at: Date.now() } } : {}),
+    writer: { runId: workflowInfo().runId, at: Date.now() },
   });
 }

@@ -35,7 +35,7 @@ export function rejectionOf(error: unknown): Rejection | null {
 
 /**
  * The domain error an activity raised: a scheduled activity's arrives as the cause of an
- * ActivityFailure, a local activity's (lean histories, activities.ts) as the ApplicationFailure itself.
+ * ActivityFailure, a local activity's (activity-proxies.ts) as the ApplicationFailure itself.
  */
 function activityError(error: unknown): ApplicationFailure | null {
   if (error instanceof ActivityFailure) return error.cause instanceof ApplicationFailure ? error.cause : null;

@@ -37,7 +37,6 @@ import type { Verdict } from '../rules/verdicts';
 import { BudgetSpent } from './budget-spent';
 import { WorkflowLock } from './lock';
 import { publish, publishNow, type Publication } from './observability';
-import type { Lean } from './lean-history';
 
 /** The terms as the workflow keeps them (WorkflowTermsWire decoded): ContractTerms, the materials reduced to a key-less reference. */
 export type WorkflowTerms = Omit<ContractTerms, 'supplementaryMaterials'> & {
@@ -114,13 +113,9 @@ type ReadOnlyField<V> = V extends readonly (infer E)[] ? readonly E[] : V;
  */
 export type Contract = { readonly [K in keyof ContractState]: ReadOnlyField<ContractState[K]> };
 
-/** A new contract's state; `startsLean` is asked once its input is valid (lean-history.ts). */
-export function newContract(
-  input: ContractInput,
-  now: number,
-  startsLean: (input: ContractInput) => Lean,
-): Contract {
-  return new ContractState(input, now, startsLean);
+/** A new contract's state. */
+export function newContract(input: ContractInput, now: number): Contract {
+  return new ContractState(input, now);
 }
 
 // The fields are public for the Contract view above; only this class assigns them. `wake` (the main
@@ -131,14 +126,6 @@ class ContractState {
   readonly terms: WorkflowTerms;
   readonly params: ProtocolParams;
   readonly createdAt: number;
-  /** Decided once, at the start (lean-history.ts): the history-saving commands are used. */
-  readonly lean: boolean;
-  /** Decided once, at the start (lean-history.ts): the draw secret and the record as local activities. */
-  readonly leaner: boolean;
-  /** Decided once, from the input (lean-history.ts): no patch markers, race-free locks local. */
-  readonly versioned: boolean;
-  /** Decided once, from the input (lean-history.ts): bounded messages answer the view (receipt.ts). */
-  readonly answersViews: boolean;
 
   escrow: EscrowState = { state: 'pending' };
   status: ContractStatus = 'created';
@@ -166,7 +153,7 @@ class ContractState {
   /** Bumped (wake) on every change the main loop must react to; the Update receipts show it. */
   revision = 0;
   events: ContractEvent[] = [];
-  /** What observability.publish last sent and whether a change waits to be published (lean). */
+  /** What observability.publish last sent and whether a change waits to be published. */
   readonly publication: Publication = { key: '', pending: false };
   /** Serializes the messages that race for the match (accept, decline, cancel, award) and the Match Deadline. */
   readonly matchLock = new WorkflowLock();
@@ -187,7 +174,7 @@ class ContractState {
   /** A step waiting for the operator, the operator's pending action, and steps done (needs-operator.ts). */
   operator: Readonly<OperatorState> = { stuck: null, action: null, releasing: false, completed: 0 };
 
-  constructor(input: ContractInput, now: number, startsLean: (input: ContractInput) => Lean) {
+  constructor(input: ContractInput, now: number) {
     try {
       this.params = paramsFromWire(input.params);
       this.terms = { ...input.terms, amount: fromWire(input.terms.amount) };
@@ -200,11 +187,6 @@ class ContractState {
     this.contractId = input.contractId;
     this.worker = this.terms.worker;
     this.createdAt = now;
-    const lean = startsLean(input);
-    this.lean = lean.lean;
-    this.leaner = lean.leaner;
-    this.versioned = lean.versioned;
-    this.answersViews = lean.answersViews;
   }
 
   /** The main loop must react to this change: it waits until the revision moves. */
@@ -212,7 +194,7 @@ class ContractState {
     this.revision++;
   }
 
-  /** An operator-visible value changed: publish it (at once, or at the loop's wait on a lean history). */
+  /** An operator-visible value changed: publish it at the loop's wait. */
   private publish(): void {
     publish(this);
   }
@@ -247,7 +229,7 @@ class ContractState {
   }
 
   /** The escrow is held (the draw secret first: no message sees the contract without it); publishes. */
-  escrowHeld(escrow: HeldFunds, drawSecret: string | null): void {
+  escrowHeld(escrow: HeldFunds, drawSecret: string): void {
     this.drawSecret = drawSecret;
     this.escrow = { state: 'held', ...escrow };
     this.publish();

@@ -2,16 +2,14 @@
 // bidding (auction-match.ts): whether it is a hold at all, and its ledger lock. Each caller keeps its
 // own answer to a Worker that cannot fund it (an accept is refused, an auction tries the next quote)
 // and its own awaits (docs/workflow.md "State protocol"); `Contract.matched` then records the match.
-import { patched } from '@temporalio/workflow';
 import type { Address } from '../rules/address';
 import { toWire } from '../rules/money';
 import { messageLock } from './activity-proxies';
-import { PATCHES } from './patches';
 import type { Contract } from './state';
 
 /** True when `amount` needs no lock: it rounds to zero (docs/protocol.md "A stake that rounds to zero"). */
-export function stakeIsNoHold(c: Contract, amount: bigint): boolean {
-  return amount === 0n && (c.versioned || patched(PATCHES.zeroStake));
+export function stakeIsNoHold(amount: bigint): boolean {
+  return amount === 0n;
 }
 
 /**
@@ -20,5 +18,5 @@ export function stakeIsNoHold(c: Contract, amount: bigint): boolean {
  */
 export function lockWorkerStake(c: Contract, worker: Address, amount: bigint): Promise<{ holdId: string }> {
   const raceFree = c.terms.awardMethod === 'direct' && c.terms.contractType !== 'auction';
-  return messageLock(c, raceFree).lockStake({ contractId: c.contractId, worker, amount: toWire(amount) });
+  return messageLock(raceFree).lockStake({ contractId: c.contractId, worker, amount: toWire(amount) });
 }
