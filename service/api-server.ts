@@ -1,5 +1,7 @@
 // Builds every dependency of the API from the settings and serves it over HTTP (the start script
 // calls this). The API's own stores are opened by store/ (openApiStoresFor), beside the ledger.
+// The rows a process holds in them are leases its heartbeat renews (store/lease.ts); close() drains the
+// requests in flight, then gives back what it still holds.
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
@@ -10,6 +12,7 @@ import { startAgentFeed } from './agent-feed';
 import { createApp, type App } from '../api/app';
 import { closeApiStores, openApiStoresFor } from '../store';
 import { TASK_QUEUE } from '../temporal.config';
+import { DEFAULT_DRAIN_MS, RequestDrain } from './api-drain';
 import type { Settings } from './settings';
 import { createPayloadCodec } from './codec';
 import { connectTemporalClient } from './temporal-client';
@@ -27,11 +30,15 @@ export interface ApiServerOptions {
   env?: NodeJS.ProcessEnv;
   hostname?: string;
   taskQueue?: string;
+  /** How long close() waits for requests in flight (default DEFAULT_DRAIN_MS). */
+  drainMs?: number;
+  /** Where close() says what it did (default console.log). */
+  log?: (line: string) => void;
 }
 
-function listen(app: App, port: number, hostname: string): Promise<ServerType> {
+function listen(fetch: App['fetch'], port: number, hostname: string): Promise<ServerType> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port, hostname }, () => resolve(server));
+    const server = serve({ fetch, port, hostname }, () => resolve(server));
     server.once('error', reject);
   });
 }
@@ -94,24 +101,32 @@ export async function startApiServer(settings: Settings, options: ApiServerOptio
       ...('pool' in stores ? { store: stores.rateLimits, streams: stores.streamSlots } : {}),
     },
   });
-  const server = await listen(app, settings.port, hostname);
+  const drain = new RequestDrain();
+  const server = await listen(drain.wrap(app.fetch), settings.port, hostname);
   const port = (server.address() as AddressInfo).port;
+  const log = options.log ?? ((line: string) => console.log(line));
+  const drainMs = options.drainMs ?? DEFAULT_DRAIN_MS;
   return {
     app,
     url: `http://${urlHost(hostname)}:${port}`,
     port,
     async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        // Keep-alive sockets would hold close() open.
-        if ('closeAllConnections' in server) server.closeAllConnections();
-      });
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      log(`api: stopping: no new requests; ${drain.pending} in flight, waiting up to ${drainMs} ms`);
+      const left = await drain.drain(drainMs);
+      // Keep-alive sockets (and event streams) would hold close() open.
+      if ('closeAllConnections' in server) server.closeAllConnections();
+      await closed;
       await feed.stop();
       await feedStore.close();
       await temporal.connection.close();
       await ledger.close();
       await records.close();
-      await closeApiStores(stores);
+      const released = await closeApiStores(stores);
+      log(
+        `api: stopped: ${left === 0 ? 'every request in flight answered' : `${left} requests cut off unanswered`}; ` +
+          `${released} Idempotency-Keys and stream slots still held given back`,
+      );
     },
   };
 }

@@ -6,12 +6,12 @@ import { openFeed } from '../store/agent-feed';
 import { TASK_QUEUE, temporalConnectConfig } from '../temporal.config';
 import type { Settings } from './settings';
 import { workerDataConverter } from './temporal-client';
-import { createContractWorker, startReconciler, type ContractWorkerTuning } from './worker';
+import { createContractWorker, startReconciler, WORKER_SHUTDOWN, type ContractWorkerTuning } from './worker';
 import { prebuiltWorkflowBundle } from './workflow-bundle';
 
 export interface RunningWorker {
   worker: Worker;
-  /** Stops polling, lets running tasks finish, then closes the connection and the ledger. */
+  /** Stops polling, lets running tasks finish (WORKER_SHUTDOWN bounds it), then closes the connection and the ledger. */
   stop(): Promise<void>;
 }
 
@@ -19,6 +19,7 @@ export async function startWorker(
   settings: Settings,
   env: NodeJS.ProcessEnv = process.env,
   tuning?: ContractWorkerTuning,
+  log: (line: string) => void = (line) => console.log(line),
 ): Promise<RunningWorker> {
   const config = temporalConnectConfig(env);
   const connection = await NativeConnection.connect(config.connectionOptions);
@@ -41,8 +42,13 @@ export async function startWorker(
   return {
     worker,
     async stop() {
+      const started = Date.now();
+      log(
+        `worker: stopping: no new tasks; finishing those in flight (up to ${WORKER_SHUTDOWN.shutdownGraceTime})`,
+      );
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
+      log(`worker: stopped after ${Date.now() - started} ms: every task in flight finished or handed back`);
       await connection.close();
       await ledger.close();
       await records.close();

@@ -49,6 +49,13 @@ export const CONTRACT_WORKER_TUNING: ContractWorkerTuning = {
   maxConcurrentLocalActivityExecutions: 8,
 };
 
+/**
+ * A stopping worker (SIGTERM) polls no more tasks and lets the ones it runs finish: ledger activities take
+ * milliseconds, so 10 s is ample; past it they are cancelled (and retried elsewhere), and at 20 s the
+ * worker gives up waiting so a stop is always bounded. A task it leaves is retried by another worker.
+ */
+export const WORKER_SHUTDOWN = { shutdownGraceTime: '10s', shutdownForceTime: '20s' } as const;
+
 export interface ContractWorkerOptions {
   connection: NativeConnection;
   namespace?: string;
@@ -80,6 +87,7 @@ export function createContractWorker(options: ContractWorkerOptions): Promise<Wo
     ...(dataConverter === undefined ? {} : { dataConverter }),
     ...(workflowBundle === undefined ? { workflowsPath: CONTRACT_WORKFLOWS_PATH } : { workflowBundle }),
     activities: options.wrapActivities?.(activities) ?? activities,
+    ...WORKER_SHUTDOWN,
     ...(options.tuning ?? CONTRACT_WORKER_TUNING),
   });
 }

@@ -2,8 +2,10 @@
 // dialect (the ledger's: PostgreSQL when the ledger is there, same database and schema, one pool for
 // every store; else SQLite files under the data dir) and opens each store, which creates its tables.
 // The rest of the app holds the store contracts; only this folder knows tables, SQL and pools.
+// The rows a process holds in them (reserved Idempotency-Keys, event-stream slots) are leases its heartbeat
+// renews (lease.ts); closeApiStores gives back what it still holds.
 import { join } from 'node:path';
-import { PostgresIdempotencyStore } from './idempotency/postgres';
+import { idempotencyLeases, PostgresIdempotencyStore } from './idempotency/postgres';
 import { SqliteIdempotencyStore } from './idempotency/sqlite';
 import { PostgresNonceStore } from './nonces/postgres';
 import { SqliteNonceStore } from './nonces/sqlite';
@@ -11,7 +13,9 @@ import { PostgresPayoutStore } from './payouts/postgres';
 import { SqlitePayoutStore } from './payouts/sqlite';
 import type { PostgresPool, PostgresPoolOptions } from './postgres/pool';
 import { openPostgresPool } from './postgres/pool';
+import { DEFAULT_LEASE, HolderHeartbeat, newHolderId } from './lease';
 import { PostgresRateLimitStore, PostgresStreamSlots } from './rate-limit/postgres';
+import { streamSlotLeases } from './stream-caps/leases';
 import { PostgresKeyVault } from './vault/postgres';
 import { SqliteKeyVault } from './vault/sqlite';
 
@@ -37,6 +41,8 @@ export interface SqliteApiStores {
   nonces: SqliteNonceStore;
   idempotency: SqliteIdempotencyStore;
   payouts: SqlitePayoutStore;
+  /** Renews this process's reserved keys; closeApiStores gives them back. */
+  lease: HolderHeartbeat;
 }
 
 /** The API's own stores as tables of a PostgreSQL database, on one pool. */
@@ -49,16 +55,25 @@ export interface PostgresApiStores {
   rateLimits: PostgresRateLimitStore;
   streamSlots: PostgresStreamSlots;
   pool: PostgresPool;
+  /** Renews this process's reserved keys and stream slots, on a connection of its own (`leasePool`). */
+  lease: HolderHeartbeat;
+  leasePool: PostgresPool;
 }
 
 export type ApiStores = SqliteApiStores | PostgresApiStores;
 
 export function openApiStores(dir: string, vaultMasterKey: Uint8Array): SqliteApiStores {
+  const holder = newHolderId();
+  const idempotency = new SqliteIdempotencyStore(join(dir, 'idempotency.sqlite'), {
+    holder,
+    leaseMs: DEFAULT_LEASE.leaseMs,
+  });
   return {
     vault: new SqliteKeyVault(join(dir, 'vault.sqlite'), vaultMasterKey),
     nonces: new SqliteNonceStore(join(dir, 'nonces.sqlite')),
-    idempotency: new SqliteIdempotencyStore(join(dir, 'idempotency.sqlite')),
+    idempotency,
     payouts: new SqlitePayoutStore(join(dir, 'payouts.sqlite')),
+    lease: new HolderHeartbeat({ holder, rows: [idempotency.leases] }).start(),
   };
 }
 
@@ -68,18 +83,28 @@ export async function openPostgresApiStores(
   vaultMasterKey: Uint8Array,
 ): Promise<PostgresApiStores> {
   const pool = await openPostgresPool(options);
+  // The heartbeat's own connection: a beat never queues behind the requests that hold the main pool.
+  const leasePool = await openPostgresPool({ ...options, poolSize: 1 }).catch(async (error: unknown) => {
+    await pool.end();
+    throw error;
+  });
+  const holder = newHolderId();
+  const { leaseMs } = DEFAULT_LEASE;
   try {
-    return {
+    const stores = {
       vault: await PostgresKeyVault.open(pool, vaultMasterKey),
       nonces: await PostgresNonceStore.open(pool),
-      idempotency: await PostgresIdempotencyStore.open(pool),
+      idempotency: await PostgresIdempotencyStore.open(pool, { holder, leaseMs }),
       payouts: await PostgresPayoutStore.open(pool),
       rateLimits: await PostgresRateLimitStore.open(pool),
-      streamSlots: await PostgresStreamSlots.open(pool),
+      streamSlots: await PostgresStreamSlots.open(pool, { holder, ttlMs: leaseMs }),
       pool,
+      leasePool,
     };
+    const rows = [idempotencyLeases(leasePool), streamSlotLeases(leasePool, leaseMs)];
+    return { ...stores, lease: new HolderHeartbeat({ holder, rows }).start() };
   } catch (error) {
-    await pool.end();
+    await Promise.all([pool.end(), leasePool.end()]);
     throw error;
   }
 }
@@ -99,14 +124,28 @@ export async function openApiStoresFor(settings: ApiStoreSettings): Promise<ApiS
   return openApiStores(settings.dataDir, settings.vaultMasterKey);
 }
 
-/** Closes SQLite stores at once (no promise to await); PostgreSQL ones resolve when the pool has ended. */
+/**
+ * Gives back the keys and slots this process still holds and closes the stores: SQLite ones at once (no
+ * promise to await), PostgreSQL ones when the pools have ended (resolving how many rows were given back).
+ */
 export function closeApiStores(stores: SqliteApiStores): void;
-export function closeApiStores(stores: ApiStores): Promise<void>;
-export function closeApiStores(stores: ApiStores): void | Promise<void> {
-  if ('pool' in stores) return stores.pool.end();
+export function closeApiStores(stores: ApiStores): Promise<number>;
+export function closeApiStores(stores: ApiStores): void | Promise<number> {
+  if ('pool' in stores) return closePostgresApiStores(stores);
+  stores.lease.halt();
+  // better-sqlite3 runs the statement before this promise resolves, so the file can close right after.
+  void stores.idempotency.leases.releaseAll(stores.lease.holder);
   stores.vault.close();
   stores.nonces.close();
   stores.idempotency.close();
   stores.payouts.close();
-  return Promise.resolve();
+  return Promise.resolve(0);
+}
+
+async function closePostgresApiStores(stores: PostgresApiStores): Promise<number> {
+  try {
+    return await stores.lease.stop();
+  } finally {
+    await Promise.all([stores.pool.end(), stores.leasePool.end()]);
+  }
 }

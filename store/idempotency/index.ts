@@ -1,5 +1,8 @@
 // The idempotency store's contract (api/idempotency.ts is its middleware): what a record means for a
 // repeated request, and the settings both stores share (sqlite.ts, postgres.ts).
+// A reservation is a lease of its holder's (store/lease.ts): the holding process's heartbeat renews it while
+// the request runs, so only a dead holder's reservation lapses, within seconds.
+import { DEFAULT_LEASE, newHolderId } from '../lease';
 
 /** Whose key it is and where it was used: keys of different callers or routes never collide. */
 export interface IdempotencyScope {
@@ -24,17 +27,22 @@ export type Reservation =
 export interface IdempotencyStore {
   /** Atomically: reserve a new key, or say what the existing record means for this request. */
   reserve(scope: IdempotencyScope, requestHash: string): Promise<Reservation>;
-  /** Saves the answer of a reserved key. */
+  /** Saves the answer of a key this store's holder reserved (not one another process has taken over since). */
   complete(scope: IdempotencyScope, answer: SavedAnswer): Promise<void>;
-  /** Drops a reservation whose request failed without a definite answer, so it can be retried. */
+  /** Drops this holder's reservation of a request that failed without a definite answer, so it can be retried. */
   release(scope: IdempotencyScope): Promise<void>;
 }
 
 export interface IdempotencyStoreOptions {
   /** Milliseconds since the epoch; defaults to Date.now. */
   now?: () => number;
-  /** A reservation older than this is taken to be abandoned by a crashed process (default 2 min). */
+  /**
+   * A reservation not renewed for this long is taken to be abandoned by a dead process (default
+   * DEFAULT_LEASE.leaseMs, 10 s); the holder's heartbeat (store/lease.ts) renews it well within that.
+   */
   leaseMs?: number;
+  /** Who holds the reservations this store makes (default: a new holder id per store). */
+  holder?: string;
   /** Saved answers are kept this long (default 24 h). */
   retentionMs?: number;
 }
@@ -46,7 +54,8 @@ export const IDEMPOTENCY_PRUNE_INTERVAL_MS = 60_000;
 export function idempotencyStoreSettings(options: IdempotencyStoreOptions) {
   return {
     now: options.now ?? Date.now,
-    leaseMs: options.leaseMs ?? 120_000,
+    leaseMs: options.leaseMs ?? DEFAULT_LEASE.leaseMs,
+    holder: options.holder ?? newHolderId(),
     retentionMs: options.retentionMs ?? 24 * 3600_000,
   };
 }
@@ -55,7 +64,7 @@ export function idempotencyStoreSettings(options: IdempotencyStoreOptions) {
 export interface IdempotencyRecord {
   requestHash: string;
   state: 'pending' | 'done';
-  /** Milliseconds since the epoch. */
+  /** When it was reserved or its holder last renewed it (milliseconds since the epoch). */
   reservedAt: number;
   status: number | null;
   contentType: string | null;

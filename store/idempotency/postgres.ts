@@ -1,8 +1,10 @@
 // The idempotency store on PostgreSQL: shared by every API process, so a key reserved through one
 // is seen by all. Same rules as SqliteIdempotencyStore (sqlite.ts); no explicit transaction:
 // each step is one atomic statement, and a take-over is a compare-and-set on `reserved_at`.
+// `holder` names the API process whose heartbeat renews a pending row (store/lease.ts).
 import type { PostgresPool } from '../postgres/pool';
 import { createTables } from '../postgres/pool';
+import type { LeasedRows } from '../lease';
 import type {
   IdempotencyRecord,
   IdempotencyScope,
@@ -24,9 +26,13 @@ const TABLE = `CREATE TABLE IF NOT EXISTS api_idempotency_keys (
   status INTEGER,
   content_type TEXT,
   body BYTEA,
+  holder TEXT NOT NULL DEFAULT '',
   PRIMARY KEY (caller, method, path, key)
 );
-CREATE INDEX IF NOT EXISTS api_idempotency_keys_reserved_at ON api_idempotency_keys (reserved_at);`;
+ALTER TABLE api_idempotency_keys ADD COLUMN IF NOT EXISTS holder TEXT NOT NULL DEFAULT '';
+CREATE INDEX IF NOT EXISTS api_idempotency_keys_reserved_at ON api_idempotency_keys (reserved_at);
+CREATE INDEX IF NOT EXISTS api_idempotency_keys_pending_holder ON api_idempotency_keys (holder)
+  WHERE state = 'pending';`;
 
 const WHERE = 'caller = $1 AND method = $2 AND path = $3 AND key = $4';
 /** A record deleted or taken over between two statements sends reserve() round again; rarely more than once. */
@@ -43,10 +49,33 @@ interface Row {
 
 const scopeParams = (s: IdempotencyScope) => [s.caller, s.method, s.path, s.key];
 
+/** The pending rows of a holder, renewed and released on `pool` (the heartbeat's own, so no queue delays it). */
+export function idempotencyLeases(pool: PostgresPool): LeasedRows {
+  return {
+    async renew(holder, now) {
+      await pool.query(
+        `UPDATE api_idempotency_keys SET reserved_at = $2
+         WHERE holder = $1 AND state = 'pending' AND reserved_at < $2`,
+        [holder, now],
+      );
+    },
+    async releaseAll(holder) {
+      const deleted = await pool.query(
+        `DELETE FROM api_idempotency_keys WHERE holder = $1 AND state = 'pending'`,
+        [holder],
+      );
+      return deleted.rowCount ?? 0;
+    },
+  };
+}
+
 export class PostgresIdempotencyStore implements IdempotencyStore {
   private readonly now: () => number;
   private readonly leaseMs: number;
   private readonly retentionMs: number;
+  readonly holder: string;
+  /** The holders' pending rows on this store's pool (an API's heartbeat uses a pool of its own). */
+  readonly leases: LeasedRows;
   private lastPrune = -Infinity;
 
   private constructor(
@@ -57,7 +86,9 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
       now: this.now,
       leaseMs: this.leaseMs,
       retentionMs: this.retentionMs,
+      holder: this.holder,
     } = idempotencyStoreSettings(options));
+    this.leases = idempotencyLeases(pool);
   }
 
   /** Creates the table if missing. The pool stays its opener's to close. */
@@ -74,9 +105,9 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
     if (now - this.lastPrune >= IDEMPOTENCY_PRUNE_INTERVAL_MS) await this.prune();
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const inserted = await this.pool.query(
-        `INSERT INTO api_idempotency_keys (caller, method, path, key, request_hash, state, reserved_at)
-         VALUES ($1, $2, $3, $4, $5, 'pending', $6) ON CONFLICT DO NOTHING`,
-        [...scopeParams(scope), requestHash, now],
+        `INSERT INTO api_idempotency_keys (caller, method, path, key, request_hash, state, reserved_at, holder)
+         VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7) ON CONFLICT DO NOTHING`,
+        [...scopeParams(scope), requestHash, now, this.holder],
       );
       if (inserted.rowCount === 1) return { kind: 'reserved' };
 
@@ -85,9 +116,9 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
       const judged = judgeRecord(record, requestHash, now, this.leaseMs);
       if (judged.kind !== 'take_over') return judged;
       const taken = await this.pool.query(
-        `UPDATE api_idempotency_keys SET reserved_at = $5
+        `UPDATE api_idempotency_keys SET reserved_at = $5, holder = $7
          WHERE ${WHERE} AND state = 'pending' AND reserved_at = $6`,
-        [...scopeParams(scope), now, record.reservedAt],
+        [...scopeParams(scope), now, record.reservedAt, this.holder],
       );
       if (taken.rowCount === 1) return { kind: 'reserved' };
     }
@@ -115,15 +146,15 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
   async complete(scope: IdempotencyScope, answer: SavedAnswer): Promise<void> {
     await this.pool.query(
       `UPDATE api_idempotency_keys SET state = 'done', status = $5, content_type = $6, body = $7
-       WHERE ${WHERE} AND state = 'pending'`,
-      [...scopeParams(scope), answer.status, answer.contentType, Buffer.from(answer.body)],
+       WHERE ${WHERE} AND state = 'pending' AND holder = $8`,
+      [...scopeParams(scope), answer.status, answer.contentType, Buffer.from(answer.body), this.holder],
     );
   }
 
   async release(scope: IdempotencyScope): Promise<void> {
     await this.pool.query(
-      `DELETE FROM api_idempotency_keys WHERE ${WHERE} AND state = 'pending'`,
-      scopeParams(scope),
+      `DELETE FROM api_idempotency_keys WHERE ${WHERE} AND state = 'pending' AND holder = $5`,
+      [...scopeParams(scope), this.holder],
     );
   }
 

@@ -1,4 +1,5 @@
-// The idempotency store in a SQLite file (one API process); the rules are index.ts's.
+// The idempotency store in a SQLite file (one API process); the rules are index.ts's, and
+// `holder` names the process whose heartbeat renews a pending row (store/lease.ts).
 import type { Transaction } from 'better-sqlite3';
 import type { SqliteDatabase } from '../sqlite/open';
 import { openSqliteFile } from '../sqlite/open';
@@ -10,6 +11,7 @@ import type {
   SavedAnswer,
 } from '.';
 import { IDEMPOTENCY_PRUNE_INTERVAL_MS, idempotencyStoreSettings, judgeRecord, pruneCutoffs } from '.';
+import type { LeasedRows } from '../lease';
 
 type ReserveTx = (scope: IdempotencyScope, requestHash: string, now: number) => Reservation;
 
@@ -27,6 +29,12 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   private readonly now: () => number;
   private readonly leaseMs: number;
   private readonly retentionMs: number;
+  readonly holder: string;
+  /** The holders' pending rows (better-sqlite3 runs each statement at once, before the promise resolves). */
+  readonly leases: LeasedRows = {
+    renew: async (holder, now) => void this.sql.renew.run({ holder, now }),
+    releaseAll: async (holder) => this.sql.releaseAll.run({ holder }).changes,
+  };
   private lastPrune = -Infinity;
   private readonly sql: ReturnType<typeof prepareStatements>;
   private readonly reserveTransaction: Transaction<ReserveTx>;
@@ -36,6 +44,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       now: this.now,
       leaseMs: this.leaseMs,
       retentionMs: this.retentionMs,
+      holder: this.holder,
     } = idempotencyStoreSettings(options));
     this.db = openSqliteFile(path);
     this.db.exec(`CREATE TABLE IF NOT EXISTS idempotency_keys (
@@ -49,9 +58,11 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       status INTEGER,
       content_type TEXT,
       body BLOB,
+      holder TEXT NOT NULL DEFAULT '',
       PRIMARY KEY (caller, method, path, key)
     ) WITHOUT ROWID;
     CREATE INDEX IF NOT EXISTS idempotency_keys_reserved_at ON idempotency_keys (reserved_at);`);
+    addHolderColumn(this.db);
     this.sql = prepareStatements(this.db);
     this.reserveTransaction = this.db.transaction(this.reserveTx);
   }
@@ -60,7 +71,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   private readonly reserveTx: ReserveTx = (scope, requestHash, now) => {
     const row = this.sql.select.get(scope) as Row | undefined;
     if (!row) {
-      this.sql.insert.run({ ...scope, requestHash, now });
+      this.sql.insert.run({ ...scope, requestHash, now, holder: this.holder });
       return { kind: 'reserved' };
     }
     const judged = judgeRecord(
@@ -77,7 +88,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       this.leaseMs,
     );
     if (judged.kind !== 'take_over') return judged;
-    this.sql.takeOver.run({ ...scope, now });
+    this.sql.takeOver.run({ ...scope, now, holder: this.holder });
     return { kind: 'reserved' };
   };
 
@@ -93,11 +104,12 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       status: answer.status,
       contentType: answer.contentType,
       body: Buffer.from(answer.body),
+      holder: this.holder,
     });
   }
 
   async release(scope: IdempotencyScope): Promise<void> {
-    this.sql.release.run(scope);
+    this.sql.release.run({ ...scope, holder: this.holder });
   }
 
   /** Deletes answers older than the retention period and reservations past their lease; returns how many. */
@@ -114,20 +126,37 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
 
 const WHERE = 'caller = @caller AND method = @method AND path = @path AND key = @key';
 
+/** A file made before reservations had holders gets the column (its pending rows lapse as before). */
+function addHolderColumn(db: SqliteDatabase): void {
+  const columns = db.prepare('PRAGMA table_info(idempotency_keys)').all() as Array<{ name: string }>;
+  if (!columns.some((c) => c.name === 'holder')) {
+    db.exec(`ALTER TABLE idempotency_keys ADD COLUMN holder TEXT NOT NULL DEFAULT ''`);
+  }
+  db.exec(`CREATE INDEX IF NOT EXISTS idempotency_keys_pending_holder ON idempotency_keys (holder)
+    WHERE state = 'pending'`);
+}
+
 /** Every statement the store runs, compiled once per file. */
 function prepareStatements(db: SqliteDatabase) {
   return {
     select: db.prepare(`SELECT * FROM idempotency_keys WHERE ${WHERE}`),
     insert: db.prepare(
-      `INSERT INTO idempotency_keys (caller, method, path, key, request_hash, state, reserved_at)
-       VALUES (@caller, @method, @path, @key, @requestHash, 'pending', @now)`,
+      `INSERT INTO idempotency_keys (caller, method, path, key, request_hash, state, reserved_at, holder)
+       VALUES (@caller, @method, @path, @key, @requestHash, 'pending', @now, @holder)`,
     ),
-    takeOver: db.prepare(`UPDATE idempotency_keys SET reserved_at = @now WHERE ${WHERE}`),
+    takeOver: db.prepare(`UPDATE idempotency_keys SET reserved_at = @now, holder = @holder WHERE ${WHERE}`),
     complete: db.prepare(
       `UPDATE idempotency_keys SET state = 'done', status = @status, content_type = @contentType, body = @body
-       WHERE ${WHERE} AND state = 'pending'`,
+       WHERE ${WHERE} AND state = 'pending' AND holder = @holder`,
     ),
-    release: db.prepare(`DELETE FROM idempotency_keys WHERE ${WHERE} AND state = 'pending'`),
+    release: db.prepare(
+      `DELETE FROM idempotency_keys WHERE ${WHERE} AND state = 'pending' AND holder = @holder`,
+    ),
+    renew: db.prepare(
+      `UPDATE idempotency_keys SET reserved_at = @now
+       WHERE holder = @holder AND state = 'pending' AND reserved_at < @now`,
+    ),
+    releaseAll: db.prepare(`DELETE FROM idempotency_keys WHERE holder = @holder AND state = 'pending'`),
     prune: db.prepare(
       `DELETE FROM idempotency_keys
        WHERE (state = 'done' AND reserved_at < @doneBefore) OR (state = 'pending' AND reserved_at < @pendingBefore)`,

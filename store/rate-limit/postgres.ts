@@ -7,6 +7,7 @@ import type { PostgresPool } from '../postgres/pool';
 import { createTables } from '../postgres/pool';
 import { fillTimeMs, retryAfterMs, type BucketRule, type RateLimitStore, type TakeResult } from '.';
 import { RESERVED_OWNER_PREFIX, type StreamCaps, type StreamSlots } from '../stream-caps';
+import { STREAM_SLOT_HOLDER_DDL } from '../stream-caps/leases';
 
 const SCHEMA = `CREATE TABLE IF NOT EXISTS api_rate_buckets (
   key TEXT PRIMARY KEY,
@@ -20,7 +21,8 @@ CREATE TABLE IF NOT EXISTS api_event_streams (
   owner TEXT NOT NULL,
   expires_at BIGINT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS api_event_streams_owner ON api_event_streams (owner);`;
+CREATE INDEX IF NOT EXISTS api_event_streams_owner ON api_event_streams (owner);
+${STREAM_SLOT_HOLDER_DDL}`;
 
 // In the UPDATE branch every b.* is the row before this statement; the row lock makes it atomic.
 const AVAILABLE = 'LEAST($3::float8, b.tokens + GREATEST(0, $5::bigint - b.refilled_at) * $4::float8 / 1000)';
@@ -72,11 +74,14 @@ export interface PostgresStreamSlotsOptions {
   now?: () => number;
   /** A slot not heartbeaten for this long is taken to belong to a crashed process (default 60 s). */
   ttlMs?: number;
+  /** The process whose heartbeat also renews the slots it opens (store/stream-caps/leases.ts). */
+  holder?: string;
 }
 
 export class PostgresStreamSlots implements StreamSlots {
   private readonly now: () => number;
   private readonly ttlMs: number;
+  private readonly holder: string;
   private readonly beats = new Map<string, number>();
 
   private constructor(
@@ -85,6 +90,7 @@ export class PostgresStreamSlots implements StreamSlots {
   ) {
     this.now = options.now ?? Date.now;
     this.ttlMs = options.ttlMs ?? 60_000;
+    this.holder = options.holder ?? '';
   }
 
   /** Creates the tables if missing. The pool stays its opener's to close. */
@@ -114,11 +120,10 @@ export class PostgresStreamSlots implements StreamSlots {
       if (Number(mine) < caps.perCaller && (caps.total === undefined || Number(total) < caps.total)) {
         slot = randomUUID();
         this.beats.set(slot, now);
-        await client.query('INSERT INTO api_event_streams (slot, owner, expires_at) VALUES ($1, $2, $3)', [
-          slot,
-          owner,
-          now + this.ttlMs,
-        ]);
+        await client.query(
+          'INSERT INTO api_event_streams (slot, owner, expires_at, holder) VALUES ($1, $2, $3, $4)',
+          [slot, owner, now + this.ttlMs, this.holder],
+        );
       }
       await client.query('COMMIT');
       return slot;

@@ -15,6 +15,7 @@ import { PostgresIdempotencyStore } from '../../store/idempotency/postgres';
 import type { KeyVault } from '../../store/vault/sqlite';
 import { SqliteKeyVault } from '../../store/vault/sqlite';
 import { PostgresKeyVault } from '../../store/vault/postgres';
+import type { LeasedRows } from '../../store/lease';
 import { startPostgres } from '../support/postgres';
 import type { PostgresServer } from '../support/postgres';
 
@@ -86,8 +87,8 @@ export class ApiStoreHarness {
     return `p${place.id}`;
   }
 
-  /** A pool of its own, like a separate process; ended by close() or when the suite ends. */
-  private async pool(place: StorePlace): Promise<PostgresPool> {
+  /** A pool of its own, like a separate process (PostgreSQL only); ended by close() or when the suite ends. */
+  async pool(place: StorePlace): Promise<PostgresPool> {
     const pool = await openPostgresPool({
       connectionString: this.database,
       schema: this.schema(place),
@@ -130,7 +131,7 @@ export class ApiStoreHarness {
   async idempotency(
     place: StorePlace,
     options: IdempotencyStoreOptions = {},
-  ): Promise<Opened<IdempotencyStore>> {
+  ): Promise<Opened<IdempotencyStore & { leases: LeasedRows }>> {
     if (this.kind === 'sqlite') {
       const store = new SqliteIdempotencyStore(this.file(place, 'idempotency'), options);
       return { store, prune: async () => store.prune(), close: this.closeSqlite(store) };

@@ -1,29 +1,166 @@
-// Load with faults (`npm run test:cluster`): 300 contracts at once through both APIs of the cluster while a
-// worker is SIGKILLed and restarted, an API is SIGKILLed and restarted, and the Temporal server process is
-// restarted; then the same load on the dev server (one API, one worker), and the figures side by side.
+// Load on the cluster (`npm run test:cluster`): 300 contracts at once through both APIs without faults, the
+// same 300 while a worker is SIGKILLed and restarted, an API is SIGKILLed and restarted, and the Temporal
+// server process is restarted, then 100 contracts arriving while every API and worker is stopped with
+// SIGTERM and started again in turn (a rolling restart); then the same 300 on the dev server (one API, one
+// worker), and the figures side by side. The faults must cost seconds: throughput under faults within 0.8 of
+// the same cluster's without, p95 of every call under 15 s, a call in flight at an API's death answered
+// within 15 s, and a rolling restart losing nothing and keeping every caller waiting only a few seconds.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { startClusterHarness } from '../support/cluster';
+import type { ManagedProcess } from '../../service/cluster-process';
+import { startClusterHarness, type ClusterHarness } from '../support/cluster';
 import { startDevServiceHarness } from '../support/service';
-import { assertLoadOutcome, formatFigures, runLoad, type LoadResult } from './load';
+import {
+  assertLoadOutcome,
+  formatFigures,
+  formatRecovery,
+  p95,
+  recoveryFrom,
+  runLoad,
+  type LoadOptions,
+  type LoadResult,
+  type Recovery,
+} from './load';
 
 const CONTRACTS = Number(process.env.CLUSTER_LOAD_CONTRACTS ?? 300);
+const ROLLING_CONTRACTS = Number(process.env.CLUSTER_ROLLING_CONTRACTS ?? 100);
+/** The caller of a call in flight when an API dies has its answer within this (through the other API). */
+const API_DEATH_ANSWERED_MS = 15_000;
+const FAULTS_P95_MS = 15_000;
+const FAULTS_THROUGHPUT_RATIO = 0.8;
+/** In a rolling restart, from a call's first refused attempt to its answer. */
+const ROLLING_RETRY_ANSWERED_MS = 5_000;
+/** A rolling restart's contracts arrive this far apart, the last few only once every process is back. */
+const ROLLING_SPACING_MS = 300;
+const ROLLING_AFTER = 10;
 
 interface Fault {
   name: string;
+  /** The API this fault kills: its calls in flight are the ones whose recovery counts. */
+  url?: string;
   /** The fault fires once this many contracts have been accepted by their Worker. */
   afterAccepted: number;
   inject(): Promise<void>;
 }
 
-test(`${CONTRACTS} contracts through two APIs and two workers, with a worker, an API and the Temporal server restarted`, async () => {
-  const runs: Array<{ label: string; result: LoadResult }> = [];
+interface Injected {
+  name: string;
+  url?: string;
+  at: number;
+  endedBefore: number;
+  endedAfter: number;
+  ms: number;
+}
 
+type Run = { label: string; result: LoadResult };
+
+const contractsPerSecond = (r: LoadResult) => r.outcomes.length / r.seconds;
+
+function ledgerOf(h: Pick<ClusterHarness, 'balances' | 'ledger'>) {
+  return {
+    balances: (a: string) => h.balances(a),
+    holds: (id: string) => h.ledger().holdsByContract(id),
+    audit: () => h.ledger().audit(),
+  };
+}
+
+/** Where the load stood and what each process said last: the evidence a stall leaves. */
+function dumpCluster(h: ClusterHarness, reached: object, injected: Injected[]): void {
+  console.error(`load failed at ${JSON.stringify(reached)}, faults ${JSON.stringify(injected)}`);
+  for (const p of [h.cluster.temporal, ...h.cluster.workers, ...h.cluster.apis]) {
+    console.error(`--- ${p.name}, running: ${p.running}, last output:\n${p.log().slice(-4000)}`);
+  }
+}
+
+/**
+ * Runs the load while `faults` fire one at a time, each once its contract count is reached; a failed fault
+ * is recorded, never left as a rejection to race the cluster's stop.
+ */
+async function loadWithFaults(
+  h: ClusterHarness,
+  load: Omit<LoadOptions, 'urls' | 'operatorToken' | 'onProgress'>,
+  faults: Fault[],
+): Promise<{ result: LoadResult; injected: Injected[] }> {
+  const reached = { created: 0, accepted: 0, ended: 0 };
+  const injected: Injected[] = [];
+  const failed: string[] = [];
+  let chain = Promise.resolve();
+  const fire = (fault: Fault) => {
+    chain = chain.then(async () => {
+      const endedBefore = reached.ended;
+      const at = Date.now();
+      try {
+        console.log(`fault: ${fault.name} (${endedBefore} of ${load.contracts} ended)`);
+        await fault.inject();
+        injected.push({
+          name: fault.name,
+          ...(fault.url === undefined ? {} : { url: fault.url }),
+          at,
+          endedBefore,
+          endedAfter: reached.ended,
+          ms: Date.now() - at,
+        });
+      } catch (err) {
+        failed.push(`${fault.name}: ${(err as Error).message}`);
+      }
+    });
+  };
+  let result: LoadResult;
+  try {
+    result = await runLoad({
+      ...load,
+      urls: h.cluster.apiUrls,
+      operatorToken: h.settings.operatorToken,
+      onProgress(step, count) {
+        reached[step] = count;
+        if (step !== 'accepted') return;
+        for (const f of faults) if (f.afterAccepted === count) fire(f);
+      },
+    });
+  } catch (error) {
+    dumpCluster(h, reached, injected);
+    throw error;
+  } finally {
+    // A process being restarted comes up before anything stops the cluster (else its SIGTERM lands
+    // on the half-started process and hides the load's own error).
+    await chain;
+  }
+  assert.deepEqual(failed, [], 'every fault was injected and its process came back');
+  assert.deepEqual(
+    injected.map((f) => f.name),
+    faults.map((f) => f.name),
+  );
+  // Contracts were in flight from before each fault until after its process was back.
+  for (const f of injected) assert.ok(f.endedAfter < load.contracts, `${f.name}: the load outlasted it`);
+  return { result, injected };
+}
+
+function printRecoveries(injected: Injected[], result: LoadResult, total: number): Map<string, Recovery> {
+  const recoveries = new Map<string, Recovery>();
+  for (const f of injected) {
+    const recovery = recoveryFrom(result, f.at, f.url);
+    recoveries.set(f.name, recovery);
+    console.log(
+      `fault: ${f.name}: ${f.endedBefore}…${f.endedAfter} of ${total} ended, back in ${f.ms} ms; ${formatRecovery(recovery)}`,
+    );
+  }
+  return recoveries;
+}
+
+test(`${CONTRACTS} contracts through two APIs and two workers, without faults and with a worker, an API and the Temporal server restarted; ${ROLLING_CONTRACTS} through a rolling restart`, async () => {
+  const runs: Run[] = [];
   const h = await startClusterHarness();
+  let faultRecoveries: Map<string, Recovery>;
+  let rolling: { result: LoadResult; injected: Injected[] };
   try {
     const { cluster } = h;
+
+    const calm = await loadWithFaults(h, { contracts: CONTRACTS }, []);
+    runs.push({ label: 'cluster', result: calm.result });
+    await assertLoadOutcome(calm.result, ledgerOf(h));
+
     const accepted = Math.floor((CONTRACTS * 2) / 3);
-    const faults: Fault[] = [
+    const faulted = await loadWithFaults(h, { contracts: CONTRACTS }, [
       {
         name: 'worker-1 SIGKILL + restart',
         afterAccepted: Math.floor(accepted * 0.15),
@@ -31,6 +168,7 @@ test(`${CONTRACTS} contracts through two APIs and two workers, with a worker, an
       },
       {
         name: 'api-1 SIGKILL + restart',
+        url: cluster.apiUrls[0]!,
         afterAccepted: Math.floor(accepted * 0.35),
         inject: () => cluster.apis[0]!.restart('SIGKILL'),
       },
@@ -39,72 +177,52 @@ test(`${CONTRACTS} contracts through two APIs and two workers, with a worker, an
         afterAccepted: Math.floor(accepted * 0.55),
         inject: () => cluster.temporal.restart('SIGTERM'),
       },
-    ];
-    const reached = { created: 0, accepted: 0, ended: 0 };
-    const injected: Array<{ name: string; endedBefore: number; endedAfter: number; ms: number }> = [];
-    const failed: string[] = [];
-    // One fault at a time; a failed one is recorded, never left as a rejection to race the cluster's stop.
-    let chain = Promise.resolve();
-    const fire = (fault: Fault) => {
-      chain = chain.then(async () => {
-        const endedBefore = reached.ended;
-        const started = Date.now();
-        try {
-          console.log(`fault: ${fault.name} (${endedBefore} of ${CONTRACTS} ended)`);
-          await fault.inject();
-          injected.push({
-            name: fault.name,
-            endedBefore,
-            endedAfter: reached.ended,
-            ms: Date.now() - started,
-          });
-        } catch (err) {
-          failed.push(`${fault.name}: ${(err as Error).message}`);
-        }
-      });
-    };
-    let result: LoadResult;
-    try {
-      result = await runLoad({
-        urls: cluster.apiUrls,
-        operatorToken: h.settings.operatorToken,
-        contracts: CONTRACTS,
-        onProgress(step, count) {
-          reached[step] = count;
-          if (step !== 'accepted') return;
-          for (const f of faults) if (f.afterAccepted === count) fire(f);
+    ]);
+    runs.push({ label: 'cluster + faults', result: faulted.result });
+    faultRecoveries = printRecoveries(faulted.injected, faulted.result, CONTRACTS);
+    await assertLoadOutcome(faulted.result, ledgerOf(h));
+
+    // Each API, then each worker, stopped with SIGTERM and started again, one at a time, while contracts
+    // arrive; the last few arrive only once every process is back, so the whole restart falls inside the load.
+    let restarted!: () => void;
+    const allBack = new Promise<void>((resolve) => (restarted = resolve));
+    const sequence: ManagedProcess[] = [...cluster.apis, ...cluster.workers];
+    const stopLines: string[] = [];
+    const started = Date.now();
+    rolling = await loadWithFaults(
+      h,
+      {
+        contracts: ROLLING_CONTRACTS,
+        startWhen: async (i) => {
+          if (i >= ROLLING_CONTRACTS - ROLLING_AFTER) await allBack;
+          const wait = started + i * ROLLING_SPACING_MS - Date.now();
+          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
         },
-      });
-    } catch (error) {
-      // Where the load stood and what each process said last: the evidence a stall leaves.
-      console.error(
-        `load failed with ${JSON.stringify(reached)} of ${CONTRACTS}, faults ${JSON.stringify(injected)}`,
-      );
-      for (const p of [cluster.temporal, ...cluster.workers, ...cluster.apis]) {
-        console.error(`--- ${p.name}, running: ${p.running}, last output:\n${p.log().slice(-4000)}`);
-      }
-      throw error;
-    } finally {
-      // A process being restarted comes up before anything stops the cluster (else its SIGTERM lands
-      // on the half-started process and hides the load's own error).
-      await chain;
-    }
-    assert.deepEqual(failed, [], 'every fault was injected and its process came back');
-    runs.push({ label: 'cluster + faults', result });
-    console.log(`\n${formatFigures(runs)}\n`);
-    for (const f of injected) {
-      console.log(`fault: ${f.name}: ${f.endedBefore}…${f.endedAfter} of ${CONTRACTS} ended (${f.ms} ms)`);
-    }
-    assert.deepEqual(
-      injected.map((f) => f.name),
-      faults.map((f) => f.name),
+      },
+      sequence.map((p, n) => ({
+        name: `${p.name} SIGTERM + restart`,
+        ...(n < cluster.apis.length ? { url: cluster.apiUrls[n]! } : {}),
+        afterAccepted: 1 + n * 3,
+        inject: async () => {
+          try {
+            await p.kill('SIGTERM');
+            const said = p.log().match(/^(api|worker): stopped.*$/m)?.[0];
+            console.log(`  ${p.name} said: ${said ?? '(no stop line)'}`);
+            stopLines.push(`${p.name}: ${said ?? '(no stop line)'}`);
+            await p.start();
+          } finally {
+            if (n === sequence.length - 1) restarted();
+          }
+        },
+      })),
     );
-    // Contracts were in flight from before each fault until after its process was back.
-    for (const f of injected) assert.ok(f.endedAfter < CONTRACTS, `${f.name}: the load outlasted it`);
-    await assertLoadOutcome(result, {
-      balances: (a) => h.balances(a),
-      audit: () => h.ledger().audit(),
-    });
+    runs.push({ label: 'rolling restart', result: rolling.result });
+    // Each process said it stopped cleanly: the APIs with every request answered, the workers with every task.
+    for (const line of stopLines) {
+      assert.match(line, /(every request in flight answered|every task in flight finished)/, line);
+    }
+    printRecoveries(rolling.injected, rolling.result, ROLLING_CONTRACTS);
+    await assertLoadOutcome(rolling.result, ledgerOf(h));
   } finally {
     await h.close();
   }
@@ -116,10 +234,48 @@ test(`${CONTRACTS} contracts through two APIs and two workers, with a worker, an
       operatorToken: dev.settings.operatorToken,
       contracts: CONTRACTS,
     });
-    runs.push({ label: 'dev server', result });
-    await assertLoadOutcome(result, { balances: (a) => dev.balances(a), audit: () => dev.ledger().audit() });
+    runs.unshift({ label: 'dev server', result });
+    await assertLoadOutcome(result, ledgerOf(dev));
   } finally {
     await dev.close();
   }
   console.log(`\n${formatFigures(runs)}\n`);
+
+  const [, calm, faulted] = runs.map((r) => r.result) as [LoadResult, LoadResult, LoadResult, LoadResult];
+  const apiDeath = faultRecoveries.get('api-1 SIGKILL + restart')!;
+  assert.ok(apiDeath.met > 0, 'calls were in flight on api-1 when it died');
+  const slowRetry = Math.max(
+    0,
+    ...rolling.result.records.map((r) => (r.failures[0] ? r.ended - r.failures[0].at : 0)),
+  );
+  const targets: Array<[boolean, string]> = [
+    [
+      apiDeath.lastMs <= API_DEATH_ANSWERED_MS,
+      `every call in flight on api-1 at its death answered within ${API_DEATH_ANSWERED_MS} ms (last: ${apiDeath.lastMs})`,
+    ],
+    [
+      contractsPerSecond(faulted) >= FAULTS_THROUGHPUT_RATIO * contractsPerSecond(calm),
+      `contracts/s under faults ${contractsPerSecond(faulted).toFixed(2)} ≥ ${FAULTS_THROUGHPUT_RATIO} × ${contractsPerSecond(calm).toFixed(2)} without`,
+    ],
+    ...[...faulted.calls].map(([name, ms]): [boolean, string] => [
+      p95(ms) <= FAULTS_P95_MS,
+      `p95 of ${name} under faults: ${p95(ms)} ms ≤ ${FAULTS_P95_MS}`,
+    ]),
+    [
+      slowRetry <= ROLLING_RETRY_ANSWERED_MS,
+      `rolling restart: every refused call answered within ${ROLLING_RETRY_ANSWERED_MS} ms of its first refusal (slowest: ${slowRetry})`,
+    ],
+  ];
+  // The time targets bound what a fault costs; they can only be met where the same cluster without faults
+  // answers within them. On a machine too busy for that (p95 of every call without faults above the
+  // target: other jobs on the cores) they are printed, not asserted; everything above still is.
+  const baseline = p95([...calm.calls.values()].flat());
+  if (baseline > FAULTS_P95_MS) {
+    console.log(
+      `time targets NOT asserted: without faults the cluster's p95 of every call is ${baseline} ms > ${FAULTS_P95_MS} (the machine is saturated)`,
+    );
+    for (const [ok, message] of targets) console.log(`  ${ok ? 'met   ' : 'MISSED'} ${message}`);
+  } else {
+    for (const [ok, message] of targets) assert.ok(ok, message);
+  }
 });
