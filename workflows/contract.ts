@@ -1,4 +1,4 @@
-// The contract workflow: one per contract, workflow ID `contract-<contractId>` (SPEC §3–§7a, §12–§14).
+// The contract workflow: one per contract, workflow ID `contract-<contractId>` (docs/protocol.md §3–§7a, §12–§14).
 // Also the worker's workflowsPath: it exports every workflow the worker runs.
 import { allHandlersFinished, condition } from '@temporalio/workflow';
 import type { ContractInput, ContractOutcome } from './definitions';

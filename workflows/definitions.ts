@@ -87,7 +87,7 @@ export type ContractOutcome =
   | { created: false; reason: EscrowRefusal; contractId: string };
 
 // ---------------------------------------------------------------------------------------------
-// The contract view (SPEC Appendix A): every field a party may see. The API derives the public view.
+// The contract view (docs/api.md "Routes"): every field a party may see. The API derives the public view.
 
 export interface DeliveryRef extends ContentRef {
   /** sha256 of the normalized content (api/ingest contentSha256). */
@@ -151,11 +151,11 @@ export interface ContractView {
   minWorkerStake: string;
   /** The Client's claimed verdicts of its dispute (informational), else null. */
   disputeClaims: Verdict[] | null;
-  /** The panel's voting window (SPEC §8) once drawn, else null. Votes stay sealed: see `votesQuery`. */
+  /** The panel's voting window (docs/protocol.md §8) once drawn, else null. Votes stay sealed: see `votesQuery`. */
   voting: VotingView | null;
-  /** Who may read which decryption key (SPEC §9), for the API's key release. */
+  /** Who may read which decryption key (docs/protocol.md §9), for the API's key release. */
   keyReaders: KeyReaders;
-  /** The automatic verifier's scores of the machine-checkable criteria (SPEC §10); informs, never decides. */
+  /** The automatic verifier's scores of the machine-checkable criteria (docs/protocol.md §10); informs, never decides. */
   autoVerification: AutoVerificationView | null;
   /** Auctions: how many bidders hold a live quote (public, never the prices); null for a fixed price. */
   quoteCount: number | null;
@@ -185,7 +185,7 @@ export interface VotingView {
 }
 
 /**
- * SPEC §9: materials → the matched Worker; delivery → the Client; both → the drawn BAs at the voting
+ * docs/protocol.md §9: materials → the matched Worker; delivery → the Client; both → the drawn BAs at the voting
  * stage (standard mode: as soon as the panel is drawn at delivery; privacy-preserving: only once the
  * Client disputed, which is when a panel is drawn at all).
  */
@@ -224,7 +224,7 @@ export interface VoteInput extends CallerInput {
   votes: Verdict[];
 }
 
-/** A bid on an auction (SPEC §5): a new quote from the same bidder replaces its earlier one. */
+/** A bid on an auction (docs/protocol.md §5): a new quote from the same bidder replaces its earlier one. */
 export interface QuoteInput extends CallerInput {
   /** Decimal string of minor units, at most the budget cap. */
   price: string;
@@ -251,7 +251,7 @@ export interface QuoteView {
   bidBond: string;
 }
 
-/** One vote row of SPEC §8: one per (contract, BA, criterion), a BA that never voted included. */
+/** One vote row of docs/protocol.md §8: one per (contract, BA, criterion), a BA that never voted included. */
 export interface VoteRowView {
   contractId: string;
   backupAgent: Address;
@@ -273,7 +273,7 @@ export interface DeliverInput extends CallerInput {
   /** api/ingest contentSha256 of the normalized content. */
   contentHash: string;
   confidence?: number;
-  /** Machine-check evidence (seed 003_…), scored by the automatic verifier in standard mode. */
+  /** Machine-check evidence (docs/scoring.md §2), scored by the automatic verifier in standard mode. */
   evidence?: DeliveryEvidence;
 }
 

@@ -1,4 +1,4 @@
-// Typed search attributes an operator finds contracts by in the Temporal UI (SPEC §14).
+// Typed search attributes an operator finds contracts by in the Temporal UI (docs/operations.md "Reading contracts in the Temporal UI").
 // Sandbox-safe: imported by workflows, the worker, the API and temporal.config.ts alike.
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 

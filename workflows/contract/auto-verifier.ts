@@ -1,4 +1,4 @@
-// The automatic verifier (SPEC §10, §13): on delivery, the contract's machine-checkable criteria are
+// The automatic verifier (docs/protocol.md §10, §13): on delivery, the contract's machine-checkable criteria are
 // scored against the delivery's evidence by the `scoreDelivery` activity, and the result is published
 // as an `agent.verified` event (keys and verdict only) and in the party view (scores and breakdown).
 // It informs the Client and the panel; it never decides: no decision, no status, no money here.

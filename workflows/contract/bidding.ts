@@ -1,4 +1,4 @@
-// Auction bidding (SPEC §5): who may quote or award, when, with what; and recording a quote. The
+// Auction bidding (docs/protocol.md §5): who may quote or award, when, with what; and recording a quote. The
 // ranking and the budget rule are rules/auction's. A bidder holds one live quote: a new quote from it
 // replaces the earlier one (a new quote ID, a new arrival time), so the rules' one-quote-per-bidder
 // check runs against the other bidders' quotes only.

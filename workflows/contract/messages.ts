@@ -1,4 +1,4 @@
-// The contract's messages. Each is registered twice over one handler (SPEC §12): as an Update whose
+// The contract's messages. Each is registered twice over one handler (docs/api.md): as an Update whose
 // synchronous validator refuses at once (the API's path), and as a Signal that runs the same checks
 // and, when the rules refuse it, records a `contract.message-rejected` event and changes nothing.
 // Handlers that end the contract leave the money to the main loop (a Decision) and wait until it is done,

@@ -61,7 +61,7 @@ export type StakeHold = HeldFunds;
 /** The delivery as the workflow keeps it: the key-less reference, the content hash, when. */
 export type Delivery = ContentRef & { contentHash: string; deliveredAt: number };
 
-/** The drawn Backup Agent panel and its voting window (SPEC §8). */
+/** The drawn Backup Agent panel and its voting window (docs/protocol.md §8). */
 export interface Panel {
   members: Address[];
   drawnAt: number;
@@ -593,7 +593,7 @@ class ContractState {
     };
   }
 
-  /** SPEC §9: a panel exists only at the voting stage (standard) or after a dispute (privacy-preserving). */
+  /** docs/protocol.md §9: a panel exists only at the voting stage (standard) or after a dispute (privacy-preserving). */
   keyReaders(): KeyReaders {
     const panel = this.seatedAgents;
     const worker = this.stake !== null && this.worker !== null ? [this.worker] : [];

@@ -1,4 +1,4 @@
-// The synchronous checks of each message (SPEC §5, §6, §7, §12): role, state, deadline, fields.
+// The synchronous checks of each message (docs/protocol.md §5, §6, §7, §12): role, state, deadline, fields.
 // Each returns the first broken rule, or null. They read the state and never change it, so they serve
 // as Update validators, as the Signal path's checks, and as re-checks after waiting for a lock.
 import {

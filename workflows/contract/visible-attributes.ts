@@ -1,4 +1,4 @@
-// The search attributes a contract shows (SPEC §14), as one list for both sides: the workflow's
+// The search attributes a contract shows (docs/operations.md "Reading contracts in the Temporal UI"), as one list for both sides: the workflow's
 // upsert (observability.ts) and the start request of a new contract (api/contract-gateway.ts), which
 // carries the values the workflow's first publication would upsert, so that upsert is not written.
 // Sandbox-safe: no workflow API here.

@@ -1,4 +1,4 @@
-// An agent's verdict over a delivery (seed 004_…'s agent.verified `pass`/`fail`/`revise`), derived
+// An agent's verdict over a delivery (the `agent.verified` event's `pass`/`fail`/`revise`), derived
 // from per-criterion verdicts.
 import type { Verdict } from './verdicts';
 
@@ -7,7 +7,7 @@ export type AgentVerdict = 'pass' | 'fail' | 'revise';
 /**
  * Per-criterion verdicts → one agent.verified verdict: every criterion met → `pass`; any not met →
  * `fail`; otherwise (some unclear, none not met) → `revise`. With this mapping a binding `fail` means
- * `met < resolved`, which SPEC §7a never pays in full.
+ * `met < resolved`, which docs/protocol.md §7a never pays in full.
  */
 export function agentVerdictFor(verdicts: readonly Verdict[]): AgentVerdict {
   if (verdicts.length === 0) throw new RangeError('a verdict needs at least one criterion verdict');

@@ -1,4 +1,4 @@
-// Auction quotes (SPEC §5): validation, ranking, the match order and the bidders left for the BA pool.
+// Auction quotes (docs/protocol.md §5): validation, ranking, the match order and the bidders left for the BA pool.
 import { z } from 'zod';
 import type { Address } from './address';
 import { positiveAmountSchema } from './money';

@@ -1,4 +1,4 @@
-// Whether a BA's combined vote call is accepted (SPEC §8): once, by a panel member, within the window.
+// Whether a BA's combined vote call is accepted (docs/protocol.md §8): once, by a panel member, within the window.
 import type { Address } from './address';
 
 export type BallotRejectionCode = 'not_on_panel' | 'already_voted' | 'window_closed' | 'wrong_length';

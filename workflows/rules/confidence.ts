@@ -1,4 +1,4 @@
-// A confidence (SPEC §5, §10): a number in [0, 1]. One rule for the API's delivery ingest and the
+// A confidence (docs/protocol.md §5, §10): a number in [0, 1]. One rule for the API's delivery ingest and the
 // workflow's deliver validator, so ingest never lets through what the workflow would refuse.
 export const CONFIDENCE_RULE = 'must be a number in [0, 1]';
 

@@ -1,4 +1,4 @@
-// The `POST /contracts` body (SPEC Appendix A): its schema, with the limits every field is held to.
+// The `POST /contracts` body (docs/api.md "Routes"): its schema, with the limits every field is held to.
 // The creation rules that look across fields are in ./contract-terms.
 import { z } from 'zod';
 import { addressSchema } from './address';

@@ -1,4 +1,4 @@
-// The kinds of contract (SPEC §3): type, award method, verification mode and their combination code.
+// The kinds of contract (docs/protocol.md §3): type, award method, verification mode and their combination code.
 // A leaf module, so deadline and event rules can name a kind without importing the creation rules.
 export const CONTRACT_TYPES = ['fixed', 'auction'] as const;
 export const AWARD_METHODS = ['direct', 'open'] as const;

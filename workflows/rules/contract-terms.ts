@@ -1,4 +1,4 @@
-// Contract creation (SPEC §3): every creation rule applied to a parsed `POST /contracts` body
+// Contract creation (docs/protocol.md §3): every creation rule applied to a parsed `POST /contracts` body
 // (./contract-body), the normalized terms, the combination code and the escrow amount.
 import { normalizeAddress, type Address } from './address';
 import { contractBodyErrors, createContractBodySchema, type ContractBody } from './contract-body';
@@ -91,7 +91,7 @@ function checkDeadlines(deadlines: Deadlines, mode: VerificationMode, now: numbe
 }
 
 /**
- * Applies every creation rule of SPEC §3 to a `POST /contracts` body. `client` is the signing
+ * Applies every creation rule of docs/protocol.md §3 to a `POST /contracts` body. `client` is the signing
  * caller; `now` is epoch ms. Either normalized terms, or every broken rule naming its field.
  */
 export function validateContractTerms(body: unknown, now: number, client: string): TermsResult {
@@ -100,7 +100,7 @@ export function validateContractTerms(body: unknown, now: number, client: string
   return checkContractBody(parsed.data, now, client);
 }
 
-/** The rules of SPEC §3 beyond the schema, on a body the schema accepted (validateContractTerms). */
+/** The rules of docs/protocol.md §3 beyond the schema, on a body the schema accepted (validateContractTerms). */
 export function checkContractBody(b: ContractBody, now: number, client: string): TermsResult {
   const clientAddress = normalizeAddress(client);
   const verificationMode = b.verificationMode ?? defaultVerificationMode(b.awardMethod);

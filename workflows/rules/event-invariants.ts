@@ -1,4 +1,4 @@
-// Rules over a whole event log (SPEC §13), checked by the tests on every log they produce.
+// Rules over a whole event log (docs/scoring.md §6), checked by the tests on every log they produce.
 import { agentVerdictFor, type AgentVerdict } from './agent-verdicts';
 import type { ContractEvent, ContractSettledEvent } from './events';
 import type { Verdict } from './verdicts';
@@ -18,7 +18,7 @@ export function isFullPayment(e: ContractSettledEvent): boolean {
 }
 
 /**
- * SPEC §13: a `fail` verdict that is the binding outcome (the resolution) must never be followed by
+ * docs/scoring.md §6: a `fail` verdict that is the binding outcome (the resolution) must never be followed by
  * a full payment. Also flags a resolution whose verdict disagrees with its own successCriteria.
  */
 export function findFullPaymentAfterBindingFail(events: readonly ContractEvent[]): EventLogViolation[] {
@@ -52,7 +52,7 @@ export function assertNoFullPaymentAfterBindingFail(events: readonly ContractEve
   const violations = findFullPaymentAfterBindingFail(events);
   if (violations.length > 0) {
     throw new Error(
-      `event log breaks SPEC §13: ${violations.map((v) => `#${v.index} ${v.message}`).join('; ')}`,
+      `event log breaks its rules: ${violations.map((v) => `#${v.index} ${v.message}`).join('; ')}`,
     );
   }
 }

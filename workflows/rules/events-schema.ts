@@ -1,6 +1,6 @@
 // JSON Schema (draft 2020-12) of the content-free contract events of ./events. Every object is
 // closed (`additionalProperties: false`), so an event carrying anything else — content, a key, a
-// price on a quote — fails validation. `agentVerified` and `successCriteria` follow seed 004_….
+// price on a quote — fails validation. `agentVerified` and `successCriteria` follow the agent.verified event shape (docs/scoring.md §6).
 import { CANONICAL_ADDRESS_RE } from './address';
 import { CONTRACT_MESSAGES } from './message-names';
 import { CANONICAL_SHA256_RE } from './sha256';
@@ -133,7 +133,7 @@ export const contractEventJsonSchema = {
       { deliverySha256: sha256, contentSha256: sha256, evidenceCriteria: keys },
       ['deliverySha256', 'contentSha256', 'evidenceCriteria'],
     ),
-    // Seed 004_… agentVerified, plus the event envelope and the verifier's role.
+    // the agent.verified event shape: agentVerified, plus the event envelope and the verifier's role.
     agentVerified: eventDef(
       'agent.verified',
       {
@@ -177,7 +177,7 @@ export const contractEventJsonSchema = {
       },
       ['deliverySha256', 'round', 'seed', 'panelSize', 'candidates', 'panel', 'votingDeadline'],
     ),
-    // Seed 004_… terminate decision with successCriteria.
+    // the agent.verified event shape: terminate decision with successCriteria.
     contractResolved: eventDef(
       'contract.resolved',
       {

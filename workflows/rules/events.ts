@@ -1,6 +1,6 @@
-// The content-free contract event log (SPEC §13): the shape of each event. An event says what
+// The content-free contract event log (docs/scoring.md §6): the shape of each event. An event says what
 // happened, who did it and when, with hashes and amounts; never task text, criteria text, delivery
-// content, evidence or keys. Verdicts use seed 004_…'s `agent.verified` shape; the resolution is its
+// content, evidence or keys. Verdicts use the `agent.verified` shape; the resolution is its
 // terminate decision with `successCriteria`. Built by ./event-constructors; the JSON Schema of these
 // shapes is in ./events-schema.
 import type { DrawRound } from './draw';
@@ -81,7 +81,7 @@ export interface ContractDeliveredEvent extends EventBase<'contract.delivered'> 
 
 export type VerifierRole = 'backup-agent' | 'client' | 'auto-verifier' | 'trusted-arbiter';
 
-/** Seed 004_…'s agentVerified: content-free, keys only, never per-criterion verdict text. */
+/** The agent.verified event shape: agentVerified: content-free, keys only, never per-criterion verdict text. */
 export interface AgentVerifiedEvent extends EventBase<'agent.verified'> {
   agentId: string;
   /** What was checked: the delivery's sha256. */
@@ -120,7 +120,7 @@ export interface PanelDrawnEvent extends EventBase<'contract.panel-drawn'> {
 
 export type ResolutionSource = 'client-approval' | 'review-timeout' | 'panel-tally' | 'trusted-arbiter';
 
-/** Seed 004_…'s terminate decision: one `{ key, met }` per acceptance criterion. */
+/** The agent.verified event shape: terminate decision: one `{ key, met }` per acceptance criterion. */
 export interface ContractResolvedEvent extends EventBase<'contract.resolved'> {
   decision: 'terminate';
   source: ResolutionSource;
@@ -144,7 +144,7 @@ export interface ContractCancelledEvent extends EventBase<'contract.cancelled'> 
   holds: HoldSplitWire[];
 }
 
-/** A message the rules refused (SPEC §12): which message, who sent it (actor), why (a machine code). */
+/** A message the rules refused (docs/api.md): which message, who sent it (actor), why (a machine code). */
 export interface MessageRejectedEvent extends EventBase<'contract.message-rejected'> {
   message: ContractMessage;
   /** A machine code such as `wrong_state`, `late`, `not_on_panel`: never free text. */

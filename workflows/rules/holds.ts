@@ -50,7 +50,7 @@ export function returnHold(hold: ContractHold, amount: bigint): HoldSplit {
   return splitHold(hold, amount, [{ role: HOLD_OWNER[hold], amount }]);
 }
 
-/** A basis-point share to `to` (rounded down), the rest to `rest` (SPEC §2 rounding). */
+/** A basis-point share to `to` (rounded down), the rest to `rest` (docs/protocol.md §2 rounding). */
 export function splitByBps(
   hold: ContractHold,
   amount: bigint,

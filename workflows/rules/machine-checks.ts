@@ -1,4 +1,4 @@
-// Machine-checkable acceptance criteria (SPEC §10, seed 003_…): the check a criterion may carry.
+// Machine-checkable acceptance criteria (docs/protocol.md §10, docs/scoring.md): the check a criterion may carry.
 // Wire names are the seed's parameters in camelCase (`minimum_actions` → `minimumActions`).
 // Validated at contract creation; every error names its field (zod issue path).
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// The contract's message names (SPEC §12), as message-rejected events and receipts name them.
+// The contract's message names (docs/api.md), as message-rejected events and receipts name them.
 export const CONTRACT_MESSAGES = [
   'accept',
   'decline',

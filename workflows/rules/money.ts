@@ -1,4 +1,4 @@
-// Amounts: integer minor units as bigint in code, canonical decimal strings on the wire (SPEC §2).
+// Amounts: integer minor units as bigint in code, canonical decimal strings on the wire (docs/protocol.md §2).
 import { z } from 'zod';
 
 export const BPS_DENOMINATOR = 10_000n;

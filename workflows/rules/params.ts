@@ -1,4 +1,4 @@
-// The protocol parameter set of SPEC §2: defaults, validation, deployment overrides and wire form.
+// The protocol parameter set of docs/protocol.md §2: defaults, validation, deployment overrides and wire form.
 import { z } from 'zod';
 import { fieldErrorsFromZod } from './field-errors';
 import { amountSchema, toWire } from './money';

@@ -1,4 +1,4 @@
-// Settlement (SPEC §7a) and the cancellations (§5, §6): how each hold is split between the roles.
+// Settlement (docs/protocol.md §7a) and the cancellations (§5, §6): how each hold is split between the roles.
 import { assertAmount, ratio } from './money';
 import type { ProtocolParams } from './params';
 import { returnHold, splitByBps, splitHold, type HoldSplit } from './holds';

@@ -1,4 +1,4 @@
-// The contract statuses of SPEC §4 and the transitions between them.
+// The contract statuses of docs/protocol.md §4 and the transitions between them.
 
 export const CONTRACT_STATUSES = [
   'created',

@@ -1,4 +1,4 @@
-// The V2C tally (SPEC §8): per-criterion majority, Criteria Met, one vote row per (BA, criterion),
+// The V2C tally (docs/protocol.md §8): per-criterion majority, Criteria Met, one vote row per (BA, criterion),
 // and what each BA's seat bond and token balance become.
 import type { Address } from './address';
 import { assertAmount, bps } from './money';
@@ -160,7 +160,7 @@ export function tally(input: TallyInput): Tally {
 
 export type ReviewDecision = 'approve' | 'no-action';
 
-/** The Client's approval, or no action by the Review Deadline: every criterion met (SPEC §7a). */
+/** The Client's approval, or no action by the Review Deadline: every criterion met (docs/protocol.md §7a). */
 export function criteriaMetFromReview(_decision: ReviewDecision, criteriaCount: number): Verdict[] {
   if (!Number.isInteger(criteriaCount) || criteriaCount < 1) {
     throw new RangeError(`criteriaCount must be a positive integer, got ${criteriaCount}`);

@@ -1,4 +1,4 @@
-// Seed 003_… "Multi-Type Verification": scoreMultiType, the weighted average of the components'
+// The scoring reference: "Multi-Type Verification": scoreMultiType, the weighted average of the components'
 // rounded overall scores. Weights are normalized to sum to 1 over the components present.
 import { scoreResult, type ScoreResult } from './result';
 import { snapScore } from './verdict';

@@ -1,4 +1,4 @@
-// Seed 003_… "Verification Type 1: Consistency": scoreConsistency, calculateTimeliness, calculateQuality.
+// The scoring reference: "Verification Type 1: Consistency": scoreConsistency, calculateTimeliness, calculateQuality.
 import type { ConsistencyCheck } from '../machine-checks';
 import {
   expectedIntervalHours,

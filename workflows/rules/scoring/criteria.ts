@@ -1,4 +1,4 @@
-// Scores every machine-checkable criterion of a contract against a delivery's evidence (SPEC §10).
+// Scores every machine-checkable criterion of a contract against a delivery's evidence (docs/protocol.md §10).
 import type { MachineCheck } from '../machine-checks';
 import { criterionKey } from '../criterion-keys';
 import type { Verdict } from '../verdicts';

@@ -1,4 +1,4 @@
-// The evidence a delivery carries for its machine-checkable criteria (seed 003_…, "Evidence
+// The evidence a delivery carries for its machine-checkable criteria (docs/scoring.md, "Evidence
 // Requirements"), and which records count for a check. Parsing checks types only; whether a record
 // counts (required fields for its platform, its action type, its time) is decided when scoring, so a
 // bad record costs the Worker that record, not the whole delivery.
@@ -171,7 +171,7 @@ function identityOf(check: MachineCheck, record: EvidenceRecord): string | null 
 
 /**
  * Splits a criterion's records into those that count and those that do not (with reasons). A record
- * counts when it is valid for the check's platform and action type (SPEC §10): it names them and
+ * counts when it is valid for the check's platform and action type (docs/protocol.md §10): it names them and
  * carries the platform's required fields. Beyond the seed: it must not be dated after the evaluation
  * time, must fall in the check's window when one is set, and must not repeat an earlier record's
  * platform reference.

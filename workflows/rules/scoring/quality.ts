@@ -1,4 +1,4 @@
-// Seed 003_… "Verification Type 2: Quality": scoreQuality and getMetricWeights, with SPEC §10's
+// The scoring reference: "Verification Type 2: Quality": scoreQuality and getMetricWeights, with docs/protocol.md §10's
 // decisions: weights normalized to sum to 1, satisfaction averaged over the rated samples only.
 import type { QualityCheck } from '../machine-checks';
 import { screenRecords, type CountedRecord, type EvidenceRecord } from './evidence';

@@ -1,4 +1,4 @@
-// Seed 003_… "Verification Type 3: Time-Bound": scoreTimeBound, milestone by milestone.
+// The scoring reference: "Verification Type 3: Time-Bound": scoreTimeBound, milestone by milestone.
 import type { Milestone, TimeBoundCheck } from '../machine-checks';
 import { screenRecords, type EvidenceRecord } from './evidence';
 import { percent, scoreResult, type RecordAccounting, type ScoreResult } from './result';

@@ -1,4 +1,4 @@
-// From a 0..120 score to a criterion verdict (SPEC §10): ≥ 70 met, < 40 not met, otherwise unclear.
+// From a 0..120 score to a criterion verdict (docs/protocol.md §10): ≥ 70 met, < 40 not met, otherwise unclear.
 import type { Verdict } from '../verdicts';
 
 export const MET_THRESHOLD = 70;
