@@ -5,134 +5,21 @@
 // what it tried and what held, as lines and as one JSON summary. Exit code 1 if anything did not hold.
 //
 //   npx tsx bench/hostile/session.ts
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { addressFromPrivateKey, randomPrivateKey } from '../../api/sdk';
 import { signRequest } from '../../api/sdk/signer';
-import { serverPaths } from '../../temporal.config';
-import { freePort } from '../../service/postgres-server';
-import { startServiceTree, type ServiceTree } from '../../test/support/service-tree';
-
-const root = join(__dirname, '..', '..');
-const USDC = 1_000_000n;
-const HOUR = 3_600_000;
-
-interface Key {
-  key: string;
-  address: string;
-}
-const newKey = (): Key => {
-  const key = randomPrivateKey();
-  return { key, address: addressFromPrivateKey(key) };
-};
-
-interface Answer {
-  status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  json: any;
-  ms: number;
-}
-
-let base = '';
-let operatorToken = '';
-const statuses = new Map<number, number>();
-/** The service's 5xx answers, whatever the attack: the one outcome no input may have. */
-const serverErrors: string[] = [];
-
-async function send(
-  who: Key | undefined,
-  method: string,
-  path: string,
-  body?: unknown,
-  init: { raw?: string; headers?: Record<string, string> } = {},
-): Promise<Answer> {
-  const text = init.raw ?? (body === undefined ? undefined : JSON.stringify(body));
-  const headers: Record<string, string> = {
-    ...(text === undefined ? {} : { 'Content-Type': 'application/json' }),
-    ...(who === undefined
-      ? {}
-      : signRequest({
-          method,
-          url: path,
-          privateKey: who.key,
-          ...(text === undefined ? {} : { body: text }),
-        })),
-    ...init.headers,
-  };
-  const started = Date.now();
-  const res = await fetch(base + path, { method, headers, ...(text === undefined ? {} : { body: text }) });
-  const raw = await res.text();
-  const ms = Date.now() - started;
-  statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-  if (res.status >= 500)
-    serverErrors.push(`${method} ${path.slice(0, 80)} → ${res.status} ${raw.slice(0, 200)}`);
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, json, ms };
-}
-
-const deposit = (to: Key, amount: bigint) =>
-  send(
-    undefined,
-    'POST',
-    '/operator/deposits',
-    { address: to.address, asset: 'USDC', amount: amount.toString() },
-    {
-      headers: {
-        Authorization: `Bearer ${operatorToken}`,
-        'Idempotency-Key': `d-${to.address}-${Date.now()}-${Math.random()}`,
-      },
-    },
-  );
-
-async function balances(who: Key): Promise<{ available: bigint; held: bigint }> {
-  const res = await send(who, 'GET', `/agents/${who.address}/balances`);
-  return { available: BigInt(res.json.balances.USDC.available), held: BigInt(res.json.balances.USDC.held) };
-}
-
-function terms(overrides: Record<string, unknown> = {}, matchInMs = HOUR) {
-  const now = Date.now();
-  const at = (ms: number) => new Date(now + ms).toISOString();
-  return {
-    contractType: 'fixed',
-    awardMethod: 'open',
-    taskDescription: 'Translate the attached README into French.',
-    acceptanceCriteria: ['complete', 'accurate'],
-    amount: ((25n * USDC) / 10n).toString(),
-    deadlines: {
-      match: at(matchInMs),
-      withdrawal: at(matchInMs + HOUR),
-      delivery: at(matchInMs + 2 * HOUR),
-      review: at(matchInMs + 3 * HOUR),
-    },
-    ...overrides,
-  };
-}
-
-const DELIVERY = { uri: 'https://files.example/out.enc', sha256: 'cd'.repeat(32), key: 'delivery-key' };
-
-interface Finding {
-  attack: string;
-  tried: string;
-  held: boolean;
-  detail: string;
-}
-const findings: Finding[] = [];
-function report(attack: string, tried: string, held: boolean, detail: string) {
-  findings.push({ attack, tried, held, detail });
-  console.log(`${held ? 'HELD ' : 'BROKE'} ${attack}: ${tried}\n       ${detail}`);
-}
-
-async function create(client: Key, body: object): Promise<string> {
-  const res = await send(client, 'POST', '/contracts', body);
-  if (res.status !== 201) throw new Error(`create: ${res.status} ${JSON.stringify(res.json)}`);
-  return res.json.contractId;
-}
+import {
+  balances,
+  create,
+  DELIVERY,
+  deposit,
+  newKey,
+  report,
+  runSession,
+  send,
+  target,
+  terms,
+  USDC,
+  type Key,
+} from './session-kit';
 
 /** 1: a Client short of the Dispute Bond fails three times, deposits, and disputes. */
 async function poorClientDisputes(bas: Key[]) {
@@ -319,7 +206,7 @@ async function streams() {
   for (let k = 0; k < 3; k++) {
     const key = newKey();
     for (let i = 0; i < 10; i++) {
-      const res = await fetch(base + path, {
+      const res = await fetch(target.base + path, {
         headers: { ...signRequest({ method: 'GET', url: path, privateKey: key.key }) },
       });
       codes.set(res.status, (codes.get(res.status) ?? 0) + 1);
@@ -327,7 +214,7 @@ async function streams() {
       else await res.text();
     }
   }
-  const own = await fetch(base + path, {
+  const own = await fetch(target.base + path, {
     headers: { ...signRequest({ method: 'GET', url: path, privateKey: client.key }) },
   });
   report(
@@ -372,38 +259,7 @@ async function rates() {
 }
 
 async function main() {
-  const args = process.argv.slice(2);
-  const urlArg = args.indexOf('--url');
-  let tree: ServiceTree | undefined;
-  let dir: string | undefined;
-  if (urlArg >= 0) {
-    base = args[urlArg + 1]!;
-    operatorToken = args[args.indexOf('--operator-token') + 1]!;
-  } else {
-    dir = mkdtempSync(join(tmpdir(), 'oc-hostile-'));
-    const [port, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort()];
-    base = `http://127.0.0.1:${port}`;
-    operatorToken = 'hostile-session-operator-token';
-    tree = startServiceTree({
-      cwd: root,
-      env: {
-        ...Object.fromEntries(Object.entries(process.env).filter(([n]) => !n.startsWith('TEMPORAL_'))),
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        OPENCONTRACT_DATA_DIR: dir,
-        OPENCONTRACT_TEMPORAL_PORT: String(temporalPort),
-        OPENCONTRACT_TEMPORAL_UI_PORT: String(uiPort),
-        OPENCONTRACT_SSE_MAX_TOTAL: '24',
-        OPERATOR_TOKEN: operatorToken,
-        VAULT_MASTER_KEY: '4d'.repeat(32),
-        TEMPORAL_CLI_PATH: serverPaths.cli,
-        LOG_LEVEL: 'WARN',
-      },
-    });
-    await tree.healthy(base);
-  }
-  const started = Date.now();
-  try {
+  await runSession({ OPENCONTRACT_SSE_MAX_TOTAL: '24' }, async () => {
     const bas = Array.from({ length: 3 }, newKey);
     for (const ba of bas) {
       await deposit(ba, 200n * USDC);
@@ -415,32 +271,8 @@ async function main() {
     await inputs(matched);
     await destinations();
     await streams();
-    const after = await rates();
-    report(
-      'no 5xx',
-      'every request of the session',
-      serverErrors.length === 0,
-      serverErrors.slice(0, 5).join(' | ') || 'none',
-    );
-    console.log(
-      JSON.stringify(
-        {
-          seconds: Math.round((Date.now() - started) / 1000),
-          requests: [...statuses.values()].reduce((a, b) => a + b, 0),
-          statuses: Object.fromEntries([...statuses].sort()),
-          honestReadAfterFlood: after,
-          held: findings.filter((f) => f.held).length,
-          broke: findings.filter((f) => !f.held).map((f) => f.attack),
-        },
-        null,
-        2,
-      ),
-    );
-    process.exitCode = findings.every((f) => f.held) ? 0 : 1;
-  } finally {
-    await tree?.signalAll('SIGTERM');
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  }
+    return { honestReadAfterFlood: await rates() };
+  });
 }
 
 main().catch((error: unknown) => {

@@ -1,0 +1,208 @@
+// What the black-box hostile sessions share: keys, signed requests with every status counted and
+// every 5xx kept, operator deposits, balances, contract terms, findings, and the `npm start` tree in a
+// temporary directory (or `--url <base> --operator-token <token>` for a running service).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { addressFromPrivateKey, randomPrivateKey } from '../../api/sdk';
+import { signRequest } from '../../api/sdk/signer';
+import { serverPaths } from '../../temporal.config';
+import { freePort } from '../../service/postgres-server';
+import { startServiceTree, type ServiceTree } from '../../test/support/service-tree';
+
+const root = join(__dirname, '..', '..');
+export const USDC = 1_000_000n;
+export const HOUR = 3_600_000;
+
+export interface Key {
+  key: string;
+  address: string;
+}
+export const newKey = (): Key => {
+  const key = randomPrivateKey();
+  return { key, address: addressFromPrivateKey(key) };
+};
+
+export interface Answer {
+  status: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  json: any;
+  ms: number;
+}
+
+/** Where the session sends its requests, and the operator's token for deposits and verdicts. */
+export const target = { base: '', operatorToken: '' };
+export const statuses = new Map<number, number>();
+/** The service's 5xx answers, whatever the attack: the one outcome no input may have. */
+export const serverErrors: string[] = [];
+
+export async function send(
+  who: Key | undefined,
+  method: string,
+  path: string,
+  body?: unknown,
+  init: { raw?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
+  const text = init.raw ?? (body === undefined ? undefined : JSON.stringify(body));
+  const headers: Record<string, string> = {
+    ...(text === undefined ? {} : { 'Content-Type': 'application/json' }),
+    ...(who === undefined
+      ? {}
+      : signRequest({
+          method,
+          url: path,
+          privateKey: who.key,
+          ...(text === undefined ? {} : { body: text }),
+        })),
+    ...init.headers,
+  };
+  const started = Date.now();
+  const res = await fetch(target.base + path, {
+    method,
+    headers,
+    ...(text === undefined ? {} : { body: text }),
+  });
+  const raw = await res.text();
+  const ms = Date.now() - started;
+  statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+  if (res.status >= 500)
+    serverErrors.push(`${method} ${path.slice(0, 80)} → ${res.status} ${raw.slice(0, 200)}`);
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, json, ms };
+}
+
+export const deposit = (to: Key, amount: bigint) =>
+  send(
+    undefined,
+    'POST',
+    '/operator/deposits',
+    { address: to.address, asset: 'USDC', amount: amount.toString() },
+    {
+      headers: {
+        Authorization: `Bearer ${target.operatorToken}`,
+        'Idempotency-Key': `d-${to.address}-${Date.now()}-${Math.random()}`,
+      },
+    },
+  );
+
+export async function balances(who: Key): Promise<{ available: bigint; held: bigint }> {
+  const res = await send(who, 'GET', `/agents/${who.address}/balances`);
+  return { available: BigInt(res.json.balances.USDC.available), held: BigInt(res.json.balances.USDC.held) };
+}
+
+export function terms(overrides: Record<string, unknown> = {}, matchInMs = HOUR) {
+  const now = Date.now();
+  const at = (ms: number) => new Date(now + ms).toISOString();
+  return {
+    contractType: 'fixed',
+    awardMethod: 'open',
+    taskDescription: 'Translate the attached README into French.',
+    acceptanceCriteria: ['complete', 'accurate'],
+    amount: ((25n * USDC) / 10n).toString(),
+    deadlines: {
+      match: at(matchInMs),
+      withdrawal: at(matchInMs + HOUR),
+      delivery: at(matchInMs + 2 * HOUR),
+      review: at(matchInMs + 3 * HOUR),
+    },
+    ...overrides,
+  };
+}
+
+export const DELIVERY = {
+  uri: 'https://files.example/out.enc',
+  sha256: 'cd'.repeat(32),
+  key: 'delivery-key',
+};
+
+export interface Finding {
+  attack: string;
+  tried: string;
+  held: boolean;
+  detail: string;
+}
+export const findings: Finding[] = [];
+export function report(attack: string, tried: string, held: boolean, detail: string) {
+  findings.push({ attack, tried, held, detail });
+  console.log(`${held ? 'HELD ' : 'BROKE'} ${attack}: ${tried}\n       ${detail}`);
+}
+
+export async function create(client: Key, body: object): Promise<string> {
+  const res = await send(client, 'POST', '/contracts', body);
+  if (res.status !== 201) throw new Error(`create: ${res.status} ${JSON.stringify(res.json)}`);
+  return res.json.contractId;
+}
+
+/**
+ * Runs `attacks` against the service named on the command line, or against a fresh `npm start` tree
+ * with `env` added to its environment; then reports the 5xx count, prints the JSON summary with
+ * `extra`, and sets the exit code. The tree is stopped and its directory removed whatever happens.
+ */
+export async function runSession(
+  env: Record<string, string>,
+  attacks: () => Promise<Record<string, unknown>>,
+): Promise<void> {
+  const args = process.argv.slice(2);
+  const urlArg = args.indexOf('--url');
+  let tree: ServiceTree | undefined;
+  let dir: string | undefined;
+  if (urlArg >= 0) {
+    target.base = args[urlArg + 1]!;
+    target.operatorToken = args[args.indexOf('--operator-token') + 1]!;
+  } else {
+    dir = mkdtempSync(join(tmpdir(), 'oc-hostile-'));
+    const [port, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort()];
+    target.base = `http://127.0.0.1:${port}`;
+    target.operatorToken = 'hostile-session-operator-token';
+    tree = startServiceTree({
+      cwd: root,
+      env: {
+        ...Object.fromEntries(Object.entries(process.env).filter(([n]) => !n.startsWith('TEMPORAL_'))),
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        OPENCONTRACT_DATA_DIR: dir,
+        OPENCONTRACT_TEMPORAL_PORT: String(temporalPort),
+        OPENCONTRACT_TEMPORAL_UI_PORT: String(uiPort),
+        OPERATOR_TOKEN: target.operatorToken,
+        VAULT_MASTER_KEY: '4d'.repeat(32),
+        TEMPORAL_CLI_PATH: serverPaths.cli,
+        LOG_LEVEL: 'WARN',
+        ...env,
+      },
+    });
+    await tree.healthy(target.base);
+  }
+  const started = Date.now();
+  try {
+    const extra = await attacks();
+    report(
+      'no 5xx',
+      'every request of the session',
+      serverErrors.length === 0,
+      serverErrors.slice(0, 5).join(' | ') || 'none',
+    );
+    console.log(
+      JSON.stringify(
+        {
+          seconds: Math.round((Date.now() - started) / 1000),
+          requests: [...statuses.values()].reduce((a, b) => a + b, 0),
+          statuses: Object.fromEntries([...statuses].sort()),
+          ...extra,
+          held: findings.filter((f) => f.held).length,
+          broke: findings.filter((f) => !f.held).map((f) => f.attack),
+        },
+        null,
+        2,
+      ),
+    );
+    process.exitCode = findings.every((f) => f.held) ? 0 : 1;
+  } finally {
+    await tree?.signalAll('SIGTERM');
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  }
+}
