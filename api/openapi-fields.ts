@@ -351,6 +351,29 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
   rewardPerCriterion: amountOf('OCT minted per criterion voted with the majority', '1000000'),
   unclearRewardBps: bpsOf('the share of the reward for an `unclear` vote', 5000),
   baVotingWindow: { description: 'how long a panel votes, in milliseconds', example: 259200000 },
+  baRecruitmentWindow: {
+    description: 'how long a contract waits for a full panel before the operator decides, in milliseconds',
+    example: 259200000,
+  },
+  appealWindow: {
+    description: 'how long after a panel’s tally the Client or the Worker may appeal, in milliseconds',
+    example: 86400000,
+  },
+  appealBondBps: bpsOf('the Appeal Bond rate on the Escrowed Funds', 1000),
+  appealPanelSize: {
+    description: 'how many Backup Agents are drawn for an appeal, none of the first panel',
+    example: 5,
+  },
+  minWorkerStake: amountOf('the floor of every Worker Stake and bid bond', '100000'),
+  // Panels, the trusted arbiter and appeals, in a contract's view.
+  panelPending: { description: 'no full Backup Agent panel can be seated yet', example: false },
+  awaitingArbiter: { description: 'the operator decides as trusted arbiter', example: false },
+  mayAppeal: { description: 'the parties that may still appeal or waive now', example: ['worker'] },
+  appealedBy: { description: 'the party that appealed; null when nobody has', example: null },
+  verdicts: {
+    description: 'the trusted arbiter’s verdict per criterion, in criterion order: `met` or `not met`',
+    example: ['met', 'not met'],
+  },
   // Operator.
   action: {
     description: '`retry` the step, or `release` every hold (cancelled-by-operator)',

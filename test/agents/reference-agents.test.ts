@@ -17,7 +17,8 @@ import { DISPUTE_BOND, ELIGIBILITY_STAKE, FUNDS, PRICE, REWARD } from '../suppor
 import { useServiceHarness } from '../support/service';
 import { until } from './support';
 
-const h = useServiceHarness();
+// A short appeal window: after the panel's tally nobody appeals, and the contract settles once it passes.
+const h = useServiceHarness({ params: { appealWindow: 3_000 } });
 const root = join(__dirname, '..', '..');
 const BA_FUNDS = 120_000_000n;
 const stateDir = mkdtempSync(join(tmpdir(), 'oc-agents-'));

@@ -32,7 +32,8 @@ def service() -> Iterator[Service]:
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
-        env={**os.environ, "NODE_ENV": "test"},
+        # A panel's tally settles once the appeal window passes: two seconds here, not a day.
+        env={**os.environ, "NODE_ENV": "test", "OPENCONTRACT_PARAMS": '{"appealWindow": 2000}'},
     )
     lines: queue.Queue[str | None] = queue.Queue()
 

@@ -88,11 +88,12 @@ def test_dispute_panel_votes_and_settles_partially_met(new_agent: NewAgent) -> N
     assert ba0.get_delivery_key(contract_id).key == DELIVERY["key"]
     ba0.vote(contract_id, MAJORITY)
     ba1.vote(contract_id, MAJORITY, idempotency_key=f"vote-{contract_id}")
-    # The same vote retried with its key answers again and locks no second bond.
+    # The same vote retried with its key answers again. A vote moves no money: it stakes the bond its
+    # seat already holds out of the eligibility stake.
     ba1.vote(contract_id, MAJORITY, idempotency_key=f"vote-{contract_id}")
-    held_with_bond = (BA_FUNDS - ELIGIBILITY_STAKE - BA_BOND, ELIGIBILITY_STAKE + BA_BOND, 0, 0)
-    assert balances_of(ba0) == held_with_bond
-    assert balances_of(ba1) == held_with_bond
+    seated = (BA_FUNDS - ELIGIBILITY_STAKE, ELIGIBILITY_STAKE, 0, 0)
+    assert balances_of(ba0) == seated
+    assert balances_of(ba1) == seated
 
     # Before the tally the ballots are sealed, and a stranger may not vote.
     with pytest.raises(ApiError) as sealed:
@@ -106,7 +107,8 @@ def test_dispute_panel_votes_and_settles_partially_met(new_agent: NewAgent) -> N
     still = client.get_contract(contract_id)
     assert isinstance(still, PartyContractView) and still.voting is not None and not still.voting.tallied
 
-    # The last ballot triggers the tally.
+    # The last ballot triggers the tally; nobody appeals, and the contract settles when the (short, in
+    # these tests) appeal window passes.
     ba2.vote(contract_id, DISSENT)
     settled = eventually(lambda: client.get_contract(contract_id), lambda v: v.status.startswith("settled-"))
     assert isinstance(settled, PartyContractView)
@@ -120,8 +122,8 @@ def test_dispute_panel_votes_and_settles_partially_met(new_agent: NewAgent) -> N
     agreeing = (BA_FUNDS - ELIGIBILITY_STAKE, ELIGIBILITY_STAKE, 3 * REWARD, 0)
     assert balances_of(ba0) == agreeing
     assert balances_of(ba1) == agreeing
-    # The dissenter: the criterion-1 slice of its bond slashed, two rewards.
-    assert balances_of(ba2) == (BA_FUNDS - ELIGIBILITY_STAKE - SLICE, ELIGIBILITY_STAKE, 2 * REWARD, 0)
+    # The dissenter: the criterion-1 slice of its seat's bond slashed from its eligibility stake, two rewards.
+    assert balances_of(ba2) == (BA_FUNDS - ELIGIBILITY_STAKE, ELIGIBILITY_STAKE - SLICE, 2 * REWARD, 0)
     assert balances_of(stranger) == (BA_BOND, 0, 0, 0)
 
     expected = sorted(
