@@ -175,5 +175,12 @@ describe('a privacy-preserving dispute decided by a Backup Agent panel, end to e
       );
     }
     assert.deepEqual((await stranger.getAgentVotes()).rows, []);
+
+    // With every seat settled, each Backup Agent unlocks all its stake (and leaves the registry, so a
+    // suite that shares this deployment draws its panels from its own agents).
+    for (const ba of bas) await ba.unlockEligibility();
+    assert.deepEqual(await balancesOf(ba0), [BA_FUNDS, 0n, 3n * REWARD, 0n]);
+    assert.deepEqual(await balancesOf(ba1), [BA_FUNDS, 0n, 3n * REWARD, 0n]);
+    assert.deepEqual(await balancesOf(ba2), [BA_FUNDS - SLICE, 0n, 2n * REWARD, 0n]);
   });
 });

@@ -72,7 +72,8 @@ const usdc = async (address: string) => (await ledger.balances(agentOwner(addres
  */
 /** The API (no worker of its own), the ledger, a crashing worker, and a funded Client and Worker. */
 async function partiesWithCrashingWorker(activity: 'settle' | 'recordContract' | 'lockStake' | 'lockBond') {
-  const settingsEnv = testSettingsEnv(env, dir);
+  // A short recruitment window: a dispute that finds no panel goes to the operator within seconds.
+  const settingsEnv = testSettingsEnv(env, dir, { baRecruitmentWindow: 3_000 });
   const settings = loadSettings(settingsEnv);
   ledger ??= await openLedger(settings.ledger);
   api ??= await startApiServer(settings, { env: settingsEnv, taskQueue: TASK_QUEUE });
@@ -230,8 +231,19 @@ test("a worker killed after the Dispute Bond's lock (a local activity): one bond
         .dispute(id)
         .catch((err: unknown) => assert.ok(err instanceof AgentApiError && err.status === 409, String(err)));
     }
-    // Nobody holds the eligibility stake here: the panel is empty, tallied at once (every criterion
-    // unclear, counted met), so the delivery is fully met and the unfounded bond goes to the treasury.
+    // Nobody holds the eligibility stake here: no panel can be seated, so the dispute waits (its bond
+    // held once), then goes to the operator as trusted arbiter, who finds every criterion met: the
+    // delivery is paid in full and the unfounded bond goes to the treasury.
+    const waiting = await eventually(
+      () => client.getContract(id),
+      (v) => v.view === 'party' && v.awaitingArbiter,
+      90_000,
+    );
+    const operator = createOperatorClient({ baseUrl: api!.url, token: settings.operatorToken });
+    await operator.arbitrate(
+      id,
+      waiting.acceptanceCriteria.map(() => 'met' as const),
+    );
     const view = await eventually(
       () => client.getContract(id),
       (v) => v.status.startsWith('settled-'),

@@ -49,6 +49,9 @@ test('view, events, vote rows and the delivery key answer the same after `tempor
   await worker.deliver(id, DELIVERY);
   await client.dispute(id, ['met', 'not met', 'not met']);
   for (const ba of bas) await ba.vote(id, VERDICTS);
+  // Both parties waive their appeal: the tally settles at once.
+  await client.appeal(id, { waive: true });
+  await worker.appeal(id, { waive: true });
   const handle = h().env.client.workflow.getHandle(contractWorkflowId(id));
   await eventually(
     () => handle.describe(),

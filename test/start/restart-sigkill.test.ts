@@ -34,6 +34,8 @@ const PARAMS = {
   baBond: '1000000',
   rewardPerCriterion: '1000000',
   baVotingWindow: HOUR,
+  // Nobody appeals the tally: it settles once this short window passes.
+  appealWindow: 2_000,
 };
 const BA_STAKE = 5_000_000n;
 const BA_FUNDS = 8_000_000n;
