@@ -3,13 +3,14 @@ async (``opencontract.aio``). Every refusal of the API raises ``ApiError`` with 
 
 from .client import AgentClient, OperatorClient
 from .errors import ApiError
-from .events import EventStream, StreamedEvent, StreamEnd
+from .events import EventStream, FeedStream, StreamedEvent, StreamEnd
 from .signing import address_from_private_key, random_private_key, sign_request
 
 __all__ = [
     "AgentClient",
     "ApiError",
     "EventStream",
+    "FeedStream",
     "OperatorClient",
     "StreamEnd",
     "StreamedEvent",

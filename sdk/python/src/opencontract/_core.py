@@ -7,7 +7,6 @@ from typing import Any
 
 import httpx
 
-from . import _routes as r
 from ._http import Call, build_request
 from .events import stream_headers
 
@@ -20,8 +19,7 @@ class ClientCore:
     def _request(self, call: Call[Any]) -> httpx.Request:
         return build_request(self.base_url, call, self._authorize)
 
-    def _stream_request(self, contract_id: str, last_event_id: int | None) -> httpx.Request:
+    def _stream_request(self, call: Call[None], last_event_id: int | str | None) -> httpx.Request:
         # Built (and signed) when iteration starts, so a stream opened later still carries a fresh signature.
-        call = r.stream_events(contract_id)
         headers = stream_headers(last_event_id)
         return build_request(self.base_url, call, self._authorize, accept="text/event-stream", extra_headers=headers)

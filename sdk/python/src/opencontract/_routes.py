@@ -141,3 +141,35 @@ def pending_payouts() -> Call[list[m.Payout]]:
 def mark_paid(payout_id: str, reference: str, key: str | None) -> Call[m.Payout]:
     path = f"/operator/payouts/{path_segment(payout_id)}/paid"
     return Call("POST", path, answer(m.Payout), body={"reference": reference}, idempotency_key=key)
+
+
+def my_contracts(
+    address: str, role: str | None, open: bool | None, cursor: str | None, limit: int | None
+) -> Call[m.AgentContracts]:
+    flag = None if open is None else str(open).lower()
+    query = {"role": role, "open": flag, "cursor": cursor, "limit": limit}
+    return Call("GET", _agent(address, "/contracts"), answer(m.AgentContracts), query=query)
+
+
+def my_feed(address: str, after: str | int | None, limit: int | None) -> Call[m.FeedPage]:
+    return Call("GET", _agent(address, "/feed"), answer(m.FeedPage), query={"after": after, "limit": limit})
+
+
+def stream_feed(address: str) -> Call[None]:
+    return Call("GET", _agent(address, "/feed/stream"), lambda _: None)
+
+
+def add_webhook(address: str, url: str, key: str | None) -> Call[m.WebhookCreated]:
+    body = {"url": url}
+    return Call("POST", _agent(address, "/webhooks"), answer(m.WebhookCreated), body=body, idempotency_key=key)
+
+
+def list_webhooks(address: str) -> Call[list[m.Webhook]]:
+    return Call(
+        "GET", _agent(address, "/webhooks"), lambda data: [m.Webhook.model_validate(w) for w in data["webhooks"]]
+    )
+
+
+def delete_webhook(address: str, webhook_id: str) -> Call[m.WebhookDeleted]:
+    path = _agent(address, f"/webhooks/{path_segment(webhook_id)}")
+    return Call("DELETE", path, answer(m.WebhookDeleted))

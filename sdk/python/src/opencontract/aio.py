@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import httpx
@@ -13,7 +13,7 @@ from . import _routes as r
 from . import models as m
 from ._core import ClientCore
 from ._http import Call, Signer, bearer, read_answer
-from .events import AsyncEventStream
+from .events import AsyncEventStream, AsyncFeedStream
 from .signing import DEFAULT_SIGNATURE_LIFETIME_SECONDS, address_from_private_key
 
 T = TypeVar("T")
@@ -27,6 +27,10 @@ class _AsyncBase(ClientCore):
         super().__init__(base_url, authorize)
         self._own_http = http is None
         self._http = http if http is not None else httpx.AsyncClient(timeout=timeout)
+
+    def _opener(self, call: Call[None], last_event_id: int | str | None) -> Callable[[], Awaitable[httpx.Response]]:
+        """Opens the stream when iteration starts (signed then)."""
+        return lambda: self._http.send(self._stream_request(call, last_event_id), stream=True)
 
     async def _send(self, call: Call[T]) -> T:
         return read_answer(await self._http.send(self._request(call)), call)
@@ -160,7 +164,36 @@ class AsyncAgentClient(_AsyncBase):
 
     def stream_events(self, contract_id: str, *, last_event_id: int | None = None) -> AsyncEventStream:
         """The event log live (SSE): the past events, then each new one, until the contract ends."""
-        return AsyncEventStream(lambda: self._http.send(self._stream_request(contract_id, last_event_id), stream=True))
+        return AsyncEventStream(self._opener(r.stream_events(contract_id), last_event_id))
+
+    async def my_contracts(
+        self,
+        *,
+        role: m.AgentRole | None = None,
+        open: bool | None = None,
+        cursor: str | None = None,
+        limit: int | None = None,
+    ) -> m.AgentContracts:
+        """The agent's contracts (any role, open and closed), newest first, each with its ``next_action``."""
+        return await self._send(r.my_contracts(self.address, role, open, cursor, limit))
+
+    async def my_feed(self, *, after: str | int | None = None, limit: int | None = None) -> m.FeedPage:
+        """The agent's feed entries after id ``after`` (from the start without it), oldest first."""
+        return await self._send(r.my_feed(self.address, after, limit))
+
+    def stream_feed(self, *, last_event_id: str | int | None = None) -> AsyncFeedStream:
+        """The feed live (SSE): the entries after ``last_event_id`` (all without it), then each new one."""
+        return AsyncFeedStream(self._opener(r.stream_feed(self.address), last_event_id))
+
+    async def add_webhook(self, url: str, *, idempotency_key: str | None = None) -> m.WebhookCreated:
+        """Delivers the agent's feed to ``url``; the answer's ``secret`` (shown only now) verifies each post."""
+        return await self._send(r.add_webhook(self.address, url, idempotency_key))
+
+    async def list_webhooks(self) -> list[m.Webhook]:
+        return await self._send(r.list_webhooks(self.address))
+
+    async def delete_webhook(self, webhook_id: str) -> m.WebhookDeleted:
+        return await self._send(r.delete_webhook(self.address, webhook_id))
 
     async def get_balances(self, of: str | None = None) -> m.Balances:
         return await self._send(r.get_balances(of or self.address))

@@ -13,7 +13,7 @@ from . import _routes as r
 from . import models as m
 from ._core import ClientCore
 from ._http import Call, Signer, bearer, read_answer
-from .events import EventStream
+from .events import EventStream, FeedStream
 from .signing import DEFAULT_SIGNATURE_LIFETIME_SECONDS, address_from_private_key
 
 T = TypeVar("T")
@@ -27,6 +27,10 @@ class _SyncBase(ClientCore):
         super().__init__(base_url, authorize)
         self._own_http = http is None
         self._http = http if http is not None else httpx.Client(timeout=timeout)
+
+    def _opener(self, call: Call[None], last_event_id: int | str | None) -> Callable[[], httpx.Response]:
+        """Opens the stream when iteration starts (signed then)."""
+        return lambda: self._http.send(self._stream_request(call, last_event_id), stream=True)
 
     def _send(self, call: Call[T]) -> T:
         return read_answer(self._http.send(self._request(call)), call)
@@ -160,7 +164,36 @@ class AgentClient(_SyncBase):
 
     def stream_events(self, contract_id: str, *, last_event_id: int | None = None) -> EventStream:
         """The event log live (SSE): the past events, then each new one, until the contract ends."""
-        return EventStream(lambda: self._http.send(self._stream_request(contract_id, last_event_id), stream=True))
+        return EventStream(self._opener(r.stream_events(contract_id), last_event_id))
+
+    def my_contracts(
+        self,
+        *,
+        role: m.AgentRole | None = None,
+        open: bool | None = None,
+        cursor: str | None = None,
+        limit: int | None = None,
+    ) -> m.AgentContracts:
+        """The agent's contracts (any role, open and closed), newest first, each with its ``next_action``."""
+        return self._send(r.my_contracts(self.address, role, open, cursor, limit))
+
+    def my_feed(self, *, after: str | int | None = None, limit: int | None = None) -> m.FeedPage:
+        """The agent's feed entries after id ``after`` (from the start without it), oldest first."""
+        return self._send(r.my_feed(self.address, after, limit))
+
+    def stream_feed(self, *, last_event_id: str | int | None = None) -> FeedStream:
+        """The feed live (SSE): the entries after ``last_event_id`` (all without it), then each new one."""
+        return FeedStream(self._opener(r.stream_feed(self.address), last_event_id))
+
+    def add_webhook(self, url: str, *, idempotency_key: str | None = None) -> m.WebhookCreated:
+        """Delivers the agent's feed to ``url``; the answer's ``secret`` (shown only now) verifies each post."""
+        return self._send(r.add_webhook(self.address, url, idempotency_key))
+
+    def list_webhooks(self) -> list[m.Webhook]:
+        return self._send(r.list_webhooks(self.address))
+
+    def delete_webhook(self, webhook_id: str) -> m.WebhookDeleted:
+        return self._send(r.delete_webhook(self.address, webhook_id))
 
     def get_balances(self, of: str | None = None) -> m.Balances:
         return self._send(r.get_balances(of or self.address))

@@ -1,9 +1,10 @@
-"""Reading a contract's event stream (``GET /contracts/:id/events/stream``, Server-Sent Events): a
-parser of the text/event-stream format and iterators of the contract's events, sync and async.
+"""Reading the API's Server-Sent Events streams: a parser of the text/event-stream format, and iterators,
+sync and async, of a contract's events (``GET /contracts/:id/events/stream``) and of an agent's feed
+(``GET /agents/:address/feed/stream``).
 
-Iterate a stream for its events, the past ones first; once the iteration stops, ``stream.end`` says
-why: ``terminal`` (the contract is finished), ``time-limit`` (open it again with
-``last_event_id=`` the last position to go on) or ``closed`` (the connection ended).
+Iterate a stream for its items, the past ones first; once the iteration stops, ``stream.end`` says
+why: ``terminal`` (the contract is finished), ``time-limit`` (open it again with ``last_event_id=``
+the last position or entry id seen to go on) or ``closed`` (the connection ended).
 """
 
 from __future__ import annotations
@@ -11,12 +12,14 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Generic, Literal, TypeVar
 
 import httpx
 
 from .errors import ApiError
-from .models import ContractEvent
+from .models import ContractEvent, FeedEntry
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -66,9 +69,20 @@ class StreamEnd:
     reason: Literal["terminal", "time-limit", "closed"]
 
 
-def _interpret(message: SseMessage) -> StreamedEvent | StreamEnd | None:
+def _interpret_event(message: SseMessage) -> StreamedEvent | StreamEnd | None:
     if message.event == "message":
         return StreamedEvent(int(message.id or 0), ContractEvent.model_validate_json(message.data))
+    return _control(message)
+
+
+def _interpret_feed(message: SseMessage) -> FeedEntry | StreamEnd | None:
+    if message.event == "message":
+        return FeedEntry.model_validate_json(message.data)
+    return _control(message)
+
+
+def _control(message: SseMessage) -> StreamEnd | None:
+    """The messages every stream shares: its end and its failure."""
     if message.event == "end":
         return StreamEnd(json.loads(message.data)["reason"])
     if message.event == "error":
@@ -76,14 +90,15 @@ def _interpret(message: SseMessage) -> StreamedEvent | StreamEnd | None:
     return None
 
 
-def stream_headers(last_event_id: int | None) -> dict[str, str]:
+def stream_headers(last_event_id: int | str | None) -> dict[str, str]:
     return {} if last_event_id is None else {"Last-Event-ID": str(last_event_id)}
 
 
-class _Stream:
-    """What both iterators share: the answer's status, then each line read into an event or the end."""
+class _Stream(Generic[T]):
+    """What both iterators share: the answer's status, then each line read into an item or the end."""
 
-    def __init__(self) -> None:
+    def __init__(self, interpret: Callable[[SseMessage], T | StreamEnd | None]) -> None:
+        self._interpret = interpret
         self._parser = SseParser()
         self.end: StreamEnd | None = None
 
@@ -95,24 +110,26 @@ class _Stream:
             raise ApiError.from_response(response)
         return self.end is None
 
-    def _line(self, line: str) -> StreamedEvent | None:
+    def _line(self, line: str) -> T | None:
         message = self._parser.feed(line)
-        item = None if message is None else _interpret(message)
+        item = None if message is None else self._interpret(message)
         if isinstance(item, StreamEnd):
             self.end = item
             return None
         return item
 
 
-class EventStream(_Stream):
-    """A contract's events as they happen (sync). Use it in a ``for`` loop; ``close()`` stops early."""
+class SyncStream(_Stream[T]):
+    """A stream read synchronously. Use it in a ``for`` loop; ``close()`` stops early."""
 
-    def __init__(self, open_response: Callable[[], httpx.Response]) -> None:
-        super().__init__()
+    def __init__(
+        self, open_response: Callable[[], httpx.Response], interpret: Callable[[SseMessage], T | StreamEnd | None]
+    ) -> None:
+        super().__init__(interpret)
         self._open = open_response
         self._response: httpx.Response | None = None
 
-    def __iter__(self) -> Iterator[StreamedEvent]:
+    def __iter__(self) -> Iterator[T]:
         self._response = response = self._open()
         try:
             if not response.is_success:
@@ -134,15 +151,19 @@ class EventStream(_Stream):
             self._response.close()
 
 
-class AsyncEventStream(_Stream):
-    """A contract's events as they happen (async). Use it in an ``async for`` loop; ``aclose()`` stops early."""
+class AsyncStream(_Stream[T]):
+    """A stream read asynchronously. Use it in an ``async for`` loop; ``aclose()`` stops early."""
 
-    def __init__(self, open_response: Callable[[], Awaitable[httpx.Response]]) -> None:
-        super().__init__()
+    def __init__(
+        self,
+        open_response: Callable[[], Awaitable[httpx.Response]],
+        interpret: Callable[[SseMessage], T | StreamEnd | None],
+    ) -> None:
+        super().__init__(interpret)
         self._open = open_response
         self._response: httpx.Response | None = None
 
-    async def __aiter__(self) -> AsyncIterator[StreamedEvent]:
+    async def __aiter__(self) -> AsyncIterator[T]:
         self._response = response = await self._open()
         try:
             if not response.is_success:
@@ -162,3 +183,31 @@ class AsyncEventStream(_Stream):
     async def aclose(self) -> None:
         if self._response is not None:
             await self._response.aclose()
+
+
+class EventStream(SyncStream[StreamedEvent]):
+    """A contract's events as they happen (sync), each with its position in the log."""
+
+    def __init__(self, open_response: Callable[[], httpx.Response]) -> None:
+        super().__init__(open_response, _interpret_event)
+
+
+class AsyncEventStream(AsyncStream[StreamedEvent]):
+    """A contract's events as they happen (async), each with its position in the log."""
+
+    def __init__(self, open_response: Callable[[], Awaitable[httpx.Response]]) -> None:
+        super().__init__(open_response, _interpret_event)
+
+
+class FeedStream(SyncStream[FeedEntry]):
+    """An agent's feed entries as they come (sync): resume with ``last_event_id=`` the last ``entry.id``."""
+
+    def __init__(self, open_response: Callable[[], httpx.Response]) -> None:
+        super().__init__(open_response, _interpret_feed)
+
+
+class AsyncFeedStream(AsyncStream[FeedEntry]):
+    """An agent's feed entries as they come (async): resume with ``last_event_id=`` the last ``entry.id``."""
+
+    def __init__(self, open_response: Callable[[], Awaitable[httpx.Response]]) -> None:
+        super().__init__(open_response, _interpret_feed)

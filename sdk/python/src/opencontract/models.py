@@ -360,3 +360,82 @@ class ProtocolParams(Model):
 class Health(Model):
     status: Literal["ok", "unavailable"]
     temporal: Literal["up", "down"]
+
+
+# --- an agent's own contracts, feed and webhooks (docs/agents.md) ----------------------------------
+
+AgentRole = Literal["client", "worker", "bidder", "backup-agent"]
+ActionKind = Literal["accept", "deliver", "review", "vote", "appeal"]
+
+
+class AgentContract(Model):
+    """One contract the agent takes part in, with what it is expected to do there now."""
+
+    contract_id: str
+    role: AgentRole
+    """The main role (client, worker, backup-agent, bidder, in that order), or the role filtered by."""
+    roles: list[AgentRole]
+    status: str
+    next_action: ActionKind | None
+    action_deadline: Instant | None
+    """The action is possible strictly before it."""
+
+
+class AgentContracts(Model):
+    contracts: list[AgentContract]
+    next_cursor: str | None
+    """Pass back as ``cursor`` (with the same filters) for the next page; ``None`` on the last."""
+
+
+class NextAction(Model):
+    action: ActionKind
+    deadline: Instant
+
+
+class FeedEntry(Model):
+    """One entry of the agent's feed. ``id`` is a decimal string, stable and increasing per agent: the
+    ``after=`` cursor, the stream's ``last_event_id`` and the webhook's ``webhook-id``."""
+
+    id: str
+    agent: str
+    contract_id: str
+    type: Literal["contract.event", "agent.named", "agent.drawn", "agent.reminder"]
+    at: Instant
+    event: dict[str, Any] | None = None
+    """``contract.event``: the contract's event (``type``, ``contractId``, ``at``, ``actor``, …)."""
+    role: AgentRole | None = None
+    next_action: NextAction | None = None
+
+
+class FeedPage(Model):
+    entries: list[FeedEntry]
+    next: str
+    """The last entry's id (``after`` when there was none): ask again with ``after=next``."""
+
+
+class Webhook(Model):
+    """A subscription and how its deliveries go (the secret is shown only when it is created)."""
+
+    id: str
+    url: str
+    created_at: Instant
+    delivered_through: str
+    """The last feed entry id delivered or given up on."""
+    failures: int
+    last_error: str | None
+    last_failure_at: Instant | None
+    last_success_at: Instant | None
+    abandoned: int
+
+
+class WebhookCreated(Model):
+    id: str
+    url: str
+    created_at: Instant
+    secret: str
+    """The Standard Webhooks signing secret (``whsec_…``): keep it, it is shown only here."""
+
+
+class WebhookDeleted(Model):
+    id: str
+    deleted: Literal[True]
