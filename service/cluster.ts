@@ -141,7 +141,7 @@ function temporalProcess(postgres: PostgresServer, base: number, shards: number)
 }
 
 /** `service/start.ts <role>` under tsx, as a deployment runs it (README: process list). */
-function serviceProcess(name: string, role: 'worker' | 'api', env: NodeJS.ProcessEnv): ManagedProcess {
+export function serviceProcess(name: string, role: 'worker' | 'api', env: NodeJS.ProcessEnv): ManagedProcess {
   return new ManagedProcess({
     name,
     command: process.execPath,

@@ -40,6 +40,9 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
   });
   const posts = proxyActivities<WebhookActivities>({
     startToCloseTimeout: '30 seconds',
+    // The post heartbeats every second: a worker killed mid-post is noticed here, and the post retried
+    // on another worker within seconds rather than after the start-to-close timeout.
+    heartbeatTimeout: '10 seconds',
     // At least 24 hours of attempts (Temporal stops retrying at the schedule-to-close timeout).
     scheduleToCloseTimeout: '25 hours',
     retry: {

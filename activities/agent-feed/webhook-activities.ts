@@ -1,6 +1,7 @@
 // The activities of webhook delivery (workflows/webhook-delivery.ts): read what a subscription has not
 // received yet, post one entry, and give up on one after the whole retry budget. A failed post is
 // written on the subscription (its agent reads it) and thrown, so Temporal retries it with backoff.
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { FeedStore } from '../../store/agent-feed';
 import type { FeedEntry } from '../../store/agent-feed/types';
@@ -14,6 +15,25 @@ export interface WebhookActivityDeps {
   /** Tests only: another resolver than the system's. */
   resolve?: Resolve;
   now?: () => number;
+  /** Tells Temporal the post is still alive; the running activity's heartbeat by default. */
+  heartbeat?: () => void;
+}
+
+/** How often a post in flight heartbeats (the workflow's heartbeat timeout is a few of these). */
+export const WEBHOOK_HEARTBEAT_MS = 1_000;
+
+/**
+ * Heartbeats while `work` runs, so a worker that dies mid-post (its process killed) is noticed at the
+ * heartbeat timeout and the post retried on another worker, instead of at the start-to-close timeout.
+ */
+async function heartbeating<T>(heartbeat: () => void, work: () => Promise<T>): Promise<T> {
+  heartbeat();
+  const timer = setInterval(heartbeat, WEBHOOK_HEARTBEAT_MS);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 /** The body a receiver gets: Standard Webhooks' `{ type, timestamp, data }`, data the feed entry. */
@@ -26,6 +46,7 @@ export function createWebhookActivities({
   allowPrivate,
   resolve,
   now = Date.now,
+  heartbeat = () => Context.current().heartbeat(),
 }: WebhookActivityDeps) {
   return {
     /** Entry ids after `after` for the subscription's agent; `live: false` once the subscription is deleted. */
@@ -47,11 +68,13 @@ export function createWebhookActivities({
       const [entry] = await feed.read(sub.agent, entryId - 1, 1);
       if (entry === undefined || Number(entry.id) !== entryId) return 'delivered'; // nothing to send under this id
       try {
-        await postWebhook(
-          sub.url,
-          sub.secret,
-          { id: entry.id, timestamp: new Date(now()), payload: webhookPayload(entry) },
-          { allowPrivate, ...(resolve ? { resolve } : {}) },
+        await heartbeating(heartbeat, () =>
+          postWebhook(
+            sub.url,
+            sub.secret,
+            { id: entry.id, timestamp: new Date(now()), payload: webhookPayload(entry) },
+            { allowPrivate, ...(resolve ? { resolve } : {}) },
+          ),
         );
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);

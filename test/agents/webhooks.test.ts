@@ -1,16 +1,22 @@
 // Webhooks and the feed stream end to end (API over HTTP, worker, dev server): a receiver that fails
 // its first deliveries and is then down for a while gets every feed entry, exactly once after
 // deduplication by webhook-id, in order, each signature verified with the standardwebhooks library;
-// the API and worker stopped while a delivery is in flight lose nothing. The feed stream resumed with
-// Last-Event-ID gives exactly the entries missed.
+// the API and worker stopped while a delivery is in flight lose nothing; the worker process SIGKILLed
+// while a delivery is in flight loses nothing either. The feed stream resumed with Last-Event-ID gives
+// exactly the entries missed.
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
+import { createAgentClient, createOperatorClient, randomPrivateKey } from '../../api/sdk';
 import type { AgentClient, FeedEntry } from '../../api/sdk';
+import { startApiServer } from '../../service/api-server';
+import { serviceProcess } from '../../service/cluster';
+import { loadSettings } from '../../service/settings';
 import { agent, DELIVERY, fixedTerms, fund, reconnect } from '../e2e/support';
-import { useServiceHarness } from '../support/service';
+import { FUNDS } from '../support/fixtures';
+import { makeDir, testSettingsEnv, useServiceHarness } from '../support/service';
 import { until } from './support';
 
 const h = useServiceHarness();
@@ -144,6 +150,97 @@ describe('webhooks', () => {
     assert.equal(state!.deliveredThrough, feed[feed.length - 1]!.id);
     assert.equal(state!.abandoned, 0);
     await receiver.stop();
+  });
+});
+
+/**
+ * What a receiver must end with once `settled` contracts of the agent settled: every entry of its feed,
+ * once each after deduplication, in the feed's order (each verified on arrival).
+ */
+async function receivedTheWholeFeed(
+  receiver: Receiver,
+  a: AgentClient,
+  settled: number,
+  timeoutMs: number,
+): Promise<void> {
+  const feed = await until(async () => {
+    const all = await wholeFeed(a);
+    assert.equal(all.filter((e) => e.event?.type === 'contract.settled').length, settled);
+    return all;
+  }, timeoutMs);
+  await until(async () => {
+    assert.deepEqual(
+      receiver.received.map((r) => r.id),
+      feed.map((e) => e.id),
+    );
+  }, timeoutMs);
+  assert.deepEqual(
+    receiver.received.map((r) => r.entry),
+    feed,
+  );
+}
+
+describe('webhooks, the worker process SIGKILLed', () => {
+  // Its own API (in this process) and worker (a child process, `service/start.ts worker` as deployed) on a
+  // task queue and data dir of their own, on the suite's dev server: the child runs the delivery activity.
+  const QUEUE = 'opencontract-webhook-sigkill';
+
+  test('killed while a post is held open: restarted, every entry once, in order per agent, verified', async () => {
+    const { dir, remove } = makeDir('webhook-sigkill');
+    const settingsEnv = { ...testSettingsEnv(h().env, dir), OPENCONTRACT_TASK_QUEUE: QUEUE };
+    const settings = loadSettings(settingsEnv);
+    const worker = serviceProcess('worker', 'worker', { ...process.env, ...settingsEnv, LOG_LEVEL: 'WARN' });
+    const [clientReceiver, contractorReceiver] = [new Receiver(), new Receiver()];
+    await worker.start();
+    const api = await startApiServer(settings, { env: settingsEnv, taskQueue: QUEUE });
+    try {
+      const operator = createOperatorClient({ baseUrl: api.url, token: settings.operatorToken });
+      const client = createAgentClient({ baseUrl: api.url, privateKey: randomPrivateKey() });
+      const contractor = createAgentClient({ baseUrl: api.url, privateKey: randomPrivateKey() });
+      const parties = [
+        { a: client, receiver: clientReceiver },
+        { a: contractor, receiver: contractorReceiver },
+      ];
+      for (const { a, receiver } of parties) {
+        await operator.deposit({ address: a.address, amount: FUNDS.toString() });
+        await receiver.start();
+        receiver.secret = (await a.addWebhook(receiver.url())).secret;
+      }
+
+      // The contractor's receiver holds its first post open (the post's own timeout is 10 s); the
+      // kill lands while it is in flight.
+      let release!: () => void;
+      contractorReceiver.hold = new Promise<void>((resolve) => (release = resolve));
+      const { contractId } = await client.createContract(fixedTerms(contractor.address));
+      await until(async () => assert.equal(contractorReceiver.attempts.length, 1));
+      const held = contractorReceiver.attempts[0]!;
+      await worker.kill('SIGKILL');
+      // The receiver takes the post after all (it was sent), but its answer reaches no one.
+      release();
+      contractorReceiver.hold = undefined;
+      await until(async () => assert.equal(contractorReceiver.received.length, 1));
+
+      await worker.start();
+      await contractor.accept(contractId);
+      await contractor.deliver(contractId, DELIVERY);
+      await client.approve(contractId);
+      for (const { a, receiver } of parties) await receivedTheWholeFeed(receiver, a, 1, 90_000);
+      // The held entry was posted again after the kill (the worker never heard the answer): the
+      // receiver's deduplication by webhook-id is what keeps it once.
+      assert.ok(
+        contractorReceiver.attempts.filter((id) => id === held).length >= 2,
+        contractorReceiver.attempts.join(),
+      );
+      for (const { a } of parties) {
+        const [state] = await a.listWebhooks();
+        assert.equal(state!.abandoned, 0);
+      }
+    } finally {
+      for (const receiver of [clientReceiver, contractorReceiver]) await receiver.stop();
+      await api.close();
+      await worker.kill('SIGTERM');
+      remove();
+    }
   });
 });
 
