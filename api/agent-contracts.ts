@@ -4,7 +4,12 @@
 // are read from their workflow, closed ones from their durable record.
 import type { FeedStore } from '../store/agent-feed';
 import type { AgentContractRow } from '../store/agent-feed/types';
-import { nextAction, type AgentRole, type NextActionKind } from '../workflows/rules/next-action';
+import {
+  nextAction,
+  seatedWhileVoting,
+  type AgentRole,
+  type NextActionKind,
+} from '../workflows/rules/next-action';
 import type { ContractGateway } from './contract-gateway';
 import { badRequest } from './errors';
 
@@ -53,7 +58,11 @@ export async function agentContractsPage(
       const view = await deps.contracts.view(row.contractId);
       if (view === undefined) return undefined;
       const events = await deps.contracts.eventLog(row.contractId);
-      const next = nextAction({ view, events, agent: query.agent, now: deps.now() });
+      // Who has voted is read only when it can change this agent's answer, and answers only that.
+      const ballotsCast = seatedWhileVoting(view, query.agent)
+        ? await deps.contracts.ballotsCast(row.contractId)
+        : [];
+      const next = nextAction({ view, events, ballotsCast, agent: query.agent, now: deps.now() });
       const roles = ROLE_ORDER.filter((r) => row.roles.includes(r));
       return {
         contractId: row.contractId,

@@ -10,6 +10,7 @@ import {
   contractQuery,
   contractWorkflowId,
   createdUpdate,
+  ballotsCastQuery,
   eventsQuery,
   votesQuery,
   type VotesResult,
@@ -39,6 +40,11 @@ export interface ContractGateway {
   created(contractId: string): Promise<ContractView | undefined>;
   /** The event log of a contract already known to exist: one query, no existence check. */
   eventLog(contractId: string): Promise<ContractEvent[]>;
+  /**
+   * The current panel's Backup Agents whose ballot is in (none once closed: no panel votes any more). For
+   * next actions only: never answered to a caller (who has voted is sealed until the tally).
+   */
+  ballotsCast(contractId: string): Promise<string[]>;
   /** The vote rows once tallied (`{ sealed: true }` before; none without a panel); undefined when no such contract exists. */
   votes(contractId: string): Promise<VotesResult | undefined>;
   /** What the Update with this ID answered, if the contract ever took it (a retry after a lost answer): the view after it. */
@@ -180,6 +186,11 @@ export function createContractGateway({
     },
 
     eventLog,
+
+    async ballotsCast(contractId) {
+      if (await records.get(contractId)) return [];
+      return handle(contractId).query(ballotsCastQuery);
+    },
 
     async votes(contractId) {
       const record = await records.get(contractId);

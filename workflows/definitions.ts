@@ -346,3 +346,9 @@ export const contractQuery = defineQuery<ContractView>('contract');
 export const eventsQuery = defineQuery<ContractEvent[]>('events');
 /** The vote rows once tallied; `{ sealed: true }` while a drawn panel votes (the API answers 409); none without a panel. */
 export const votesQuery = defineQuery<VotesResult>('votes');
+/**
+ * The Backup Agents of the current panel whose ballot is in (none before a draw). For the service itself:
+ * it tells each Backup Agent whether a vote is still its next action. The API answers it to no caller —
+ * votes are sealed until the tally, and so is who has voted.
+ */
+export const ballotsCastQuery = defineQuery<Address[]>('ballotsCast');

@@ -14,6 +14,8 @@ import type { AgentContractRole, NewFeedEntry } from '../../store/agent-feed/typ
 export interface ProjectionInput {
   view: ContractView;
   events: readonly ContractEvent[];
+  /** The current panel's Backup Agents whose ballot is in: a vote reminder goes only to the others. */
+  ballotsCast: readonly string[];
   /** Events already projected. */
   from: number;
   now: number;
@@ -132,11 +134,11 @@ function reminders(
   input: ProjectionInput,
   parties: Parties,
 ): { entries: NewFeedEntry[]; dueAt: number | null } {
-  const { view, events, now, reminderLeadMs } = input;
+  const { view, events, ballotsCast, now, reminderLeadMs } = input;
   const entries: NewFeedEntry[] = [];
   let dueAt = view.nextDeadline === null ? null : Date.parse(view.nextDeadline.at);
   for (const agent of parties.fullReaders()) {
-    const next = nextAction({ view, events, agent, now });
+    const next = nextAction({ view, events, ballotsCast, agent, now });
     if (next === null) continue;
     const remindAt = Date.parse(next.deadline) - reminderLeadMs;
     if (remindAt > now) {

@@ -7,12 +7,15 @@
 // waited for eligible agents, a restart of every process).
 import type { ContractView } from '../../workflows/definitions';
 import type { ContractEvent } from '../../workflows/rules/events';
+import { panelVoting } from '../../workflows/rules/next-action';
 import { projectContract } from './project';
 import type { FeedStore } from '../../store/agent-feed';
 
 export interface ContractSource {
   view(contractId: string): Promise<ContractView | undefined>;
   eventLog(contractId: string): Promise<ContractEvent[]>;
+  /** The current panel's Backup Agents whose ballot is in (a third query, only while a panel votes). */
+  ballotsCast(contractId: string): Promise<string[]>;
 }
 
 export interface ProjectorSettings {
@@ -63,11 +66,13 @@ export function createFeedProjector(deps: {
     const view = await source.view(contractId);
     if (view === undefined) return [];
     const events = await source.eventLog(contractId);
+    const ballotsCast = panelVoting(view) ? await source.ballotsCast(contractId) : [];
     const from = known?.projected ?? 0;
     const at = now();
     const projection = projectContract({
       view,
       events,
+      ballotsCast,
       from,
       now: at,
       reminderLeadMs: settings.reminderLeadMs,

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { useAppHarness } from '../support/service';
-import { call, type Json } from '../api/support';
+import { call, eligibleAgents, type Json } from '../api/support';
 import { contractBody, DELIVERY_REF, FUNDS, newAgent, type TestAgent } from '../support/fixtures';
 import { until } from './support';
 
@@ -130,6 +130,45 @@ describe('a direct award, as each party finds it', () => {
     assert.equal(seen.length, 3);
     const bad = await call(h().app, client, 'GET', `/agents/${client.address}/contracts?cursor=nonsense`);
     assert.equal(bad.status, 400);
+  });
+});
+
+describe('a seated Backup Agent', () => {
+  test('is asked to vote until its own ballot is in, then not; the others are still asked, and learn nothing', async () => {
+    const client = newAgent();
+    const worker = newAgent();
+    await h().fund(client.address, FUNDS);
+    await h().fund(worker.address, FUNDS);
+    const bas = await eligibleAgents(h(), 3);
+    const created = await call(h().app, client, 'POST', '/contracts', { body: contractBody(worker.address) });
+    assert.equal(created.status, 201, created.text);
+    const id: string = created.json.contractId;
+    assert.equal((await call(h().app, worker, 'POST', `/contracts/${id}/accept`, { body: {} })).status, 200);
+    const delivered = await call(h().app, worker, 'POST', `/contracts/${id}/deliveries`, {
+      body: { ...DELIVERY_REF, content: { text: 'done' } },
+    });
+    assert.equal(delivered.status, 200, delivered.text);
+    const disputed = await call(h().app, client, 'POST', `/contracts/${id}/disputes`, { body: {} });
+    assert.equal(disputed.status, 200, disputed.text);
+    const endsAt: string = disputed.json.voting.endsAt;
+    const rowOf = async (agent: TestAgent) => {
+      const [row] = (await contractsOf(agent)).contracts.filter((c: Json) => c.contractId === id);
+      return row && { role: row.role, status: row.status, next: row.nextAction, by: row.actionDeadline };
+    };
+    const asked = { role: 'backup-agent', status: 'disputed', next: 'vote', by: endsAt };
+    for (const ba of bas) await until(async () => assert.deepEqual(await rowOf(ba), asked));
+
+    const voted = await call(h().app, bas[0]!, 'POST', `/contracts/${id}/votes`, {
+      body: { votes: ['met', 'not met'] },
+    });
+    assert.equal(voted.status, 200, voted.text);
+    // Its own listing has nothing left to do; the other seats read exactly what they read before.
+    assert.deepEqual(await rowOf(bas[0]!), { ...asked, next: null, by: null });
+    for (const ba of bas.slice(1)) assert.deepEqual(await rowOf(ba), asked);
+    for (const party of [client, worker]) assert.equal((await rowOf(party)).next, null);
+    // Still sealed for everyone, the one who voted included.
+    assert.equal((await call(h().app, bas[1], 'GET', `/contracts/${id}/votes`)).status, 409);
+    assert.equal((await call(h().app, bas[0], 'GET', `/contracts/${id}/votes`)).status, 409);
   });
 });
 

@@ -42,8 +42,8 @@ const VIEW = {
   nextDeadline: { kind: 'voting', at: iso(500) },
 } as unknown as ContractView;
 
-const project = (from = 0, now = T + 10) =>
-  projectContract({ view: VIEW, events: LOG, from, now, reminderLeadMs: 1000 });
+const project = (from = 0, now = T + 10, ballotsCast: string[] = []) =>
+  projectContract({ view: VIEW, events: LOG, ballotsCast, from, now, reminderLeadMs: 1000 });
 const of = (agent: string, from = 0) =>
   project(from)
     .entries.filter((e) => e.agent === agent)
@@ -82,8 +82,26 @@ describe('projectContract', () => {
     );
   });
 
+  test('a Backup Agent whose ballot is in gets no vote reminder, and nobody is told who voted', () => {
+    const projection = project(LOG.length, T + 10, [BA1]);
+    assert.deepEqual(projection.entries, []);
+    // Its deadline no longer wakes the projector for a reminder (the voting deadline itself still does).
+    assert.equal(projection.dueAt, T + 500);
+    assert.deepEqual(
+      project(LOG.length).entries.map((e) => [e.agent, e.type, e.nextAction?.action]),
+      [[BA1, 'agent.reminder', 'vote']],
+    );
+  });
+
   test('the reminder falls due within the lead: before it, only the due time', () => {
-    const early = projectContract({ view: VIEW, events: LOG, from: LOG.length, now: T, reminderLeadMs: 100 });
+    const early = projectContract({
+      view: VIEW,
+      events: LOG,
+      ballotsCast: [],
+      from: LOG.length,
+      now: T,
+      reminderLeadMs: 100,
+    });
     assert.deepEqual(early.entries, []);
     assert.equal(early.dueAt, T + 400);
   });

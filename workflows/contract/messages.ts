@@ -29,6 +29,7 @@ import {
   deliverUpdate,
   disputeSignal,
   disputeUpdate,
+  ballotsCastQuery,
   eventsQuery,
   FailureType,
   voteSignal,
@@ -482,4 +483,5 @@ export function registerHandlers(c: Contract): void {
   setHandler(contractQuery, () => c.view());
   setHandler(votesQuery, () => votesResult(c));
   setHandler(eventsQuery, () => [...c.events]);
+  setHandler(ballotsCastQuery, () => c.ballots.map((b) => b.voter));
 }

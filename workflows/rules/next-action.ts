@@ -1,5 +1,5 @@
 // What an agent is expected to do next on a contract, and by when: a pure function of the contract's
-// view, its event log and the clock. The agent listing (GET /agents/:address/contracts) and the feed's
+// view, its event log, the ballots cast so far and the clock. The agent listing (GET /agents/:address/contracts) and the feed's
 // reminders read it. Each case is one rule below; a new kind of step (an appeal, a pending panel) is
 // one more rule, tried in order, the first that answers wins.
 import type { ContractView } from '../definitions';
@@ -38,8 +38,27 @@ export type NextActionView = Pick<
 export interface NextActionInput {
   view: NextActionView;
   events: readonly ContractEvent[];
+  /**
+   * The seated Backup Agents whose ballot is in (the workflow's `ballotsCast`). Votes are sealed until the
+   * tally, so the log cannot say it; only the service reads it, and tells each agent no more than its own
+   * next action.
+   */
+  ballotsCast: readonly string[];
   agent: string;
   now: number;
+}
+
+/** Whether a panel is voting now: only then do the ballots cast matter to anyone's next action. */
+export function panelVoting(view: Pick<NextActionView, 'voting'>): boolean {
+  return view.voting !== null && !view.voting.tallied;
+}
+
+/** Whether `agent` sits on the panel voting now: only then do the ballots cast matter to its next action. */
+export function seatedWhileVoting(
+  view: Pick<NextActionView, 'voting' | 'backupAgents'>,
+  agent: string,
+): boolean {
+  return panelVoting(view) && (view.backupAgents as readonly string[]).includes(agent);
 }
 
 type Rule = (input: NextActionInput) => NextAction | null | undefined;
@@ -47,10 +66,6 @@ type Rule = (input: NextActionInput) => NextAction | null | undefined;
 function open(now: number, deadline: string | null | undefined, action: NextActionKind): NextAction | null {
   if (deadline === null || deadline === undefined) return null;
   return isBeforeDeadline(now, Date.parse(deadline)) ? { action, deadline } : null;
-}
-
-function hasVoted(events: readonly ContractEvent[], agent: string): boolean {
-  return events.some((e) => e.type === 'agent.verified' && e.role === 'backup-agent' && e.actor === agent);
 }
 
 /** Ordered: `null` stops with no action, `undefined` lets the next rule decide. */
@@ -77,11 +92,8 @@ const RULES: readonly Rule[] = [
       ? open(now, view.deadlines.review, 'review')
       : undefined,
   // A seated Backup Agent votes once, before the voting window ends.
-  ({ view, events, agent, now }) =>
-    view.voting !== null &&
-    !view.voting.tallied &&
-    view.backupAgents.includes(agent as `0x${string}`) &&
-    !hasVoted(events, agent)
+  ({ view, ballotsCast, agent, now }) =>
+    view.voting !== null && seatedWhileVoting(view, agent) && !ballotsCast.includes(agent)
       ? open(now, view.voting.endsAt, 'vote')
       : undefined,
 ];
