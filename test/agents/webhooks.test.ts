@@ -2,8 +2,9 @@
 // its first deliveries and is then down for a while gets every feed entry, exactly once after
 // deduplication by webhook-id, in order, each signature verified with the standardwebhooks library;
 // the API and worker stopped while a delivery is in flight lose nothing; the worker process SIGKILLed
-// while a delivery is in flight loses nothing either. The feed stream resumed with Last-Event-ID gives
-// exactly the entries missed.
+// while a delivery is in flight loses nothing either. On PostgreSQL, two API processes project the same
+// contracts into one feed: each entry once, in order, delivered once. The feed stream resumed with
+// Last-Event-ID gives exactly the entries missed.
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,7 +17,9 @@ import { serviceProcess } from '../../service/cluster';
 import { loadSettings } from '../../service/settings';
 import { agent, DELIVERY, fixedTerms, fund, reconnect } from '../e2e/support';
 import { FUNDS } from '../support/fixtures';
-import { makeDir, testSettingsEnv, useServiceHarness } from '../support/service';
+import { openLedger } from '../../activities/ledger';
+import { startPostgres } from '../support/postgres';
+import { makeDir, runContractWorker, testSettingsEnv, useServiceHarness } from '../support/service';
 import { until } from './support';
 
 const h = useServiceHarness();
@@ -239,6 +242,75 @@ describe('webhooks, the worker process SIGKILLed', () => {
       for (const receiver of [clientReceiver, contractorReceiver]) await receiver.stop();
       await api.close();
       await worker.kill('SIGTERM');
+      remove();
+    }
+  });
+});
+
+describe('the feed and webhooks on PostgreSQL', () => {
+  // Two API servers (each with its projector) and a worker on one PostgreSQL database, on the suite's dev
+  // server under a task queue of their own: the projectors race over every contract.
+  const QUEUE = 'opencontract-webhook-postgres';
+
+  test('two projectors, one feed: every event once per agent, in order, each delivered once, verified', async () => {
+    const postgres = await startPostgres();
+    const { dir, remove } = makeDir('webhook-postgres');
+    const settingsEnv = {
+      ...testSettingsEnv(h().env, dir),
+      OPENCONTRACT_LEDGER: await postgres.createDatabase('feed'),
+    };
+    const settings = loadSettings(settingsEnv);
+    assert.equal(settings.ledger.kind, 'postgres');
+    const ledger = await openLedger(settings.ledger);
+    const worker = await runContractWorker(h().env, ledger, settings, QUEUE);
+    const apis = [
+      await startApiServer(settings, { env: settingsEnv, taskQueue: QUEUE }),
+      await startApiServer(settings, { env: settingsEnv, taskQueue: QUEUE }),
+    ] as const;
+    const [clientReceiver, contractorReceiver] = [new Receiver(), new Receiver()];
+    try {
+      const operator = createOperatorClient({ baseUrl: apis[0].url, token: settings.operatorToken });
+      // The Client speaks to one API, the contractor to the other: both touch every contract.
+      const clientKey = randomPrivateKey();
+      const client = createAgentClient({ baseUrl: apis[0].url, privateKey: clientKey });
+      const contractor = createAgentClient({ baseUrl: apis[1].url, privateKey: randomPrivateKey() });
+      const parties = [
+        { a: client, receiver: clientReceiver },
+        { a: contractor, receiver: contractorReceiver },
+      ];
+      for (const { a, receiver } of parties) {
+        await operator.deposit({ address: a.address, amount: FUNDS.toString() });
+        await receiver.start();
+        receiver.secret = (await a.addWebhook(receiver.url())).secret;
+      }
+      const ids = [await fixedContract(client, contractor), await fixedContract(client, contractor)];
+      for (const { a, receiver } of parties) await receivedTheWholeFeed(receiver, a, 2, 60_000);
+
+      // Each party's feed holds each contract's log once, in the log's order, ids increasing.
+      for (const { a } of parties) {
+        const feed = await wholeFeed(a);
+        const numbers = feed.map((e) => Number(e.id));
+        assert.deepEqual(
+          numbers,
+          [...new Set(numbers)].sort((x, y) => x - y),
+        );
+        for (const id of ids) {
+          const log = (await a.getEvents(id)).events.map((e) => `${e.type}@${e.at}`);
+          const fed = feed
+            .filter((e) => e.contractId === id && e.type === 'contract.event')
+            .map((e) => `${String(e.event!.type)}@${String(e.event!.at)}`);
+          assert.deepEqual(fed, log);
+        }
+      }
+      // Read through either API, the feed is the same.
+      const viaOther = createAgentClient({ baseUrl: apis[1].url, privateKey: clientKey });
+      assert.deepEqual(await wholeFeed(viaOther), await wholeFeed(client));
+    } finally {
+      for (const receiver of [clientReceiver, contractorReceiver]) await receiver.stop();
+      for (const api of apis) await api.close();
+      await worker.stop();
+      await ledger.close();
+      await postgres.stop();
       remove();
     }
   });
