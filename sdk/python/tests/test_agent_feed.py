@@ -175,7 +175,7 @@ async def test_webhooks_are_created_deliver_the_feed_signed_and_are_deleted(serv
 def test_a_stranger_is_refused_another_agents_contracts_feed_stream_and_webhooks(new_agent: NewAgent) -> None:
     owner, stranger = new_agent(funds=0), new_agent(funds=0)
     calls = {
-        "contracts": r.my_contracts(owner.address, None, None, None, None),
+        "contracts": r.my_contracts(owner.address, {}),
         "feed": r.my_feed(owner.address, None, None),
         "add webhook": r.add_webhook(owner.address, "http://127.0.0.1:9/hook", None),
         "list webhooks": r.list_webhooks(owner.address),

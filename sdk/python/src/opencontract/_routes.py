@@ -143,11 +143,10 @@ def mark_paid(payout_id: str, reference: str, key: str | None) -> Call[m.Payout]
     return Call("POST", path, answer(m.Payout), body={"reference": reference}, idempotency_key=key)
 
 
-def my_contracts(
-    address: str, role: str | None, open: bool | None, cursor: str | None, limit: int | None
-) -> Call[m.AgentContracts]:
-    flag = None if open is None else str(open).lower()
-    query = {"role": role, "open": flag, "cursor": cursor, "limit": limit}
+def my_contracts(address: str, filters: m.MyContractsFilter) -> Call[m.AgentContracts]:
+    query: dict[str, Any] = {**filters}
+    if "open" in filters:
+        query["open"] = str(filters["open"]).lower()
     return Call("GET", _agent(address, "/contracts"), answer(m.AgentContracts), query=query)
 
 

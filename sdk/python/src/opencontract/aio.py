@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import httpx
-from typing_extensions import Self
+from typing_extensions import Self, Unpack
 
 from . import _routes as r
 from . import models as m
@@ -166,16 +166,9 @@ class AsyncAgentClient(_AsyncBase):
         """The event log live (SSE): the past events, then each new one, until the contract ends."""
         return AsyncEventStream(self._opener(r.stream_events(contract_id), last_event_id))
 
-    async def my_contracts(
-        self,
-        *,
-        role: m.AgentRole | None = None,
-        open: bool | None = None,
-        cursor: str | None = None,
-        limit: int | None = None,
-    ) -> m.AgentContracts:
+    async def my_contracts(self, **filters: Unpack[m.MyContractsFilter]) -> m.AgentContracts:
         """The agent's contracts (any role, open and closed), newest first, each with its ``next_action``."""
-        return await self._send(r.my_contracts(self.address, role, open, cursor, limit))
+        return await self._send(r.my_contracts(self.address, filters))
 
     async def my_feed(self, *, after: str | int | None = None, limit: int | None = None) -> m.FeedPage:
         """The agent's feed entries after id ``after`` (from the start without it), oldest first."""

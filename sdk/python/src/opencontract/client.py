@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import httpx
-from typing_extensions import Self
+from typing_extensions import Self, Unpack
 
 from . import _routes as r
 from . import models as m
@@ -166,16 +166,9 @@ class AgentClient(_SyncBase):
         """The event log live (SSE): the past events, then each new one, until the contract ends."""
         return EventStream(self._opener(r.stream_events(contract_id), last_event_id))
 
-    def my_contracts(
-        self,
-        *,
-        role: m.AgentRole | None = None,
-        open: bool | None = None,
-        cursor: str | None = None,
-        limit: int | None = None,
-    ) -> m.AgentContracts:
+    def my_contracts(self, **filters: Unpack[m.MyContractsFilter]) -> m.AgentContracts:
         """The agent's contracts (any role, open and closed), newest first, each with its ``next_action``."""
-        return self._send(r.my_contracts(self.address, role, open, cursor, limit))
+        return self._send(r.my_contracts(self.address, filters))
 
     def my_feed(self, *, after: str | int | None = None, limit: int | None = None) -> m.FeedPage:
         """The agent's feed entries after id ``after`` (from the start without it), oldest first."""

@@ -21,6 +21,7 @@ from pydantic import (
     TypeAdapter,
 )
 from pydantic.alias_generators import to_camel
+from typing_extensions import TypedDict
 
 
 def _amount(value: Any) -> Any:
@@ -366,6 +367,15 @@ class Health(Model):
 
 AgentRole = Literal["client", "worker", "bidder", "backup-agent"]
 ActionKind = Literal["accept", "deliver", "review", "vote", "appeal"]
+
+
+class MyContractsFilter(TypedDict, total=False):
+    """What ``my_contracts`` takes: a role, open or closed only, the ``next_cursor`` of a page, a page size."""
+
+    role: AgentRole
+    open: bool
+    cursor: str
+    limit: int
 
 
 class AgentContract(Model):
