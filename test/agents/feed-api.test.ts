@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { useAppHarness } from '../support/service';
-import { call, eligibleAgents, type Json } from '../api/support';
+import { call, eligibleAgents, matchedContract, type Json } from '../api/support';
 import { contractBody, DELIVERY_REF, FUNDS, newAgent, type TestAgent } from '../support/fixtures';
 import { until } from './support';
 
@@ -135,15 +135,8 @@ describe('a direct award, as each party finds it', () => {
 
 describe('a seated Backup Agent', () => {
   test('is asked to vote until its own ballot is in, then not; the others are still asked, and learn nothing', async () => {
-    const client = newAgent();
-    const worker = newAgent();
-    await h().fund(client.address, FUNDS);
-    await h().fund(worker.address, FUNDS);
     const bas = await eligibleAgents(h(), 3);
-    const created = await call(h().app, client, 'POST', '/contracts', { body: contractBody(worker.address) });
-    assert.equal(created.status, 201, created.text);
-    const id: string = created.json.contractId;
-    assert.equal((await call(h().app, worker, 'POST', `/contracts/${id}/accept`, { body: {} })).status, 200);
+    const { id, client, worker } = await matchedContract(h());
     const delivered = await call(h().app, worker, 'POST', `/contracts/${id}/deliveries`, {
       body: { ...DELIVERY_REF, content: { text: 'done' } },
     });

@@ -156,6 +156,30 @@ describe('webhooks', () => {
   });
 });
 
+interface Party {
+  a: AgentClient;
+  receiver: Receiver;
+}
+
+/** A funded Client and contractor, each on the API at its URL, each with a webhook to a receiver of its own. */
+async function subscribedParties(
+  operatorToken: string,
+  urls: readonly [client: string, contractor: string],
+  clientKey = randomPrivateKey(),
+): Promise<[client: Party, contractor: Party]> {
+  const operator = createOperatorClient({ baseUrl: urls[0], token: operatorToken });
+  const [client, contractor] = urls.map((baseUrl, i) => ({
+    a: createAgentClient({ baseUrl, privateKey: i === 0 ? clientKey : randomPrivateKey() }),
+    receiver: new Receiver(),
+  })) as [Party, Party];
+  for (const { a, receiver } of [client, contractor]) {
+    await operator.deposit({ address: a.address, amount: FUNDS.toString() });
+    await receiver.start();
+    receiver.secret = (await a.addWebhook(receiver.url())).secret;
+  }
+  return [client, contractor];
+}
+
 /**
  * What a receiver must end with once `settled` contracts of the agent settled: every entry of its feed,
  * once each after deduplication, in the feed's order (each verified on arrival).
@@ -193,22 +217,12 @@ describe('webhooks, the worker process SIGKILLed', () => {
     const settingsEnv = { ...testSettingsEnv(h().env, dir), OPENCONTRACT_TASK_QUEUE: QUEUE };
     const settings = loadSettings(settingsEnv);
     const worker = serviceProcess('worker', 'worker', { ...process.env, ...settingsEnv, LOG_LEVEL: 'WARN' });
-    const [clientReceiver, contractorReceiver] = [new Receiver(), new Receiver()];
     await worker.start();
     const api = await startApiServer(settings, { env: settingsEnv, taskQueue: QUEUE });
+    let parties: Party[] = [];
     try {
-      const operator = createOperatorClient({ baseUrl: api.url, token: settings.operatorToken });
-      const client = createAgentClient({ baseUrl: api.url, privateKey: randomPrivateKey() });
-      const contractor = createAgentClient({ baseUrl: api.url, privateKey: randomPrivateKey() });
-      const parties = [
-        { a: client, receiver: clientReceiver },
-        { a: contractor, receiver: contractorReceiver },
-      ];
-      for (const { a, receiver } of parties) {
-        await operator.deposit({ address: a.address, amount: FUNDS.toString() });
-        await receiver.start();
-        receiver.secret = (await a.addWebhook(receiver.url())).secret;
-      }
+      parties = await subscribedParties(settings.operatorToken, [api.url, api.url]);
+      const [{ a: client }, { a: contractor, receiver: contractorReceiver }] = parties as [Party, Party];
 
       // The contractor's receiver holds its first post open (the post's own timeout is 10 s); the
       // kill lands while it is in flight.
@@ -239,7 +253,7 @@ describe('webhooks, the worker process SIGKILLed', () => {
         assert.equal(state!.abandoned, 0);
       }
     } finally {
-      for (const receiver of [clientReceiver, contractorReceiver]) await receiver.stop();
+      for (const { receiver } of parties) await receiver.stop();
       await api.close();
       await worker.kill('SIGTERM');
       remove();
@@ -267,22 +281,12 @@ describe('the feed and webhooks on PostgreSQL', () => {
       await startApiServer(settings, { env: settingsEnv, taskQueue: QUEUE }),
       await startApiServer(settings, { env: settingsEnv, taskQueue: QUEUE }),
     ] as const;
-    const [clientReceiver, contractorReceiver] = [new Receiver(), new Receiver()];
+    let parties: Party[] = [];
     try {
-      const operator = createOperatorClient({ baseUrl: apis[0].url, token: settings.operatorToken });
       // The Client speaks to one API, the contractor to the other: both touch every contract.
       const clientKey = randomPrivateKey();
-      const client = createAgentClient({ baseUrl: apis[0].url, privateKey: clientKey });
-      const contractor = createAgentClient({ baseUrl: apis[1].url, privateKey: randomPrivateKey() });
-      const parties = [
-        { a: client, receiver: clientReceiver },
-        { a: contractor, receiver: contractorReceiver },
-      ];
-      for (const { a, receiver } of parties) {
-        await operator.deposit({ address: a.address, amount: FUNDS.toString() });
-        await receiver.start();
-        receiver.secret = (await a.addWebhook(receiver.url())).secret;
-      }
+      parties = await subscribedParties(settings.operatorToken, [apis[0].url, apis[1].url], clientKey);
+      const [{ a: client }, { a: contractor }] = parties as [Party, Party];
       const ids = [await fixedContract(client, contractor), await fixedContract(client, contractor)];
       for (const { a, receiver } of parties) await receivedTheWholeFeed(receiver, a, 2, 60_000);
 
@@ -306,7 +310,7 @@ describe('the feed and webhooks on PostgreSQL', () => {
       const viaOther = createAgentClient({ baseUrl: apis[1].url, privateKey: clientKey });
       assert.deepEqual(await wholeFeed(viaOther), await wholeFeed(client));
     } finally {
-      for (const receiver of [clientReceiver, contractorReceiver]) await receiver.stop();
+      for (const { receiver } of parties) await receiver.stop();
       for (const api of apis) await api.close();
       await worker.stop();
       await ledger.close();
