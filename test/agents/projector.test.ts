@@ -139,7 +139,7 @@ describe('feed projector pacing', () => {
   });
 
   test('the sweep: at most sweepBatch open contracts a pass, all of them once, then none until sweepMs', async () => {
-    const { store, projector, run, create, looks } = await setup('sweep');
+    const { store, run, create, looks } = await setup('sweep');
     try {
       const ids = Array.from({ length: 35 }, (_, i) => `c-${String(i).padStart(2, '0')}`);
       for (const id of ids) {
