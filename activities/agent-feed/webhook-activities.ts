@@ -4,6 +4,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { FeedStore } from '../../store/agent-feed';
+import type { WebhookActivities } from '../../workflows/activity-interfaces';
 import type { FeedEntry } from '../../store/agent-feed/types';
 import { postWebhook } from './webhook-post';
 import type { Resolve } from './webhook-target';
@@ -47,7 +48,7 @@ export function createWebhookActivities({
   resolve,
   now = Date.now,
   heartbeat = () => Context.current().heartbeat(),
-}: WebhookActivityDeps) {
+}: WebhookActivityDeps): WebhookActivities {
   return {
     /** Entry ids after `after` for the subscription's agent; `live: false` once the subscription is deleted. */
     async webhookBatch(
@@ -92,5 +93,3 @@ export function createWebhookActivities({
     },
   };
 }
-
-export type WebhookActivities = ReturnType<typeof createWebhookActivities>;
