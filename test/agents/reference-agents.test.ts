@@ -63,7 +63,12 @@ function start(
   return { lines: log, child, exited };
 }
 
-function referenceAgent(role: string, key: string, log: Record<string, unknown>[]): Proc {
+function referenceAgent(
+  role: string,
+  key: string,
+  log: Record<string, unknown>[],
+  env: Record<string, string> = {},
+): Proc {
   return start(
     'agents/run.ts',
     [role],
@@ -72,6 +77,7 @@ function referenceAgent(role: string, key: string, log: Record<string, unknown>[
       OPENCONTRACT_AGENT_STATE_DIR: stateDir,
       OPENCONTRACT_AGENT_RESCAN_MS: '2000',
       ...(role === 'worker' ? { OPENCONTRACT_WORKER_HANDLER: join(__dirname, 'evidence-handler.ts') } : {}),
+      ...env,
     },
     log,
   );
@@ -97,7 +103,8 @@ describe('reference agents in separate processes', () => {
     for (const key of keys.bas) await fund(h(), addressFromPrivateKey(key), BA_FUNDS);
 
     const workerLog: Record<string, unknown>[] = [];
-    let worker = referenceAgent('worker', keys.worker, workerLog);
+    // The first Worker process works a minute on its delivery: the kill lands mid-work, before it delivers.
+    let worker = referenceAgent('worker', keys.worker, workerLog, { EVIDENCE_HANDLER_HOLD_MS: '60000' });
     const baLogs = keys.bas.map(() => [] as Record<string, unknown>[]);
     const bas = keys.bas.map((key, i) => referenceAgent('backup-agent', key, baLogs[i]!));
     await until(
@@ -110,8 +117,9 @@ describe('reference agents in separate processes', () => {
       OPENCONTRACT_WORKER_ADDRESS: addressFromPrivateKey(keys.worker),
     });
 
-    // The Worker accepts; killed then, it comes back and delivers (no second accept).
-    await until(async () => assert.equal(count(workerLog, 'accepted'), 1, JSON.stringify(workerLog)), 60_000);
+    // The Worker accepts and starts working; killed then, it comes back and delivers (no second accept).
+    await until(async () => assert.equal(count(workerLog, 'working'), 1, JSON.stringify(workerLog)), 60_000);
+    assert.equal(count(workerLog, 'accepted'), 1);
     await kill(worker);
     // One Backup Agent is down while the panel is drawn; it comes back and takes its seat.
     await kill(bas[0]!);
