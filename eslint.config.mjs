@@ -92,18 +92,14 @@ export default tseslint.config(
               allowTypeImports: true,
             },
             {
-              group: [
-                'better-sqlite3',
-                'pg',
-                'hono',
-                '@hono/*',
-                '**/temporal.config',
-                '**/activities/*',
-                '**/api/*',
-              ],
-              message:
-                'Side-effecting modules are not allowed in workflows/ (import activity types with `import type`).',
+              group: ['better-sqlite3', 'pg', 'hono', '@hono/*', '**/temporal.config'],
+              message: 'Side-effecting modules are not allowed in workflows/.',
               allowTypeImports: true,
+            },
+            {
+              group: ['**/activities/**', '**/api/**', '**/store/**', '**/service/**'],
+              message:
+                'workflows/ is the ground floor: it imports no other layer, not even its types (the activities implement workflows/activity-interfaces/).',
             },
           ],
         },

@@ -2,13 +2,12 @@
 // creation. The workflow publishes only its sha256 until the panel is drawn, then reveals it in the
 // draw record. The answer is an object so the payload codec seals it (bare strings stay readable).
 import { randomBytes } from 'node:crypto';
+import type { DrawActivities } from '../workflows/activity-interfaces';
 
-export function createDrawActivities() {
+export function createDrawActivities(): DrawActivities {
   return {
     async newDrawSecret(): Promise<{ secret: string }> {
       return { secret: randomBytes(32).toString('hex') };
     },
   };
 }
-
-export type DrawActivities = ReturnType<typeof createDrawActivities>;

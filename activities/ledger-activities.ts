@@ -10,48 +10,17 @@ import { asActivity, invalid } from './invalid-input';
 import { HOLD_KINDS, agentOwner } from './ledger';
 import { retryingLostRaces, rewriteEligibility } from './ledger/seats';
 import type { HoldKind, Ledger, LedgerOp, Owner } from './ledger';
+import type {
+  LedgerActivities,
+  LockResult,
+  SettleInput,
+  SettleResult,
+  SettlementPosting,
+  WireAmount,
+} from '../workflows/activity-interfaces';
 
 export interface LedgerActivityDeps {
   ledger: Ledger;
-}
-
-/** Decimal string of minor units, e.g. "2500000" = 2.5 USDC. */
-export type WireAmount = string;
-
-export interface LockResult {
-  holdId: string;
-  /** True when the hold already existed (a retry): nothing new was locked. */
-  replayed: boolean;
-}
-
-export type SettlementPosting =
-  /** Post a hold in parts (`to`: an 0x address or `treasury`; a part to the hold's owner is a release). */
-  | { type: 'resolve'; holdId: string; parts: Array<{ to: string; amount: WireAmount }> }
-  /** Release a whole hold to its owner. */
-  | { type: 'void'; holdId: string }
-  /** Open a new USDC hold (e.g. re-hold what stays of an eligibility stake after a slash). */
-  | { type: 'hold'; owner: string; kind: HoldKind; amount: WireAmount }
-  /** Mint reward tokens (OCT). */
-  | { type: 'mint'; to: string; amount: WireAmount };
-
-export interface SettleInput {
-  contractId: string;
-  /** Names this batch within the contract, e.g. `settlement`, `match-refund`, `tally`. */
-  step: string;
-  postings: SettlementPosting[];
-  /**
-   * The contract's last batch: afterwards every hold of the contract still open is released to its
-   * owner (`<holdId>:stray`), so no hold outlives its contract whatever a failed and retried workflow
-   * task did before it (workflows/contract/activity-proxies.ts).
-   */
-  final?: boolean;
-}
-
-export interface SettleResult {
-  /** The ledger operation id of each posting, in order (`<contractId>:<step>:<index>`). */
-  opIds: string[];
-  /** True when the whole batch had already been applied (a retry). */
-  replayed: boolean;
 }
 
 const KEY = /^[A-Za-z0-9._-]{1,100}$/;
@@ -134,7 +103,7 @@ function toOp(posting: SettlementPosting, id: string, contractId: string, field:
   }
 }
 
-export function createLedgerActivities({ ledger }: LedgerActivityDeps) {
+export function createLedgerActivities({ ledger }: LedgerActivityDeps): LedgerActivities {
   async function lock(
     id: string,
     owner: Owner,
@@ -315,5 +284,3 @@ export function createLedgerActivities({ ledger }: LedgerActivityDeps) {
     },
   };
 }
-
-export type LedgerActivities = ReturnType<typeof createLedgerActivities>;

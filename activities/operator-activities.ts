@@ -3,6 +3,7 @@
 // non-retryable failures named by their code, as in ledger-activities.
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
+import type { OperatorActivities, StrandedHoldWire } from '../workflows/activity-interfaces';
 import { invalid } from './invalid-input';
 import { LedgerError, type Ledger } from './ledger';
 import type { ContractRecordStore } from './records';
@@ -12,7 +13,6 @@ import {
   releaseContractHolds,
   releaseStrandedHolds,
   strandedToWire,
-  type StrandedHoldWire,
 } from './stranded-holds';
 
 export interface OperatorActivityDeps {
@@ -29,7 +29,7 @@ async function ledgerWork<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export function createOperatorActivities({ ledger, records }: OperatorActivityDeps) {
+export function createOperatorActivities({ ledger, records }: OperatorActivityDeps): OperatorActivities {
   return {
     /** The operator's `release`: every open hold of the contract back to its owner. */
     async releaseContractHolds(input: { contractId: string }): Promise<{ released: number }> {
@@ -49,5 +49,3 @@ export function createOperatorActivities({ ledger, records }: OperatorActivityDe
     },
   };
 }
-
-export type OperatorActivities = ReturnType<typeof createOperatorActivities>;

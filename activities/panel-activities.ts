@@ -3,16 +3,12 @@
 // through the ledger activities' `settle` (one atomic batch).
 import { isAddress } from '../workflows/rules/address';
 import { asActivity, invalid } from './invalid-input';
+import type { PanelActivities, VoteRowWire } from '../workflows/activity-interfaces';
 import type { Ledger, VoteRecord } from './ledger';
-import { seatPanel, type SeatResult } from './ledger/seats';
+import { seatPanel } from './ledger/seats';
 
 export interface PanelActivityDeps {
   ledger: Ledger;
-}
-
-/** A vote row on the wire: reward as a decimal string of OCT minor units. */
-export interface VoteRowWire extends Omit<VoteRecord, 'reward'> {
-  reward: string;
 }
 
 function rowFromWire(row: VoteRowWire, i: number): VoteRecord {
@@ -22,14 +18,14 @@ function rowFromWire(row: VoteRowWire, i: number): VoteRecord {
   return { ...row, reward: BigInt(row.reward) };
 }
 
-export function createPanelActivities({ ledger }: PanelActivityDeps) {
+export function createPanelActivities({ ledger }: PanelActivityDeps): PanelActivities {
   return {
     /**
      * Holds each drawn member's seat (`bond` of its free eligibility stake, hold
      * `<contractId>:ba-bond:<address>`), all or none: `short` names the members whose free stake no
      * longer covers it (an unlock won the race), so the workflow draws again.
      */
-    async seatPanel(input: { contractId: string; members: string[]; bond: string }): Promise<SeatResult> {
+    async seatPanel(input) {
       if (!Array.isArray(input.members) || input.members.length === 0)
         invalid('members', 'must be a non-empty array');
       input.members.forEach((m, i) => {
@@ -53,5 +49,3 @@ export function createPanelActivities({ ledger }: PanelActivityDeps) {
     },
   };
 }
-
-export type PanelActivities = ReturnType<typeof createPanelActivities>;

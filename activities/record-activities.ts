@@ -1,13 +1,14 @@
 // The activity that writes a terminal contract's durable record (docs/records.md). Idempotent by
 // contract id: a retry with the same record is a no-op, a different record a non-retryable failure.
 import { ApplicationFailure } from '@temporalio/common';
+import type { RecordActivities } from '../workflows/activity-interfaces';
 import { RecordConflict, type ContractRecord, type ContractRecordStore, type SaveOutcome } from './records';
 
 export interface RecordActivityDeps {
   records: ContractRecordStore;
 }
 
-export function createRecordActivities({ records }: RecordActivityDeps) {
+export function createRecordActivities({ records }: RecordActivityDeps): RecordActivities {
   return {
     async recordContract(record: ContractRecord): Promise<SaveOutcome> {
       try {
@@ -21,5 +22,3 @@ export function createRecordActivities({ records }: RecordActivityDeps) {
     },
   };
 }
-
-export type RecordActivities = ReturnType<typeof createRecordActivities>;

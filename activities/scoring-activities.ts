@@ -4,35 +4,20 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { deliveryEvidenceSchema, evidenceCriteriaErrors } from '../workflows/rules/scoring/evidence';
 import { fieldErrorsFromZod, type FieldError } from '../workflows/rules/field-errors';
-import {
-  checksOf,
-  scoreCriteria,
-  type CriterionScore,
-  type ScoredCriterion,
-} from '../workflows/rules/scoring/criteria';
+import type {
+  ScoreDeliveryInput,
+  ScoreDeliveryResult,
+  ScoringActivities,
+} from '../workflows/activity-interfaces';
+import { checksOf, scoreCriteria } from '../workflows/rules/scoring/criteria';
 
 export const INVALID_EVIDENCE_FAILURE = 'InvalidEvidence';
-
-export interface ScoreDeliveryInput {
-  /** The contract's acceptance criteria, in order; only their checks are read. */
-  criteria: ScoredCriterion[];
-  /** The delivery's `evidence` as ingested (api/ingest); absent when the delivery carries none. */
-  evidence?: unknown;
-  /** ISO-8601 instant of the evaluation (the delivery's time): records dated later do not count. */
-  evaluatedAt: string;
-}
-
-export interface ScoreDeliveryResult {
-  evaluatedAt: string;
-  /** One entry per criterion that carries a machine check, in criterion order. */
-  results: CriterionScore[];
-}
 
 function invalidEvidence(message: string, errors: FieldError[]): never {
   throw ApplicationFailure.nonRetryable(message, INVALID_EVIDENCE_FAILURE, { errors });
 }
 
-export function createScoringActivities() {
+export function createScoringActivities(): ScoringActivities {
   return {
     async scoreDelivery(input: ScoreDeliveryInput): Promise<ScoreDeliveryResult> {
       const evaluatedAt = Date.parse(input.evaluatedAt);
@@ -56,5 +41,3 @@ export function createScoringActivities() {
     },
   };
 }
-
-export type ScoringActivities = ReturnType<typeof createScoringActivities>;

@@ -5,6 +5,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { contractWorkflowId } from '../workflows/definitions';
 import type { Hold, Ledger } from './ledger';
+import type { StrandedHoldWire } from '../workflows/activity-interfaces';
 import type { ContractRecordStore } from './records';
 
 /** Voids every open hold of the contract (op id `<holdId>:release`); a retry finds nothing open. */
@@ -40,15 +41,6 @@ export async function releaseStrandedHolds(ledger: Ledger, isClosed: IsClosed): 
 }
 
 /** A stranded hold on the wire (the operator route's and the reconciler's report). */
-export interface StrandedHoldWire {
-  holdId: string;
-  contractId: string;
-  owner: string;
-  kind: string;
-  amount: string;
-  createdAt: string;
-}
-
 export function strandedToWire(h: Hold): StrandedHoldWire {
   return {
     holdId: h.id,

@@ -10,8 +10,8 @@ import {
   findStrandedHolds,
   releaseStrandedHolds,
   strandedToWire,
-  type StrandedHoldWire,
 } from '../activities/stranded-holds';
+import type { StrandedHoldWire } from '../workflows/activity-interfaces';
 import { contractWorkflowId } from '../workflows/definitions';
 import {
   arbiterVerdictsUpdate,

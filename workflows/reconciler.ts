@@ -3,7 +3,7 @@
 // closed contracts to their owners (activities/stranded-holds.ts); it continues as new before its
 // history grows long.
 import { continueAsNew, proxyActivities, sleep } from '@temporalio/workflow';
-import type { OperatorActivities } from '../activities/operator-activities';
+import type { OperatorActivities } from './activity-interfaces';
 
 export const RECONCILER_WORKFLOW_ID = 'hold-reconciler';
 export const RECONCILER_WORKFLOW_TYPE = 'holdReconcilerWorkflow';

@@ -12,7 +12,7 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { WebhookActivities } from '../activities/agent-feed/webhook-activities';
+import type { WebhookActivities } from './activity-interfaces';
 
 export const WEBHOOK_WORKFLOW_TYPE = 'webhookDeliveryWorkflow';
 export const feedAppendedSignal = defineSignal('feedAppended');

@@ -3,6 +3,7 @@
 // written on the subscription (its agent reads it) and thrown, so Temporal retries it with backoff.
 import { ApplicationFailure } from '@temporalio/common';
 import type { FeedStore } from '../../store/agent-feed';
+import type { WebhookActivities } from '../../workflows/activity-interfaces';
 import type { FeedEntry } from '../../store/agent-feed/types';
 import { postWebhook } from './webhook-post';
 import type { Resolve } from './webhook-target';
@@ -26,7 +27,7 @@ export function createWebhookActivities({
   allowPrivate,
   resolve,
   now = Date.now,
-}: WebhookActivityDeps) {
+}: WebhookActivityDeps): WebhookActivities {
   return {
     /** Entry ids after `after` for the subscription's agent; `live: false` once the subscription is deleted. */
     async webhookBatch(
@@ -69,5 +70,3 @@ export function createWebhookActivities({
     },
   };
 }
-
-export type WebhookActivities = ReturnType<typeof createWebhookActivities>;

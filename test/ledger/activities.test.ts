@@ -9,7 +9,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { agentOwner, openLedger } from '../../activities/ledger';
 import type { Ledger } from '../../activities/ledger';
 import { createLedgerActivities } from '../../activities/ledger-activities';
-import type { LedgerActivities } from '../../activities/ledger-activities';
+import type { LedgerActivities } from '../../workflows/activity-interfaces';
 import { createPanelActivities } from '../../activities/panel-activities';
 import { BAS, CLIENT, OTHER, WORKER } from '../support/fixtures';
 

@@ -17,12 +17,15 @@
 // a later write depends on (the panel registry, the eligibility holds), whose answer must be in the
 // history first.
 import { proxyActivities, proxyLocalActivities, type ActivityInterfaceFor } from '@temporalio/workflow';
-import type { DrawActivities } from '../../activities/draw-activities';
-import type { LedgerActivities, SettleInput } from '../../activities/ledger-activities';
-import type { OperatorActivities } from '../../activities/operator-activities';
-import type { PanelActivities } from '../../activities/panel-activities';
-import type { RecordActivities } from '../../activities/record-activities';
-import type { ScoringActivities } from '../../activities/scoring-activities';
+import type {
+  DrawActivities,
+  LedgerActivities,
+  OperatorActivities,
+  PanelActivities,
+  RecordActivities,
+  ScoringActivities,
+  SettleInput,
+} from '../activity-interfaces';
 
 const options = {
   startToCloseTimeout: '30 seconds',

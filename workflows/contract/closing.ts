@@ -1,7 +1,7 @@
 // Carrying out a decision: a cancellation (docs/protocol.md §5, §6) or a resolution and its settlement (§7a).
 // The rules split every hold; this module maps roles to addresses and posts the whole split as ONE
 // `settle` activity call, i.e. one atomic ledger batch.
-import type { SettlementPosting } from '../../activities/ledger-activities';
+import type { SettlementPosting } from '../activity-interfaces';
 import type { VoteRowView } from '../definitions';
 import {
   contractCancelledEvent,

@@ -3,7 +3,7 @@
 // slashed part to the Treasury, the rest back into the agent's eligibility stake — and the reward
 // tokens minted. A seat whose agent never voted is slashed from that same hold. Pure: the workflow
 // and the tests share it.
-import type { SettlementPosting } from '../../activities/ledger-activities';
+import type { SettlementPosting } from '../activity-interfaces';
 import { toWire } from '../rules/money';
 import { seatHoldId } from '../rules/seats';
 import type { BackupAgentOutcome } from '../rules/tally';
