@@ -2,7 +2,7 @@
 // calls this). The API's own stores are opened by store/ (openApiStoresFor), beside the ledger.
 // The rows a process holds in them are leases its heartbeat renews (store/lease.ts); close() drains the
 // requests in flight, then gives back what it still holds.
-import { serve, type ServerType } from '@hono/node-server';
+import { createAdaptorServer, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { openLedger } from '../activities/ledger';
@@ -36,10 +36,17 @@ export interface ApiServerOptions {
   log?: (line: string) => void;
 }
 
+/**
+ * Connections a burst may open before the API accepts them; past it the kernel drops or resets them.
+ * Node's default is 511, small for a crowd of agents; the kernel caps it at its somaxconn.
+ */
+const LISTEN_BACKLOG = 4096;
+
 function listen(fetch: App['fetch'], port: number, hostname: string): Promise<ServerType> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch, port, hostname }, () => resolve(server));
+    const server = createAdaptorServer({ fetch });
     server.once('error', reject);
+    server.listen({ port, host: hostname, backlog: LISTEN_BACKLOG }, () => resolve(server));
   });
 }
 

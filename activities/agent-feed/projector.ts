@@ -4,7 +4,9 @@
 // projectors (one per API process) write each entry once. A contract is looked at while it is hot
 // (the API touches it on every message it sends), once its next deadline or reminder falls due, and
 // in a slow sweep of every open contract that catches what happens without a message (a draw that
-// waited for eligible agents, a restart of every process).
+// waited for eligible agents, a restart of every process). Looks are queries the workers answer, so
+// both are paced: a hot contract that shows nothing new is looked at half as often each time (from
+// `intervalMs` up to `hotMaxGapMs`), and the sweep looks at no more than `sweepBatch` contracts a pass.
 import type { ContractView } from '../../workflows/definitions';
 import type { ContractEvent } from '../../workflows/rules/events';
 import { projectContract } from './project';
@@ -16,10 +18,14 @@ export interface ContractSource {
 }
 
 export interface ProjectorSettings {
-  /** How often hot and due contracts are looked at. */
+  /** How often the projector runs a pass; a hot contract that just changed is looked at this often. */
   intervalMs: number;
-  /** How often every open contract is looked at. */
+  /** The longest gap between two looks at a hot contract that shows nothing new. */
+  hotMaxGapMs: number;
+  /** How often a sweep of every open contract starts. */
   sweepMs: number;
+  /** The most open contracts one pass of the sweep looks at (a sweep of more spans several passes). */
+  sweepBatch: number;
   /** How long a touched contract stays hot. */
   hotMs: number;
   reminderLeadMs: number;
@@ -27,10 +33,15 @@ export interface ProjectorSettings {
 
 export const DEFAULT_PROJECTOR: ProjectorSettings = {
   intervalMs: 500,
+  hotMaxGapMs: 8_000,
   sweepMs: 30_000,
+  sweepBatch: 10,
   hotMs: 120_000,
   reminderLeadMs: 60 * 60_000,
 };
+
+/** The contracts a pass may look at at once: beyond it, the next pass takes the rest. */
+const DUE_PAGE = 5_000;
 
 export interface FeedProjector {
   /** Projects one contract now; the agents that got new entries. */
@@ -57,11 +68,18 @@ export function createFeedProjector(deps: {
   const now = deps.now ?? Date.now;
   const logError = deps.logError ?? ((err: unknown) => console.error('feed projection failed', err));
 
+  /** When each hot or due contract is looked at next, and the gap after that look if it shows nothing. */
+  const pacing = new Map<string, { next: number; gap: number }>();
+
   async function sync(contractId: string): Promise<string[]> {
+    return (await look(contractId)).agents;
+  }
+
+  async function look(contractId: string): Promise<{ agents: string[]; changed: boolean }> {
     const known = await store.projection(contractId);
-    if (known?.closed) return [];
+    if (known?.closed) return { agents: [], changed: false };
     const view = await source.view(contractId);
-    if (view === undefined) return [];
+    if (view === undefined) return { agents: [], changed: false };
     const events = await source.eventLog(contractId);
     const from = known?.projected ?? 0;
     const at = now();
@@ -79,43 +97,74 @@ export function createFeedProjector(deps: {
       ...projection,
     });
     if (committed && agents.length > 0) await deps.onAppended?.(agents);
-    return agents;
+    return { agents, changed: agents.length > 0 || events.length > from };
   }
 
-  async function syncAll(ids: readonly string[]): Promise<void> {
-    for (const id of ids) {
-      try {
-        await sync(id);
-      } catch (err) {
-        logError(err);
-      }
+  async function lookLogged(contractId: string): Promise<boolean> {
+    try {
+      return (await look(contractId)).changed;
+    } catch (err) {
+      logError(err);
+      return false;
     }
+  }
+
+  /** The hot and due contracts whose turn it is; a change brings a contract's next look close again. */
+  async function lookAtDue(): Promise<void> {
+    const due = await store.dueContracts(now(), DUE_PAGE);
+    const current = new Set(due);
+    for (const id of pacing.keys()) if (!current.has(id)) pacing.delete(id);
+    for (const id of due) {
+      const pace = pacing.get(id);
+      if (pace !== undefined && now() < pace.next) continue;
+      const changed = await lookLogged(id);
+      const gap =
+        changed || pace === undefined
+          ? settings.intervalMs
+          : Math.min(pace.gap * 2, Math.max(settings.hotMaxGapMs, settings.intervalMs));
+      pacing.set(id, { next: now() + gap, gap });
+    }
+  }
+
+  /** Where the running sweep stands: the last contract id it looked at, or none when it is done. */
+  let sweep: { after: string } | null = null;
+  let lastSweepStart = Number.NEGATIVE_INFINITY;
+
+  async function sweepStep(): Promise<boolean> {
+    const page = await store.openContracts(settings.sweepBatch, sweep?.after);
+    for (const id of page) await lookLogged(id);
+    const last = page[page.length - 1];
+    sweep = page.length < settings.sweepBatch || last === undefined ? null : { after: last };
+    return sweep === null;
   }
 
   async function pass(all = false): Promise<void> {
-    await syncAll(await store.dueContracts(now(), 500));
-    if (!all) return;
-    for (let after: string | undefined; ;) {
-      const page = await store.openContracts(200, after);
-      await syncAll(page);
-      if (page.length < 200) return;
-      after = page[page.length - 1];
+    await lookAtDue();
+    if (all) {
+      sweep = null;
+      while (!(await sweepStep()));
+      return;
     }
+    if (sweep === null && now() - lastSweepStart >= settings.sweepMs) {
+      lastSweepStart = now();
+      sweep = { after: '' };
+    }
+    if (sweep !== null) await sweepStep();
   }
 
   return {
     sync,
-    touch: (contractId) => store.touch(contractId, now() + settings.hotMs),
+    touch: async (contractId) => {
+      pacing.delete(contractId);
+      await store.touch(contractId, now() + settings.hotMs);
+    },
     pass,
     start() {
       let stopped = false;
-      let lastSweep = 0;
       let wake: (() => void) | undefined;
       const loop = (async () => {
         while (!stopped) {
-          const all = now() - lastSweep >= settings.sweepMs;
-          if (all) lastSweep = now();
-          await pass(all).catch(logError);
+          await pass().catch(logError);
           await new Promise<void>((resolve) => {
             const timer = setTimeout(resolve, settings.intervalMs);
             wake = () => {

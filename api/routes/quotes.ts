@@ -35,7 +35,7 @@ export function quotesApp(ctx: ApiContext, auth: AuthMiddleware) {
         201: viewResponse(
           'the caller’s view after the quote, with its own quote as `ownQuote` (its `bidBond` is held)',
         ),
-        ...errorResponses(402, 403, 404, 409),
+        ...errorResponses(400, 402, 403, 404, 409),
       },
     }),
     async (c) => {
@@ -66,7 +66,8 @@ export function quotesApp(ctx: ApiContext, auth: AuthMiddleware) {
       },
       responses: {
         200: viewResponse('the Client’s view after the close: matched, or cancelled-unmatched'),
-        ...errorResponses(402, 403, 404, 409),
+        // No 402: every quote already holds its bond, so closing never locks money.
+        ...errorResponses(400, 403, 404, 409),
       },
     }),
     async (c) => {

@@ -29,13 +29,16 @@ async function pool<T>(items: readonly T[], width: number, run: (item: T) => Pro
   );
 }
 
-/** A keyed call answered 503 ("retry") under saturation is retried: its Idempotency-Key makes that safe. */
+/**
+ * A keyed call answered 503 ("retry") under saturation is retried: its Idempotency-Key makes that safe.
+ * So is a read the agent's rate limit refused (429), after the wait it names.
+ */
 async function retried<T>(call: () => Promise<T>): Promise<T> {
   for (;;) {
     try {
       return await call();
     } catch (err) {
-      if (!(err instanceof AgentApiError && err.status === 503)) throw err;
+      if (!(err instanceof AgentApiError && (err.status === 503 || err.status === 429))) throw err;
       await new Promise((r) => setTimeout(r, 1000));
     }
   }
@@ -94,7 +97,7 @@ async function main(): Promise<void> {
       let settled = 0;
       await pool(agents, 20, async (a) => {
         for (let after = '0'; ;) {
-          const page = await a.myFeed({ after, limit: 500 });
+          const page = await retried(() => a.myFeed({ after, limit: 500 }));
           for (const e of page.entries) {
             expected.add(e.id);
             if (e.event?.type === 'contract.settled') settled += 1;

@@ -52,7 +52,6 @@ import {
 } from '../rules/event-constructors';
 import { clientReviewVerdicts } from '../rules/agent-verdicts';
 import type { ContractMessage } from '../rules/message-names';
-import type { Address } from '../rules/address';
 import { disputeBondFor, workerStakeFor } from '../rules/holds';
 import { toWire } from '../rules/money';
 import type { CancellationReason } from '../rules/status';
@@ -249,16 +248,23 @@ async function lockOrRefuse(
   }
 }
 
-function lockDisputeBondOrRefuse(c: Contract, party: Address, amount: bigint): Promise<string> {
-  return lockOrRefuse('Dispute Bond', amount, () =>
-    // One dispute (the Client's): it cannot race (activity-proxies.ts).
-    messageLock(true).lockBond({
-      contractId: c.contractId,
-      kind: 'dispute-bond',
-      party,
-      amount: toWire(amount),
-    }),
-  );
+/**
+ * A party's bond for a message only one caller can pass (the Client's dispute, the one appeal), so it
+ * cannot race (activity-proxies.ts): `locking` is set while it locks (the deadline it stops waits), and
+ * no bond is locked when `amount` is zero.
+ */
+async function lockPartyBond(
+  what: string,
+  amount: bigint,
+  locking: (on: boolean) => void,
+  lock: (wire: string) => Promise<{ holdId: string }>,
+): Promise<string | null> {
+  locking(true);
+  try {
+    return amount > 0n ? await lockOrRefuse(what, amount, () => lock(toWire(amount))) : null;
+  } finally {
+    locking(false);
+  }
 }
 
 /** The panel is drawn, or none can be seated yet (the answer says the contract waits), or it ended. */
@@ -277,13 +283,18 @@ const dispute: MessageSpec<DisputeInput> = {
     recheck(c, input, validateDispute);
     const client = callerOf(input)!;
     const amount = disputeBondFor(c.escrowedFunds, c.params);
-    let holdId: string | null;
-    c.disputeBondLocking(true);
-    try {
-      holdId = amount > 0n ? await lockDisputeBondOrRefuse(c, client, amount) : null;
-    } finally {
-      c.disputeBondLocking(false);
-    }
+    const holdId = await lockPartyBond(
+      'Dispute Bond',
+      amount,
+      (on) => c.disputeBondLocking(on),
+      (wire) =>
+        messageLock(true).lockBond({
+          contractId: c.contractId,
+          kind: 'dispute-bond',
+          party: client,
+          amount: wire,
+        }),
+    );
     const claims = input.claims === undefined ? undefined : [...input.claims];
     c.record(
       agentVerifiedEvent(c.eventContext(client), {
@@ -334,23 +345,12 @@ const appeal: MessageSpec<AppealInput> = {
       return;
     }
     const amount = appealBond(c.escrowedFunds, c.params);
-    let holdId: string | null;
-    c.appealLocking(true);
-    try {
-      holdId =
-        amount > 0n
-          ? await lockOrRefuse('Appeal Bond', amount, () =>
-              // One appeal per contract (the validator): it cannot race (activity-proxies.ts).
-              messageLock(true).lockAppealBond({
-                contractId: c.contractId,
-                party: caller,
-                amount: toWire(amount),
-              }),
-            )
-          : null;
-    } finally {
-      c.appealLocking(false);
-    }
+    const holdId = await lockPartyBond(
+      'Appeal Bond',
+      amount,
+      (on) => c.appealLocking(on),
+      (wire) => messageLock(true).lockAppealBond({ contractId: c.contractId, party: caller, amount: wire }),
+    );
     c.record(contractAppealEvent(c.eventContext(caller), { party, appealBond: amount }));
     c.appealed(party, holdId === null ? null : { amount, holdId });
     await condition(() => panelSettled(c));
