@@ -56,6 +56,15 @@ export const CONTRACT_WORKER_TUNING: ContractWorkerTuning = {
  */
 export const WORKER_SHUTDOWN = { shutdownGraceTime: '10s', shutdownForceTime: '20s' } as const;
 
+/**
+ * How long a task on this worker's sticky queue (a contract it has cached) waits for it before the server
+ * hands it to any worker: 5 s, the Go and Java SDKs' default, where the TypeScript SDK's is 10 s. A killed
+ * worker never says it is gone, and the server keeps routing its contracts' tasks to its sticky queue until
+ * it has seen no poll there for 10 s; each such task waits this long, then runs on the other worker (which
+ * replays the contract's history). Shorter moves a busy live worker's contracts (and replays them) more.
+ */
+export const STICKY_QUEUE_TIMEOUT = '5s';
+
 export interface ContractWorkerOptions {
   connection: NativeConnection;
   namespace?: string;
@@ -88,6 +97,7 @@ export function createContractWorker(options: ContractWorkerOptions): Promise<Wo
     ...(workflowBundle === undefined ? { workflowsPath: CONTRACT_WORKFLOWS_PATH } : { workflowBundle }),
     activities: options.wrapActivities?.(activities) ?? activities,
     ...WORKER_SHUTDOWN,
+    stickyQueueScheduleToStartTimeout: STICKY_QUEUE_TIMEOUT,
     ...(options.tuning ?? CONTRACT_WORKER_TUNING),
   });
 }

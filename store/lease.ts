@@ -14,11 +14,12 @@ export interface LeaseSettings {
 }
 
 /**
- * 10 s, renewed every 2 s: four beats in a row must fail or wait before a live holder's row lapses. A
- * shorter lease frees a dead holder's keys sooner and takes a key from a live holder whose heartbeat
- * stalls (event loop or database) for that long; docs/scale.md weighs the two.
+ * 5 s, renewed every second: four beats in a row must fail or wait before a live holder's row lapses,
+ * and a dead holder's keys free 4–5 s after its death, so a caller retrying on another API waits that
+ * long, not 10 s. A shorter lease takes a key from a live holder whose heartbeat stalls (event loop or
+ * database) for that long; docs/scale.md weighs the two.
  */
-export const DEFAULT_LEASE: LeaseSettings = { leaseMs: 10_000, renewEveryMs: 2_000 };
+export const DEFAULT_LEASE: LeaseSettings = { leaseMs: 5_000, renewEveryMs: 1_000 };
 
 /** The rows of one table that holders hold under leases. */
 export interface LeasedRows {

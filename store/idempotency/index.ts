@@ -38,7 +38,7 @@ export interface IdempotencyStoreOptions {
   now?: () => number;
   /**
    * A reservation not renewed for this long is taken to be abandoned by a dead process (default
-   * DEFAULT_LEASE.leaseMs, 10 s); the holder's heartbeat (store/lease.ts) renews it well within that.
+   * DEFAULT_LEASE.leaseMs, 5 s); the holder's heartbeat (store/lease.ts) renews it well within that.
    */
   leaseMs?: number;
   /** Who holds the reservations this store makes (default: a new holder id per store). */

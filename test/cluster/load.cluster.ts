@@ -6,6 +6,7 @@
 // the same cluster's without, p95 of every call under 15 s, a call in flight at an API's death answered
 // within 15 s, and a rolling restart losing nothing and keeping every caller waiting only a few seconds.
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { test } from 'node:test';
 import type { ManagedProcess } from '../../service/cluster-process';
 import { startClusterHarness, type ClusterHarness } from '../support/cluster';
@@ -28,6 +29,12 @@ const ROLLING_CONTRACTS = Number(process.env.CLUSTER_ROLLING_CONTRACTS ?? 100);
 const API_DEATH_ANSWERED_MS = 15_000;
 const FAULTS_P95_MS = 15_000;
 const FAULTS_THROUGHPUT_RATIO = 0.8;
+/**
+ * The faults of one run strike at least this far apart: a call in flight at one is then answered, or has
+ * missed its target, before the next strikes, so each fault's recovery line is its own. A fault waits for
+ * the gap only until this share of the contracts has ended, so on a fast host the load still outlasts it.
+ */
+const FAULT_GAP = { ms: API_DEATH_ANSWERED_MS, untilEnded: 0.6 };
 /** In a rolling restart, from a call's first refused attempt to its answer. */
 const ROLLING_RETRY_ANSWERED_MS = 5_000;
 /** A rolling restart's contracts arrive this far apart, the last few only once every process is back. */
@@ -73,20 +80,27 @@ function dumpCluster(h: ClusterHarness, reached: object, injected: Injected[]): 
 }
 
 /**
- * Runs the load while `faults` fire one at a time, each once its contract count is reached; a failed fault
- * is recorded, never left as a rejection to race the cluster's stop.
+ * Runs the load while `faults` fire one at a time, each once its contract count is reached and at least
+ * `gap.ms` after the one before (unless `gap.untilEnded` of the contracts have ended); a failed fault is
+ * recorded, never left as a rejection to race the cluster's stop.
  */
 async function loadWithFaults(
   h: ClusterHarness,
   load: Omit<LoadOptions, 'urls' | 'operatorToken' | 'onProgress'>,
   faults: Fault[],
+  gap = { ms: 0, untilEnded: 0 },
 ): Promise<{ result: LoadResult; injected: Injected[] }> {
   const reached = { created: 0, accepted: 0, ended: 0 };
   const injected: Injected[] = [];
   const failed: string[] = [];
   let chain = Promise.resolve();
+  let lastAt = 0;
   const fire = (fault: Fault) => {
     chain = chain.then(async () => {
+      while (Date.now() < lastAt + gap.ms && reached.ended < gap.untilEnded * load.contracts) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      lastAt = Date.now();
       const endedBefore = reached.ended;
       const at = Date.now();
       try {
@@ -135,10 +149,18 @@ async function loadWithFaults(
   return { result, injected };
 }
 
+/** With OPENCONTRACT_LOAD_DUMP=<prefix>, every attempt of a run and its faults go to <prefix>-<run>.json. */
+function dumpRecords(run: string, loaded: { result: LoadResult; injected: Injected[] }): void {
+  const prefix = process.env.OPENCONTRACT_LOAD_DUMP;
+  if (!prefix) return;
+  const { records, seconds } = loaded.result;
+  writeFileSync(`${prefix}-${run}.json`, JSON.stringify({ seconds, injected: loaded.injected, records }));
+}
+
 function printRecoveries(injected: Injected[], result: LoadResult, total: number): Map<string, Recovery> {
   const recoveries = new Map<string, Recovery>();
-  for (const f of injected) {
-    const recovery = recoveryFrom(result, f.at, f.url);
+  for (const [i, f] of injected.entries()) {
+    const recovery = recoveryFrom(result, f.at, f.url, injected[i + 1]?.at);
     recoveries.set(f.name, recovery);
     console.log(
       `fault: ${f.name}: ${f.endedBefore}…${f.endedAfter} of ${total} ended, back in ${f.ms} ms; ${formatRecovery(recovery)}`,
@@ -160,25 +182,31 @@ test(`${CONTRACTS} contracts through two APIs and two workers, without faults an
     await assertLoadOutcome(calm.result, ledgerOf(h));
 
     const accepted = Math.floor((CONTRACTS * 2) / 3);
-    const faulted = await loadWithFaults(h, { contracts: CONTRACTS }, [
-      {
-        name: 'worker-1 SIGKILL + restart',
-        afterAccepted: Math.floor(accepted * 0.15),
-        inject: () => cluster.workers[0]!.restart('SIGKILL'),
-      },
-      {
-        name: 'api-1 SIGKILL + restart',
-        url: cluster.apiUrls[0]!,
-        afterAccepted: Math.floor(accepted * 0.35),
-        inject: () => cluster.apis[0]!.restart('SIGKILL'),
-      },
-      {
-        name: 'Temporal server restart',
-        afterAccepted: Math.floor(accepted * 0.55),
-        inject: () => cluster.temporal.restart('SIGTERM'),
-      },
-    ]);
+    const faulted = await loadWithFaults(
+      h,
+      { contracts: CONTRACTS },
+      [
+        {
+          name: 'worker-1 SIGKILL + restart',
+          afterAccepted: Math.floor(accepted * 0.15),
+          inject: () => cluster.workers[0]!.restart('SIGKILL'),
+        },
+        {
+          name: 'api-1 SIGKILL + restart',
+          url: cluster.apiUrls[0]!,
+          afterAccepted: Math.floor(accepted * 0.35),
+          inject: () => cluster.apis[0]!.restart('SIGKILL'),
+        },
+        {
+          name: 'Temporal server restart',
+          afterAccepted: Math.floor(accepted * 0.55),
+          inject: () => cluster.temporal.restart('SIGTERM'),
+        },
+      ],
+      FAULT_GAP,
+    );
     runs.push({ label: 'cluster + faults', result: faulted.result });
+    dumpRecords('faults', faulted);
     faultRecoveries = printRecoveries(faulted.injected, faulted.result, CONTRACTS);
     await assertLoadOutcome(faulted.result, ledgerOf(h));
 

@@ -27,6 +27,8 @@ export interface FailedAttempt {
   url: string;
   sent: number;
   at: number;
+  /** What the attempt met: `<status> <code>`, or the error's message when no answer came. */
+  error: string;
 }
 
 /** One call as its caller saw it: when it began and succeeded, and each failed attempt. */
@@ -69,6 +71,10 @@ function retriable(err: unknown): boolean {
   return err.status === 401 && (err.details as { reason?: string } | undefined)?.reason === 'expired';
 }
 
+function describe(err: unknown): string {
+  return err instanceof AgentApiError ? `${err.status} ${err.code}` : String((err as Error).message);
+}
+
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const calls = new Map<string, number[]>();
   const records: CallRecord[] = [];
@@ -95,7 +101,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         return value;
       } catch (err) {
         if (failure !== undefined || !retriable(err) || Date.now() - started > RETRY_FOR_MS) throw err;
-        failures.push({ url: baseUrl, sent, at: Date.now() });
+        failures.push({ url: baseUrl, sent, at: Date.now(), error: describe(err) });
         retries += 1;
         await new Promise((r) => setTimeout(r, 250));
       }
@@ -179,13 +185,14 @@ export interface Recovery {
 }
 
 /**
- * What the callers of the calls in flight at `at` saw of a fault struck then: those that failed after it
- * (with `url`, the API that died: those whose attempt on it was in flight at `at` and failed).
+ * What the callers of the calls in flight at `at` saw of a fault struck then: those that failed after it and
+ * before the next fault (`until`), or with `url`, the API that died, those whose attempt on it was in flight
+ * at `at` and failed.
  */
-export function recoveryFrom(result: LoadResult, at: number, url?: string): Recovery {
+export function recoveryFrom(result: LoadResult, at: number, url?: string, until = Infinity): Recovery {
   const inFlight = result.records.filter((r) => r.started <= at && r.ended > at);
   const struck = (f: FailedAttempt) =>
-    url === undefined ? f.at >= at : f.url === url && f.sent <= at && f.at >= at;
+    url === undefined ? f.at >= at && f.at < until : f.url === url && f.sent <= at && f.at >= at;
   const met = inFlight.filter((r) => r.failures.some(struck)).map((r) => r.ended - at);
   return {
     met: met.length,
