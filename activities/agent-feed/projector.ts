@@ -51,8 +51,8 @@ export interface FeedProjector {
   sync(contractId: string): Promise<string[]>;
   /** Marks a contract as changed (the API, after each message it sent). */
   touch(contractId: string): Promise<void>;
-  /** One pass over the hot and due contracts (and every open one when `all`). */
-  pass(all?: boolean): Promise<void>;
+  /** One pass: the hot and due contracts whose turn it is, and the running sweep's next batch. */
+  pass(): Promise<void>;
   /** Runs passes on the settings' clock until stop(). */
   start(): { stop(): Promise<void> };
 }
@@ -135,26 +135,20 @@ export function createFeedProjector(deps: {
   let sweep: { after: string } | null = null;
   let lastSweepStart = Number.NEGATIVE_INFINITY;
 
-  async function sweepStep(): Promise<boolean> {
-    const page = await store.openContracts(settings.sweepBatch, sweep?.after);
+  async function sweepStep(after: string): Promise<void> {
+    const page = await store.openContracts(settings.sweepBatch, after);
     for (const id of page) await lookLogged(id);
     const last = page[page.length - 1];
     sweep = page.length < settings.sweepBatch || last === undefined ? null : { after: last };
-    return sweep === null;
   }
 
-  async function pass(all = false): Promise<void> {
+  async function pass(): Promise<void> {
     await lookAtDue();
-    if (all) {
-      sweep = null;
-      while (!(await sweepStep()));
-      return;
-    }
     if (sweep === null && now() - lastSweepStart >= settings.sweepMs) {
       lastSweepStart = now();
       sweep = { after: '' };
     }
-    if (sweep !== null) await sweepStep();
+    if (sweep !== null) await sweepStep(sweep.after);
   }
 
   return {
