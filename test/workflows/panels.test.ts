@@ -67,6 +67,24 @@ async function assertSettled(
   for (const ba of BAS) assert.deepEqual(await h.ledger.panels.openPanelsOf(ba), [], `${ba} still seated`);
 }
 
+/** A standard contract the panel found fully met: the price paid, every seat back, each Backup Agent rewarded for both criteria. */
+function assertPanelFullyMet(h: Harness, run: PathRun): Promise<void> {
+  return assertSettled(
+    h,
+    run,
+    'settled-fully-met',
+    {
+      [CLIENT]: b(FUNDS - PRICE),
+      [WORKER]: b(WORKER_FUNDS + PRICE),
+      treasury: b(0n),
+      [BA1]: untouchedBA,
+      [BA2]: untouchedBA,
+      [BA3]: untouchedBA,
+    },
+    { [BA1]: 2n * REWARD, [BA2]: 2n * REWARD, [BA3]: 2n * REWARD },
+  );
+}
+
 /** The settlement is ONE batch: every money op of the contract after the locks is `<id>:settlement:<n>`. */
 async function assertOneBatch(h: Harness, contractId: string): Promise<void> {
   const ops = new Set((await h.ledger.postingsByContract(contractId)).map((p) => p.opId));
@@ -201,20 +219,7 @@ describe('disputes and panels (time-skipping server, real ledger on SQLite)', ()
   test('FDS: the panel is drawn at delivery, votes while under review, fully met', () =>
     withHarness(async (h) => {
       const run = await PATHS['standard-fds-panel'](h);
-      await assertSettled(
-        h,
-        run,
-        'settled-fully-met',
-        {
-          [CLIENT]: b(FUNDS - PRICE),
-          [WORKER]: b(WORKER_FUNDS + PRICE),
-          treasury: b(0n),
-          [BA1]: untouchedBA,
-          [BA2]: untouchedBA,
-          [BA3]: untouchedBA,
-        },
-        { [BA1]: 2n * REWARD, [BA2]: 2n * REWARD, [BA3]: 2n * REWARD },
-      );
+      await assertPanelFullyMet(h, run);
       const types = (await run.handle.query(eventsQuery)).map((e) => e.type);
       assert.ok(!types.includes('contract.disputed'));
       assert.equal(types.indexOf('contract.panel-drawn'), types.indexOf('contract.delivered') + 1);
@@ -287,20 +292,7 @@ describe('disputes and panels (time-skipping server, real ledger on SQLite)', ()
   test('FOS with nobody eligible waits, then seats the agents that become eligible, without anyone touching it', () =>
     withHarness(async (h) => {
       const run = await PATHS['standard-panel-recruited'](h);
-      await assertSettled(
-        h,
-        run,
-        'settled-fully-met',
-        {
-          [CLIENT]: b(FUNDS - PRICE),
-          [WORKER]: b(WORKER_FUNDS + PRICE),
-          treasury: b(0n),
-          [BA1]: untouchedBA,
-          [BA2]: untouchedBA,
-          [BA3]: untouchedBA,
-        },
-        { [BA1]: 2n * REWARD, [BA2]: 2n * REWARD, [BA3]: 2n * REWARD },
-      );
+      await assertPanelFullyMet(h, run);
       const view = await h.view(run.handle);
       assert.deepEqual(view.criteriaMet, ['met', 'met']);
       assert.equal(view.panelPending, false);
