@@ -18,7 +18,7 @@ import { termsToWire } from '../../workflows/rules/contract-terms-wire';
 import { validateContractTerms } from '../../workflows/rules/contract-terms';
 import { paramsToWire } from '../../workflows/rules/params';
 import { TASK_QUEUE, useAppHarness } from '../support/service';
-import { call, type Json } from '../api/support';
+import { call, matchedContract, type Json } from '../api/support';
 import { assertNothingHeld } from './side-app';
 import { contractBody, FUNDS, newAgent, PRICE } from '../support/fixtures';
 
@@ -26,14 +26,7 @@ const h = useAppHarness();
 const utf8 = new TextEncoder();
 
 async function underReview() {
-  const client = newAgent();
-  const worker = newAgent();
-  await h().fund(client.address, FUNDS);
-  await h().fund(worker.address, FUNDS);
-  const created = await call(h().app, client, 'POST', '/contracts', { body: contractBody(worker.address) });
-  assert.equal(created.status, 201, created.text);
-  const id: string = created.json.contractId;
-  assert.equal((await call(h().app, worker, 'POST', `/contracts/${id}/accept`, { body: {} })).status, 200);
+  const { id, client, worker } = await matchedContract(h());
   const delivered = await call(h().app, worker, 'POST', `/contracts/${id}/deliveries`, {
     body: {
       uri: 'https://files.example/out.enc',
