@@ -2,7 +2,9 @@
 // party of the contract) is counted per client address, whatever key signed it, so minting keys does
 // not multiply a host's streams, and in the service's total. A party's stream of its own contract (the
 // Client, the Worker, a drawn Backup Agent) takes a reserved slot instead: a few per party and
-// contract, outside the total, so strangers filling the service never shut a party out. A slot is
+// contract, outside the total, so strangers filling the service never shut a party out; so does an
+// agent's stream of its own feed while it has money at stake (`atStake`: keys are free, a stake is not,
+// so minted keys cannot multiply reserved slots). A slot is
 // taken when a stream opens and given back when it ends; in PostgreSQL (store/rate-limit/postgres.ts) a slot is a row with an
 // expiry that the open stream keeps pushing forward, so the slots of a crashed API process expire
 // instead of leaking.
@@ -22,19 +24,29 @@ export interface StreamLimits {
   streams: StreamSlots;
 }
 
+/** The reserved room of a party's stream of its contract. */
+export function contractStreamRoom(contractId: string, agent: string): string {
+  return `${contractId}:${agent.toLowerCase()}`;
+}
+
+/** The reserved room of an agent's stream of its own feed. */
+export function feedStreamRoom(agent: string): string {
+  return `agent-feed:${agent.toLowerCase()}`;
+}
+
 /**
- * A slot for this request's stream of `contractId`, or undefined at a cap: a reserved one when the
- * signed caller is a party of the contract, else one counted for its client address.
+ * A slot for this request's stream, or undefined at a cap: in its reserved `room` when it has one
+ * (`contractStreamRoom`, `feedStreamRoom`: `streamsPerParty` there, outside the total), else one
+ * counted for its client address.
  */
 export function openStreamSlot(
   limits: StreamLimits,
   c: Context,
-  party: { contractId: string; agent: string } | undefined,
+  room: string | undefined,
 ): Promise<string | undefined> {
   const { streamsPerCaller, streamsTotal, streamsPerParty } = limits.settings;
-  if (party !== undefined) {
-    const owner = `${RESERVED_OWNER_PREFIX}${party.contractId}:${party.agent.toLowerCase()}`;
-    return limits.streams.acquire(owner, { perCaller: streamsPerParty });
+  if (room !== undefined) {
+    return limits.streams.acquire(`${RESERVED_OWNER_PREFIX}${room}`, { perCaller: streamsPerParty });
   }
   return limits.streams.acquire(`address:${clientAddress(c)}`, {
     perCaller: streamsPerCaller,

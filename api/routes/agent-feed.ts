@@ -9,7 +9,7 @@ import type { AgentFeedContext, ApiContext } from '../deps';
 import { badRequest, validationHook } from '../errors';
 import type { AuthMiddleware } from '../middleware';
 import { addressParams, errorResponses, json } from '../schemas';
-import { openStreamSlot, releaseOnClose, tooManyStreams } from '../stream-caps';
+import { feedStreamRoom, openStreamSlot, releaseOnClose, tooManyStreams } from '../stream-caps';
 import { ownAddress } from './own-address';
 import { pauser } from './pauser';
 
@@ -151,7 +151,9 @@ export function agentFeedApp(ctx: ApiContext, feed: AgentFeedContext, auth: Auth
     async (c) => {
       const agent = ownAddress(c.req.valid('param').address, c.var.caller, 'feed');
       let cursor = resumeAfter(c.req.header('Last-Event-ID'), c.req.valid('query').after);
-      const slot = await openStreamSlot(ctx.limits, c, undefined);
+      // Its own feed: reserved while it has money at stake, else counted for its address like a stranger.
+      const room = (await ctx.limits.atStake(agent)) ? feedStreamRoom(agent) : undefined;
+      const slot = await openStreamSlot(ctx.limits, c, room);
       if (slot === undefined) return tooManyStreams(c);
       const settings = ctx.eventStream;
       return streamSSE(c, async (stream) => {

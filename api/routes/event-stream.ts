@@ -15,7 +15,7 @@ import { roleOf } from '../contract-views';
 import { eventsVisibleTo } from '../event-privacy';
 import type { AuthMiddleware, MaybeSignedEnv } from '../middleware';
 import { contractIdParams, errorResponses } from '../schemas';
-import { openStreamSlot, releaseOnClose, tooManyStreams } from '../stream-caps';
+import { contractStreamRoom, openStreamSlot, releaseOnClose, tooManyStreams } from '../stream-caps';
 import { pauser } from './pauser';
 
 const TERMINAL_EVENTS: ReadonlySet<ContractEvent['type']> = new Set([
@@ -70,7 +70,7 @@ export function eventStreamApp(ctx: ApiContext, auth: AuthMiddleware) {
       if (isClosed(first) && seen >= first.length) return c.body(null, 204);
       const caller = c.var.caller;
       const party = caller !== undefined && roleOf(view, caller) !== null;
-      const slot = await openStreamSlot(ctx.limits, c, party ? { contractId: id, agent: caller } : undefined);
+      const slot = await openStreamSlot(ctx.limits, c, party ? contractStreamRoom(id, caller) : undefined);
       if (slot === undefined) return tooManyStreams(c);
 
       return streamSSE(c, async (stream) => {

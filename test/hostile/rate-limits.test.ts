@@ -226,6 +226,31 @@ describe('event streams', () => {
     }
     assert.ok(released, 'every stream gave its slot back');
   });
+
+  test('strangers holding every slot do not shut an agent at stake out of its own feed stream; minted keys get no such room', async () => {
+    const app = side(
+      { streamsPerCaller: 2, streamsTotal: 4, streamsPerParty: 1 },
+      { limits: { streams: new MemoryStreamSlots() }, feed: h().feed.deps },
+    );
+    const feedPath = (agent: TestAgent) => `/agents/${agent.address}/feed/stream`;
+    const taken: Response[] = [];
+    for (const host of ['10.6.0.1', '10.6.0.2']) {
+      for (let i = 0; i < 2; i++) {
+        const crowd = newAgent();
+        const res = await stream(app, crowd, feedPath(crowd), host);
+        assert.equal(res.status, 200);
+        taken.push(res);
+      }
+    }
+    // A fresh key's own feed from a new address: nothing at stake, so the service-wide cap refuses it.
+    const minted = newAgent();
+    assert.equal((await stream(app, minted, feedPath(minted), '10.6.0.9')).status, 429);
+    // The Client holds its escrow (at least a minimum Worker Stake): its own feed has a reserved room.
+    const own = await stream(app, client, feedPath(client), '10.6.0.1');
+    assert.equal(own.status, 200);
+    assert.equal((await stream(app, client, feedPath(client), '10.6.0.1')).status, 429, 'one per agent here');
+    for (const res of [...taken, own]) await res.body!.cancel();
+  });
 });
 
 /** An event stream request, signed by `agent` unless undefined, as if from `ip`. */
