@@ -43,7 +43,8 @@ after(async () => {
 const caseArb = fc.record({
   criteria: fc.integer({ min: 1, max: 4 }),
   panelSize: fc.integer({ min: 0, max: 5 }),
-  price: fc.bigInt({ min: 100n, max: 50_000_000n }), // below 10 minor units the Worker Stake rounds to 0
+  // From 100 minor units: small prices meet the Worker Stake's floor (minWorkerStake), large ones its share.
+  price: fc.bigInt({ min: 100n, max: 50_000_000n }),
   disputed: fc.boolean(),
   /** Per BA: its verdicts, or null for no vote. */
   ballots: fc.array(fc.option(fc.array(fc.constantFrom(...VERDICTS), { minLength: 4, maxLength: 4 })), {
@@ -71,7 +72,8 @@ test('resolution batches conserve USDC, mint the rows rewards, pay the §7a form
       const fund = async (who: string, amount: bigint) =>
         ledger.deposit({ id: `${cid}:fund:${who}`, asset: 'USDC', to: agentOwner(who), amount });
       await fund(CLIENT, k.price * 2n);
-      await fund(WORKER, k.price);
+      const stakeAmount = workerStakeFor(k.price, params);
+      await fund(WORKER, stakeAmount);
       const panel = AGENTS.slice(0, k.panelSize);
       for (const [i, ba] of panel.entries()) {
         await fund(ba, k.eligibility[i]!);
@@ -86,11 +88,7 @@ test('resolution batches conserve USDC, mint the rows rewards, pay the §7a form
         assert.deepEqual(seated, { seated: true, replayed: false });
       }
       const escrow = await acts.lockEscrow({ contractId: cid, client: CLIENT, amount: k.price.toString() });
-      const stakeAmount = workerStakeFor(k.price, params);
-      const stake =
-        stakeAmount > 0n
-          ? await acts.lockStake({ contractId: cid, worker: WORKER, amount: stakeAmount.toString() })
-          : null;
+      const stake = await acts.lockStake({ contractId: cid, worker: WORKER, amount: stakeAmount.toString() });
       const bondAmount = k.disputed ? disputeBondFor(k.price, params) : 0n;
       const bond =
         bondAmount > 0n
@@ -112,13 +110,13 @@ test('resolution batches conserve USDC, mint the rows rewards, pay the §7a form
       const settlement = settlementFor(
         {
           escrow: k.price,
-          workerStake: stake === null ? null : stakeAmount,
+          workerStake: stakeAmount,
           disputeBond: bond === null ? null : bondAmount,
         },
         t.criteriaMet,
         params,
       );
-      const holdIds = { escrow: escrow.holdId, workerStake: stake?.holdId, disputeBond: bond?.holdId };
+      const holdIds = { escrow: escrow.holdId, workerStake: stake.holdId, disputeBond: bond?.holdId };
       const party = { client: CLIENT, worker: WORKER, treasury: 'treasury' } as const;
       const base: SettlementPosting[] = settlement.holds
         .filter((s: HoldSplit) => holdIds[s.hold] !== undefined)
@@ -169,7 +167,22 @@ test('resolution batches conserve USDC, mint the rows rewards, pay the §7a form
       // Leave nothing eligible behind for the next run's draw-free accounting.
       for (const ba of panel) await acts.unlockEligibility({ address: ba, key: cid });
     }),
-    { numRuns: RUNS },
+    {
+      numRuns: RUNS,
+      // The smallest price, whose Worker Stake is the floor (minWorkerStake), far above the price.
+      examples: [
+        [
+          {
+            criteria: 1,
+            panelSize: 0,
+            price: 100n,
+            disputed: false,
+            ballots: [null, null, null, null, null],
+            eligibility: Array(5).fill(DEFAULT_PARAMS.baEligibilityStake),
+          },
+        ],
+      ],
+    },
   );
   await ledger.audit();
 });
