@@ -1,10 +1,11 @@
-// Load on the cluster (`npm run test:cluster`): 300 contracts at once through both APIs without faults, the
-// same 300 while a worker is SIGKILLed and restarted, an API is SIGKILLed and restarted, and the Temporal
-// server process is restarted, then 100 contracts arriving while every API and worker is stopped with
-// SIGTERM and started again in turn (a rolling restart); then the same 300 on the dev server (one API, one
-// worker), and the figures side by side. The faults must cost seconds: throughput under faults within 0.8 of
-// the same cluster's without, p95 of every call under 15 s, a call in flight at an API's death answered
-// within 15 s, and a rolling restart losing nothing and keeping every caller waiting only a few seconds.
+// Load on the cluster (`npm run test:cluster`): 300 contracts through both APIs, 60 agent pairs at a time,
+// without faults; the same 300 while a worker is SIGKILLed and restarted, an API is SIGKILLed and restarted,
+// and the Temporal server process is restarted; then 100 contracts arriving while every API and worker is
+// stopped with SIGTERM and started again in turn (a rolling restart); then the same 300 on the dev server (one
+// API, one worker), and the figures side by side. The faults must cost callers seconds: p95 of every call
+// under 15 s, a call in flight at an API's death answered within 15 s, and a rolling restart losing nothing
+// and answering every refused call within 5 s (asserted); throughput under faults within 0.8 of the same
+// cluster's without (printed; asserted with OPENCONTRACT_LOAD_ASSERT_TARGETS=1).
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { test } from 'node:test';
@@ -25,6 +26,12 @@ import {
 
 const CONTRACTS = Number(process.env.CLUSTER_LOAD_CONTRACTS ?? 300);
 const ROLLING_CONTRACTS = Number(process.env.CLUSTER_ROLLING_CONTRACTS ?? 100);
+/**
+ * Agent pairs running a contract at a time in the 300-contract runs: enough to keep two cores saturated (the
+ * throughput is the cluster's capacity), few enough that a call's time is its own work and the faults', not
+ * its place behind 300 simultaneous creations.
+ */
+const CALLERS = Number(process.env.CLUSTER_LOAD_CALLERS ?? 60);
 /** The caller of a call in flight when an API dies has its answer within this (through the other API). */
 const API_DEATH_ANSWERED_MS = 15_000;
 const FAULTS_P95_MS = 15_000;
@@ -177,14 +184,14 @@ test(`${CONTRACTS} contracts through two APIs and two workers, without faults an
   try {
     const { cluster } = h;
 
-    const calm = await loadWithFaults(h, { contracts: CONTRACTS }, []);
+    const calm = await loadWithFaults(h, { contracts: CONTRACTS, callers: CALLERS }, []);
     runs.push({ label: 'cluster', result: calm.result });
     await assertLoadOutcome(calm.result, ledgerOf(h));
 
     const accepted = Math.floor((CONTRACTS * 2) / 3);
     const faulted = await loadWithFaults(
       h,
-      { contracts: CONTRACTS },
+      { contracts: CONTRACTS, callers: CALLERS },
       [
         {
           name: 'worker-1 SIGKILL + restart',
@@ -200,7 +207,15 @@ test(`${CONTRACTS} contracts through two APIs and two workers, without faults an
         {
           name: 'Temporal server restart',
           afterAccepted: Math.floor(accepted * 0.55),
-          inject: () => cluster.temporal.restart('SIGTERM'),
+          inject: async () => {
+            const at = Date.now();
+            await cluster.temporal.kill('SIGTERM');
+            const stopped = Date.now();
+            await cluster.temporal.start();
+            console.log(
+              `  Temporal server: stopped in ${stopped - at} ms, serving ${Date.now() - stopped} ms later`,
+            );
+          },
         },
       ],
       FAULT_GAP,
@@ -261,6 +276,7 @@ test(`${CONTRACTS} contracts through two APIs and two workers, without faults an
       urls: [dev.url()],
       operatorToken: dev.settings.operatorToken,
       contracts: CONTRACTS,
+      callers: CALLERS,
     });
     runs.unshift({ label: 'dev server', result });
     await assertLoadOutcome(result, ledgerOf(dev));
@@ -276,14 +292,13 @@ test(`${CONTRACTS} contracts through two APIs and two workers, without faults an
     0,
     ...rolling.result.records.map((r) => (r.failures[0] ? r.ended - r.failures[0].at : 0)),
   );
-  const targets: Array<[boolean, string]> = [
+  // What callers wait is asserted: each bound has seconds of margin over what a 2-core host measures
+  // (docs/scale.md). The throughput ratio is printed and asserted only with OPENCONTRACT_LOAD_ASSERT_TARGETS=1:
+  // the faults cost the run a fixed ~10 s of work, so the ratio's margin over 0.8 is within two runs' noise.
+  const waits: Array<[boolean, string]> = [
     [
       apiDeath.lastMs <= API_DEATH_ANSWERED_MS,
       `every call in flight on api-1 at its death answered within ${API_DEATH_ANSWERED_MS} ms (last: ${apiDeath.lastMs})`,
-    ],
-    [
-      contractsPerSecond(faulted) >= FAULTS_THROUGHPUT_RATIO * contractsPerSecond(calm),
-      `contracts/s under faults ${contractsPerSecond(faulted).toFixed(2)} ≥ ${FAULTS_THROUGHPUT_RATIO} × ${contractsPerSecond(calm).toFixed(2)} without`,
     ],
     ...[...faulted.calls].map(([name, ms]): [boolean, string] => [
       p95(ms) <= FAULTS_P95_MS,
@@ -294,18 +309,11 @@ test(`${CONTRACTS} contracts through two APIs and two workers, without faults an
       `rolling restart: every refused call answered within ${ROLLING_RETRY_ANSWERED_MS} ms of its first refusal (slowest: ${slowRetry})`,
     ],
   ];
-  // The time targets bound what a fault costs. Timing figures are reported, not asserted by default (they
-  // depend on the machine: on a busy one the cluster misses them without any fault); set
-  // OPENCONTRACT_LOAD_ASSERT_TARGETS=1 to fail the run on a missed target where the cluster without faults
-  // answers within them. Every outcome, key and ledger check above is always asserted.
-  const baseline = p95([...calm.calls.values()].flat());
-  for (const [ok, message] of targets) console.log(`  ${ok ? 'met   ' : 'MISSED'} ${message}`);
-  if (process.env.OPENCONTRACT_LOAD_ASSERT_TARGETS !== '1') return;
-  if (baseline > FAULTS_P95_MS) {
-    console.log(
-      `time targets NOT asserted: without faults the cluster's p95 of every call is ${baseline} ms > ${FAULTS_P95_MS} (the machine is saturated)`,
-    );
-    return;
-  }
-  for (const [ok, message] of targets) assert.ok(ok, message);
+  const throughput: [boolean, string] = [
+    contractsPerSecond(faulted) >= FAULTS_THROUGHPUT_RATIO * contractsPerSecond(calm),
+    `contracts/s under faults ${contractsPerSecond(faulted).toFixed(2)} ≥ ${FAULTS_THROUGHPUT_RATIO} × ${contractsPerSecond(calm).toFixed(2)} without (ratio ${(contractsPerSecond(faulted) / contractsPerSecond(calm)).toFixed(2)})`,
+  ];
+  for (const [ok, message] of [...waits, throughput]) console.log(`  ${ok ? 'met   ' : 'MISSED'} ${message}`);
+  for (const [ok, message] of waits) assert.ok(ok, message);
+  if (process.env.OPENCONTRACT_LOAD_ASSERT_TARGETS === '1') assert.ok(...throughput);
 });

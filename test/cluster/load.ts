@@ -1,5 +1,5 @@
-// The load scenario of `npm run test:cluster`: N contracts at once through every API URL given, each agent
-// pair on its own contract. Two scripts: FDP from creation to settled-fully-met (2 in 3), and FDP cancelled by
+// The load scenario of `npm run test:cluster`: N contracts through every API URL given, each agent pair on its
+// own contract, at most `callers` of them running at once (a new pair starts as one ends). Two scripts: FDP from creation to settled-fully-met (2 in 3), and FDP cancelled by
 // the Client before the Worker accepts (1 in 3). Calls that meet a dead API or a restarting Temporal server
 // (no answer, 5xx, a key a killed API still holds, a signature that expired in a queue) are retried on the next API with the same
 // Idempotency-Key, as an SDK user would.
@@ -16,6 +16,8 @@ export interface LoadOptions {
   urls: string[];
   operatorToken: string;
   contracts: number;
+  /** How many contracts run at once: a new one starts as one ends (default: all at once). */
+  callers?: number;
   /** Called after each contract's step, with how many contracts have passed it. */
   onProgress?: (step: 'created' | 'accepted' | 'ended', count: number) => void;
   /** Contract `i` starts when this resolves (default: all at once). */
@@ -163,14 +165,17 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   }
 
   const started = Date.now();
-  const outcomes = await Promise.all(
-    Array.from({ length: options.contracts }, (_, i) =>
-      one(i).catch((err: unknown) => {
+  const outcomes: ContractOutcome[] = [];
+  let next = 0;
+  const caller = async () => {
+    for (let i = next++; i < options.contracts; i = next++) {
+      outcomes[i] = await one(i).catch((err: unknown) => {
         failure ??= err;
         throw new Error(`contract #${i}: ${(err as Error).message}`, { cause: err });
-      }),
-    ),
-  );
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(options.callers ?? Infinity, options.contracts) }, caller));
   return { seconds: (Date.now() - started) / 1000, outcomes, calls, retries, records };
 }
 
