@@ -294,7 +294,7 @@ test(`${CONTRACTS} contracts through two APIs and two workers, without faults an
   );
   // What callers wait is asserted: each bound has seconds of margin over what a 2-core host measures
   // (docs/scale.md). The throughput ratio is printed and asserted only with OPENCONTRACT_LOAD_ASSERT_TARGETS=1:
-  // the faults cost the run a fixed ~10 s of work, so the ratio's margin over 0.8 is within two runs' noise.
+  // on such a host it measures 0.67–0.89, not yet the 0.8 it should hold (docs/scale.md says where it goes).
   const waits: Array<[boolean, string]> = [
     [
       apiDeath.lastMs <= API_DEATH_ANSWERED_MS,
