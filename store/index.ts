@@ -3,7 +3,8 @@
 // every store; else SQLite files under the data dir) and opens each store, which creates its tables.
 // The rest of the app holds the store contracts; only this folder knows tables, SQL and pools.
 // The rows a process holds in them (reserved Idempotency-Keys, event-stream slots) are leases its heartbeat
-// renews (lease.ts); closeApiStores gives back what it still holds.
+// renews (lease.ts); on PostgreSQL its presence (postgres/presence.ts) frees them the moment it dies;
+// closeApiStores gives back what it still holds.
 import { join } from 'node:path';
 import { idempotencyLeases, PostgresIdempotencyStore } from './idempotency/postgres';
 import { SqliteIdempotencyStore } from './idempotency/sqlite';
@@ -13,6 +14,7 @@ import { PostgresPayoutStore } from './payouts/postgres';
 import { SqlitePayoutStore } from './payouts/sqlite';
 import type { PostgresPool, PostgresPoolOptions } from './postgres/pool';
 import { openPostgresPool } from './postgres/pool';
+import { HolderPresence } from './postgres/presence';
 import { DEFAULT_LEASE, HolderHeartbeat, newHolderId } from './lease';
 import { PostgresRateLimitStore, PostgresStreamSlots } from './rate-limit/postgres';
 import { streamSlotLeases } from './stream-caps/leases';
@@ -58,6 +60,8 @@ export interface PostgresApiStores {
   /** Renews this process's reserved keys and stream slots, on a connection of its own (`leasePool`). */
   lease: HolderHeartbeat;
   leasePool: PostgresPool;
+  /** Tells the other processes that this one lives: its rows are taken over the moment it dies. */
+  presence: HolderPresence;
 }
 
 export type ApiStores = SqliteApiStores | PostgresApiStores;
@@ -90,7 +94,9 @@ export async function openPostgresApiStores(
   });
   const holder = newHolderId();
   const { leaseMs } = DEFAULT_LEASE;
+  let presence: HolderPresence | undefined;
   try {
+    presence = await HolderPresence.take({ connection: options, pool, holder });
     const stores = {
       vault: await PostgresKeyVault.open(pool, vaultMasterKey),
       nonces: await PostgresNonceStore.open(pool),
@@ -100,10 +106,12 @@ export async function openPostgresApiStores(
       streamSlots: await PostgresStreamSlots.open(pool, { holder, ttlMs: leaseMs }),
       pool,
       leasePool,
+      presence,
     };
     const rows = [idempotencyLeases(leasePool), streamSlotLeases(leasePool, leaseMs)];
     return { ...stores, lease: new HolderHeartbeat({ holder, rows }).start() };
   } catch (error) {
+    await presence?.close();
     await Promise.all([pool.end(), leasePool.end()]);
     throw error;
   }
@@ -146,6 +154,7 @@ async function closePostgresApiStores(stores: PostgresApiStores): Promise<number
   try {
     return await stores.lease.stop();
   } finally {
+    await stores.presence.close();
     await Promise.all([stores.pool.end(), stores.leasePool.end()]);
   }
 }

@@ -1,9 +1,11 @@
 // The idempotency store on PostgreSQL: shared by every API process, so a key reserved through one
 // is seen by all. Same rules as SqliteIdempotencyStore (sqlite.ts); no explicit transaction:
 // each step is one atomic statement, and a take-over is a compare-and-set on `reserved_at`.
-// `holder` names the API process whose heartbeat renews a pending row (store/lease.ts).
+// `holder` names the API process whose heartbeat renews a pending row (store/lease.ts); a holder whose
+// process is gone (store/postgres/presence.ts) has its rows taken over at once, before their lease lapses.
 import type { PostgresPool } from '../postgres/pool';
 import { createTables } from '../postgres/pool';
+import { holderGone, LEASE_HOLDERS_DDL } from '../postgres/presence';
 import type { LeasedRows } from '../lease';
 import type {
   IdempotencyRecord,
@@ -32,7 +34,8 @@ const TABLE = `CREATE TABLE IF NOT EXISTS api_idempotency_keys (
 ALTER TABLE api_idempotency_keys ADD COLUMN IF NOT EXISTS holder TEXT NOT NULL DEFAULT '';
 CREATE INDEX IF NOT EXISTS api_idempotency_keys_reserved_at ON api_idempotency_keys (reserved_at);
 CREATE INDEX IF NOT EXISTS api_idempotency_keys_pending_holder ON api_idempotency_keys (holder)
-  WHERE state = 'pending';`;
+  WHERE state = 'pending';
+${LEASE_HOLDERS_DDL}`;
 
 const WHERE = 'caller = $1 AND method = $2 AND path = $3 AND key = $4';
 /** A record deleted or taken over between two statements sends reserve() round again; rarely more than once. */
@@ -45,6 +48,7 @@ interface Row {
   status: number | null;
   content_type: string | null;
   body: Buffer | null;
+  holder: string;
 }
 
 const scopeParams = (s: IdempotencyScope) => [s.caller, s.method, s.path, s.key];
@@ -114,7 +118,11 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
       const record = await this.find(scope);
       if (record === undefined) continue; // released meanwhile: insert again
       const judged = judgeRecord(record, requestHash, now, this.leaseMs);
-      if (judged.kind !== 'take_over') return judged;
+      const gone =
+        judged.kind === 'in_progress' &&
+        record.holder !== this.holder &&
+        (await holderGone(this.pool, record.holder));
+      if (judged.kind !== 'take_over' && !gone) return judged;
       const taken = await this.pool.query(
         `UPDATE api_idempotency_keys SET reserved_at = $5, holder = $7
          WHERE ${WHERE} AND state = 'pending' AND reserved_at = $6`,
@@ -126,9 +134,10 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
     return { kind: 'in_progress' };
   }
 
-  private async find(scope: IdempotencyScope): Promise<IdempotencyRecord | undefined> {
+  private async find(scope: IdempotencyScope): Promise<(IdempotencyRecord & { holder: string }) | undefined> {
     const { rows } = await this.pool.query<Row>(
-      `SELECT request_hash, state, reserved_at, status, content_type, body FROM api_idempotency_keys WHERE ${WHERE}`,
+      `SELECT request_hash, state, reserved_at, status, content_type, body, holder
+       FROM api_idempotency_keys WHERE ${WHERE}`,
       scopeParams(scope),
     );
     const row = rows[0];
@@ -140,6 +149,7 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
       status: row.status,
       contentType: row.content_type,
       body: row.body,
+      holder: row.holder,
     };
   }
 

@@ -8,6 +8,7 @@ import { createTables } from '../postgres/pool';
 import { fillTimeMs, retryAfterMs, type BucketRule, type RateLimitStore, type TakeResult } from '.';
 import { RESERVED_OWNER_PREFIX, type StreamCaps, type StreamSlots } from '../stream-caps';
 import { STREAM_SLOT_HOLDER_DDL } from '../stream-caps/leases';
+import { HOLDER_GONE_SQL, LEASE_HOLDERS_DDL } from '../postgres/presence';
 
 const SCHEMA = `CREATE TABLE IF NOT EXISTS api_rate_buckets (
   key TEXT PRIMARY KEY,
@@ -22,7 +23,8 @@ CREATE TABLE IF NOT EXISTS api_event_streams (
   expires_at BIGINT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS api_event_streams_owner ON api_event_streams (owner);
-${STREAM_SLOT_HOLDER_DDL}`;
+${STREAM_SLOT_HOLDER_DDL}
+${LEASE_HOLDERS_DDL}`;
 
 // In the UPDATE branch every b.* is the row before this statement; the row lock makes it atomic.
 const AVAILABLE = 'LEAST($3::float8, b.tokens + GREATEST(0, $5::bigint - b.refilled_at) * $4::float8 / 1000)';
@@ -109,6 +111,12 @@ export class PostgresStreamSlots implements StreamSlots {
       await client.query('SELECT pg_advisory_xact_lock($1)', [STREAMS_LOCK_KEY]);
       const now = this.now();
       await client.query('DELETE FROM api_event_streams WHERE expires_at < $1', [now]);
+      // The slots of a process that died (store/postgres/presence.ts) free now, not when their lease lapses.
+      await client.query(
+        `DELETE FROM api_event_streams WHERE holder IN
+           (SELECT holder FROM api_lease_holders WHERE holder <> $1 AND ${HOLDER_GONE_SQL('holder')})`,
+        [this.holder],
+      );
       const { rows } = await client.query<{ mine: string; total: string }>(
         `SELECT count(*) FILTER (WHERE owner = $1) AS mine,
                 count(*) FILTER (WHERE owner NOT LIKE '${RESERVED_OWNER_PREFIX}%') AS total

@@ -52,6 +52,7 @@ describeEachApiStore('openApiStoresFor', (stores) => {
         [
           'api_event_streams',
           'api_idempotency_keys',
+          'api_lease_holders',
           'api_payouts',
           'api_rate_buckets',
           'api_signature_nonces',

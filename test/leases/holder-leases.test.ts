@@ -1,11 +1,16 @@
 // Leases that follow their holder (store/lease.ts): an Idempotency-Key reservation (both stores) and an
 // event-stream slot (PostgreSQL) stay held while their process's heartbeat renews them, free within the
 // lease once it stops, and a graceful stop gives them back at once. A holder whose key was taken over can
-// neither save an answer for it nor release it.
+// neither save an answer for it nor release it. On PostgreSQL a killed process's rows free at once: its presence
+// lock (store/postgres/presence.ts) went with its connection.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { requestHash } from '../../api/idempotency';
 import type { IdempotencyScope } from '../../store/idempotency';
+import { PostgresIdempotencyStore } from '../../store/idempotency/postgres';
 import { HolderHeartbeat } from '../../store/lease';
 import { PostgresStreamSlots } from '../../store/rate-limit/postgres';
 import { streamSlotLeases } from '../../store/stream-caps/leases';
@@ -106,5 +111,58 @@ describeEachApiStore('event-stream slot leases', (stores) => {
     // A graceful stop gives every slot back at once.
     assert.equal(await a.leases.releaseAll('api-a'), 2);
     assert.ok(await b.slots.acquire('agent:w', caps));
+  });
+});
+
+describeEachApiStore('presence: a killed process’s leases free at once', (stores) => {
+  if (stores.kind !== 'postgres') return;
+
+  test('a SIGKILLed API process’s key and stream slot are taken over within a second, not after the lease', async () => {
+    const place = stores.place();
+    const config = stores.ledgerConfigAt(place);
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(__dirname, 'support', 'holding-process.ts'),
+        JSON.stringify({ connectionString: config.connectionString, schema: config.schema }),
+        JSON.stringify(scope),
+        hash,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const exited = once(child, 'exit');
+    let out = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('\n')) resolve();
+      });
+      child.on('exit', (code) => reject(new Error(`the holding process exited with ${code}`)));
+    });
+    assert.match(out, /^ready /);
+
+    // Judged with a minute's lease: only the holder's presence can free its rows within this test.
+    const pool = await stores.pool(place);
+    const two = await PostgresIdempotencyStore.open(pool, { holder: 'api-2', leaseMs: 60_000 });
+    const slots = await PostgresStreamSlots.open(pool, { holder: 'api-2', ttlMs: 60_000 });
+    const caps = { perCaller: 1, total: 1 };
+    await sleep(1500); // the live holder's rows hold past a heartbeat or two
+    assert.deepEqual(await two.reserve(scope, hash), { kind: 'in_progress' }, 'alive: its key stays its own');
+    assert.equal(await slots.acquire('agent:other', caps), undefined, 'alive: its slot stays its own');
+
+    child.kill('SIGKILL');
+    await exited;
+    const killed = Date.now();
+    let reservation = await two.reserve(scope, hash);
+    while (reservation.kind === 'in_progress' && Date.now() - killed < 5_000) {
+      await sleep(50);
+      reservation = await two.reserve(scope, hash);
+    }
+    const tookMs = Date.now() - killed;
+    assert.deepEqual(reservation, { kind: 'reserved' }, 'the dead holder’s key is taken over');
+    assert.ok(tookMs < 1_000, `taken over ${tookMs} ms after the kill`);
+    assert.ok(await slots.acquire('agent:other', caps), 'the dead holder’s slot freed');
   });
 });
