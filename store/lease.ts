@@ -2,7 +2,8 @@
 // reserved for a request in flight, an open event stream's slot) names the process and when it was last
 // renewed. One heartbeat per process renews every row it holds in one statement per table, so a live
 // holder's rows never lapse however long its requests run, and a dead holder's rows lapse within `leaseMs`
-// (seconds, not minutes). A graceful stop gives them all back at once.
+// (seconds, not minutes). On PostgreSQL a process that dies frees them sooner still, at once: its presence
+// lock goes with its connection (postgres/presence.ts). A graceful stop gives them all back at once.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 
@@ -14,10 +15,10 @@ export interface LeaseSettings {
 }
 
 /**
- * 5 s, renewed every second: four beats in a row must fail or wait before a live holder's row lapses,
- * and a dead holder's keys free 4–5 s after its death, so a caller retrying on another API waits that
- * long, not 10 s. A shorter lease takes a key from a live holder whose heartbeat stalls (event loop or
- * database) for that long; docs/scale.md weighs the two.
+ * 5 s, renewed every second: four beats in a row must fail or wait before a live holder's row lapses, and
+ * the keys of a holder whose death presence cannot see (a host gone without closing its connections; a
+ * SQLite process) free 4–5 s after it. A shorter lease takes a key from a live holder whose heartbeat
+ * stalls (event loop or database) for that long; docs/scale.md weighs the two.
  */
 export const DEFAULT_LEASE: LeaseSettings = { leaseMs: 5_000, renewEveryMs: 1_000 };
 

@@ -1,14 +1,17 @@
-// Load on the cluster (`npm run test:cluster`): 300 contracts through both APIs, 60 agent pairs at a time,
-// without faults; the same 300 while a worker is SIGKILLed and restarted, an API is SIGKILLed and restarted,
-// and the Temporal server process is restarted; then 100 contracts arriving while every API and worker is
-// stopped with SIGTERM and started again in turn (a rolling restart); then the same 300 on the dev server (one
-// API, one worker), and the figures side by side. The faults must cost callers seconds: p95 of every call
-// under 15 s, a call in flight at an API's death answered within 15 s, a rolling restart answering every
-// refused call within 5 s, and throughput under faults within 0.8 of the same cluster's without (printed;
-// asserted with OPENCONTRACT_LOAD_ASSERT_TARGETS=1). What a rolling restart loses — nothing — is always asserted.
+// Load on the cluster (`npm run test:cluster`): 600 contracts through both APIs, 60 agent pairs at a time,
+// without faults; the same 600 while a worker is SIGKILLed and restarted, an API is SIGKILLed and restarted,
+// and the Temporal server process is restarted; the same 600 without faults again; then 100 contracts arriving
+// while every API and worker is stopped with SIGTERM and started again in turn (a rolling restart); then the
+// same 600 on the dev server (one API, one worker), and the figures side by side. Asserted after each run:
+// what it loses (nothing), and that no workflow task timed out without a fault. Asserted at the end: the faults
+// cost callers seconds — p95 of every call under 15 s, a call in flight at an API's death answered within 15 s,
+// every call of the rolling restart within 8 s. Printed: throughput under faults against the faster run without
+// (≥ 0.8 of it; asserted with OPENCONTRACT_LOAD_ASSERT_TARGETS=1).
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { Client, Connection } from '@temporalio/client';
+import { contractWorkflowId } from '../../workflows/definitions';
 import type { ManagedProcess } from '../../service/cluster-process';
 import { startClusterHarness, type ClusterHarness } from '../support/cluster';
 import { startDevServiceHarness } from '../support/service';
@@ -24,7 +27,7 @@ import {
   type Recovery,
 } from './load';
 
-const CONTRACTS = Number(process.env.CLUSTER_LOAD_CONTRACTS ?? 300);
+const CONTRACTS = Number(process.env.CLUSTER_LOAD_CONTRACTS ?? 600);
 const ROLLING_CONTRACTS = Number(process.env.CLUSTER_ROLLING_CONTRACTS ?? 100);
 /**
  * Agent pairs running a contract at a time in the 300-contract runs: enough to keep two cores saturated (the
@@ -42,8 +45,13 @@ const FAULTS_THROUGHPUT_RATIO = 0.8;
  * the gap only until this share of the contracts has ended, so on a fast host the load still outlasts it.
  */
 const FAULT_GAP = { ms: API_DEATH_ANSWERED_MS, untilEnded: 0.6 };
-/** In a rolling restart, from a call's first refused attempt to its answer. */
-const ROLLING_RETRY_ANSWERED_MS = 5_000;
+/**
+ * In a rolling restart, every call from its first attempt to its answer: a few seconds. A call whose workflow
+ * task was on its way to a worker as it stopped waits the contract's workflow task timeout (5 s) for it: the
+ * server hands a task to a poll the stopping worker has just abandoned (Temporal's server cancels a stopping
+ * worker's polls itself only from v1.31, which does not build here: docs/scale.md).
+ */
+const ROLLING_CALL_ANSWERED_MS = 8_000;
 /** A rolling restart's contracts arrive this far apart, the last few only once every process is back. */
 const ROLLING_SPACING_MS = 300;
 const ROLLING_AFTER = 10;
@@ -76,6 +84,30 @@ function ledgerOf(h: Pick<ClusterHarness, 'balances' | 'ledger'>) {
     holds: (id: string) => h.ledger().holdsByContract(id),
     audit: () => h.ledger().audit(),
   };
+}
+
+/**
+ * How many workflow tasks of these contracts timed out (each history read from the cluster): none may without
+ * a fault, since a live worker's task that times out is thrown away and run again (an Update riding on it).
+ */
+async function workflowTaskTimeouts(h: ClusterHarness, result: LoadResult): Promise<number> {
+  const connection = await Connection.connect({ address: h.cluster.temporalAddress });
+  try {
+    const client = new Client({ connection });
+    const ids = result.outcomes.map((o) => contractWorkflowId(o.contractId));
+    let timedOut = 0;
+    for (let i = 0; i < ids.length; i += 20) {
+      const histories = await Promise.all(
+        ids.slice(i, i + 20).map((id) => client.workflow.getHandle(id).fetchHistory()),
+      );
+      for (const history of histories) {
+        timedOut += (history.events ?? []).filter((e) => e.workflowTaskTimedOutEventAttributes).length;
+      }
+    }
+    return timedOut;
+  } finally {
+    await connection.close();
+  }
 }
 
 /** Where the load stood and what each process said last: the evidence a stall leaves. */
@@ -156,7 +188,10 @@ async function loadWithFaults(
   return { result, injected };
 }
 
-/** With OPENCONTRACT_LOAD_DUMP=<prefix>, every attempt of a run and its faults go to <prefix>-<run>.json. */
+/**
+ * With OPENCONTRACT_LOAD_DUMP=<prefix>, every attempt of a run and its faults go to <prefix>-<run>.json (`calm`,
+ * `faults`, `rolling`).
+ */
 function dumpRecords(run: string, loaded: { result: LoadResult; injected: Injected[] }): void {
   const prefix = process.env.OPENCONTRACT_LOAD_DUMP;
   if (!prefix) return;
@@ -184,9 +219,15 @@ test(`${CONTRACTS} contracts through two APIs and two workers, without faults an
   try {
     const { cluster } = h;
 
-    const calm = await loadWithFaults(h, { contracts: CONTRACTS, callers: CALLERS }, []);
-    runs.push({ label: 'cluster', result: calm.result });
-    await assertLoadOutcome(calm.result, ledgerOf(h));
+    const calmRun = async (label: string, dump: string) => {
+      const calm = await loadWithFaults(h, { contracts: CONTRACTS, callers: CALLERS }, []);
+      runs.push({ label, result: calm.result });
+      dumpRecords(dump, calm);
+      await assertLoadOutcome(calm.result, ledgerOf(h));
+      const timedOut = await workflowTaskTimeouts(h, calm.result);
+      assert.equal(timedOut, 0, `${label}: no workflow task timed out without a fault`);
+    };
+    await calmRun('cluster', 'calm');
 
     const accepted = Math.floor((CONTRACTS * 2) / 3);
     const faulted = await loadWithFaults(
@@ -224,6 +265,8 @@ test(`${CONTRACTS} contracts through two APIs and two workers, without faults an
     dumpRecords('faults', faulted);
     faultRecoveries = printRecoveries(faulted.injected, faulted.result, CONTRACTS);
     await assertLoadOutcome(faulted.result, ledgerOf(h));
+    console.log(`  workflow tasks timed out under faults: ${await workflowTaskTimeouts(h, faulted.result)}`);
+    await calmRun('cluster again', 'calm-again');
 
     // Each API, then each worker, stopped with SIGTERM and started again, one at a time, while contracts
     // arrive; the last few arrive only once every process is back, so the whole restart falls inside the load.
@@ -260,12 +303,16 @@ test(`${CONTRACTS} contracts through two APIs and two workers, without faults an
       })),
     );
     runs.push({ label: 'rolling restart', result: rolling.result });
+    dumpRecords('rolling', rolling);
     // Each process said it stopped cleanly: the APIs with every request answered, the workers with every task.
     for (const line of stopLines) {
       assert.match(line, /(every request in flight answered|every task in flight finished)/, line);
     }
     printRecoveries(rolling.injected, rolling.result, ROLLING_CONTRACTS);
     await assertLoadOutcome(rolling.result, ledgerOf(h));
+    console.log(
+      `  workflow tasks timed out in the rolling restart: ${await workflowTaskTimeouts(h, rolling.result)}`,
+    );
   } finally {
     await h.close();
   }
@@ -285,16 +332,21 @@ test(`${CONTRACTS} contracts through two APIs and two workers, without faults an
   }
   console.log(`\n${formatFigures(runs)}\n`);
 
-  const [, calm, faulted] = runs.map((r) => r.result) as [LoadResult, LoadResult, LoadResult, LoadResult];
+  const [, before, faulted, after] = runs.map((r) => r.result) as [
+    LoadResult,
+    LoadResult,
+    LoadResult,
+    LoadResult,
+  ];
+  // The faster of the two runs without faults: a cluster slow for reasons of its own in one of them (its first
+  // minutes after start, say) does not flatter the faults.
+  const calm = contractsPerSecond(before) >= contractsPerSecond(after) ? before : after;
   const apiDeath = faultRecoveries.get('api-1 SIGKILL + restart')!;
   assert.ok(apiDeath.met > 0, 'calls were in flight on api-1 when it died');
-  const slowRetry = Math.max(
-    0,
-    ...rolling.result.records.map((r) => (r.failures[0] ? r.ended - r.failures[0].at : 0)),
-  );
-  // The time targets are printed, each met or MISSED, and asserted only with OPENCONTRACT_LOAD_ASSERT_TARGETS=1:
-  // on a 2-core host the API-death wait measured 8–16.5 s against its 15 s and the throughput ratio 0.67–0.98
-  // against its 0.8 (docs/scale.md), so by default they would fail CI on the host, not on a regression.
+  const slowestRolling = Math.max(...rolling.result.records.map((r) => r.ended - r.started));
+  // The waits are asserted; the throughput ratio is printed, met or MISSED, and asserted only with
+  // OPENCONTRACT_LOAD_ASSERT_TARGETS=1: it measured 0.81–0.89 on this 2-core host (docs/scale.md), too near
+  // its 0.8 for the host's own swings not to fail CI now and then.
   const waits: Array<[boolean, string]> = [
     [
       apiDeath.lastMs <= API_DEATH_ANSWERED_MS,
@@ -305,8 +357,8 @@ test(`${CONTRACTS} contracts through two APIs and two workers, without faults an
       `p95 of ${name} under faults: ${p95(ms)} ms ≤ ${FAULTS_P95_MS}`,
     ]),
     [
-      slowRetry <= ROLLING_RETRY_ANSWERED_MS,
-      `rolling restart: every refused call answered within ${ROLLING_RETRY_ANSWERED_MS} ms of its first refusal (slowest: ${slowRetry})`,
+      slowestRolling <= ROLLING_CALL_ANSWERED_MS,
+      `rolling restart: every call answered within ${ROLLING_CALL_ANSWERED_MS} ms, retries included (slowest: ${slowestRolling})`,
     ],
   ];
   const throughput: [boolean, string] = [
@@ -314,6 +366,6 @@ test(`${CONTRACTS} contracts through two APIs and two workers, without faults an
     `contracts/s under faults ${contractsPerSecond(faulted).toFixed(2)} ≥ ${FAULTS_THROUGHPUT_RATIO} × ${contractsPerSecond(calm).toFixed(2)} without (ratio ${(contractsPerSecond(faulted) / contractsPerSecond(calm)).toFixed(2)})`,
   ];
   for (const [ok, message] of [...waits, throughput]) console.log(`  ${ok ? 'met   ' : 'MISSED'} ${message}`);
-  if (process.env.OPENCONTRACT_LOAD_ASSERT_TARGETS !== '1') return;
-  for (const [ok, message] of [...waits, throughput]) assert.ok(ok, message);
+  for (const [ok, message] of waits) assert.ok(ok, message);
+  if (process.env.OPENCONTRACT_LOAD_ASSERT_TARGETS === '1') assert.ok(...throughput);
 });

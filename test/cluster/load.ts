@@ -1,14 +1,16 @@
 // The load scenario of `npm run test:cluster`: N contracts through every API URL given, each agent pair on its
-// own contract, at most `callers` of them running at once (a new pair starts as one ends). Two scripts: FDP from creation to settled-fully-met (2 in 3), and FDP cancelled by
-// the Client before the Worker accepts (1 in 3). Calls that meet a dead API or a restarting Temporal server
-// (no answer, 5xx, a key a killed API still holds, a signature that expired in a queue) are retried on the next API with the same
+// own contract, at most `callers` of them running at once (a new pair starts as one ends). Two scripts: FDP
+// from creation to settled-fully-met (2 in 3), and FDP cancelled by the Client before the Worker accepts
+// (1 in 3). Calls that meet a dead API or a restarting Temporal server (no answer, 5xx, a key another API
+// still holds, a signature that expired in a queue) are retried on the next API with the same
 // Idempotency-Key, as an SDK user would.
 import assert from 'node:assert/strict';
 import { AgentApiError, createAgentClient, createOperatorClient, randomPrivateKey } from '../../api/sdk';
 import { DELIVERY, fixedTerms, FUNDS, PRICE } from '../e2e/support';
 
-// Generous: 300 contracts at once on 2 shared cores through a Temporal restart may leave one call unanswered
-// for minutes. The test asserts how long calls took; this only bounds a stall so it fails instead of hanging.
+// Generous: hundreds of contracts at once on 2 shared cores through a Temporal restart may leave one call
+// unanswered for minutes. The test asserts how long calls took; this only bounds a stall so it fails instead
+// of hanging.
 const RETRY_FOR_MS = 600_000;
 const SETTLE_WITHIN_MS = 900_000;
 
@@ -62,8 +64,9 @@ export interface LoadResult {
 
 /**
  * No answer (the API died), a 5xx (Temporal restarting, an API stopping), or 409 `idempotency_in_progress`:
- * a killed API had reserved this Idempotency-Key and its lease has not lapsed yet (store/lease.ts), so the
- * same key is tried again until it does (seconds) and another API takes it over.
+ * another API holds this Idempotency-Key (the one the attempt before was sent to, still running it, or one
+ * just killed whose death the store has not seen yet: store/lease.ts), so the same key is tried again until
+ * the holder answers or another API takes it over.
  */
 function retriable(err: unknown): boolean {
   if (!(err instanceof AgentApiError)) return true;
