@@ -18,7 +18,7 @@ export const LEASE_HOLDERS_DDL = `CREATE TABLE IF NOT EXISTS api_lease_holders (
 );`;
 
 /** The presence locks' namespace: the first key of the two-key form, the second being hashtext(holder). */
-const PRESENCE_LOCK_SPACE = 4_242_020;
+export const PRESENCE_LOCK_SPACE = 4_242_020;
 
 /**
  * SQL true for a listed holder whose presence lock nobody holds: its process is gone. Trying the lock takes

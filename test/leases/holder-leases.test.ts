@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import { requestHash } from '../../api/idempotency';
 import type { IdempotencyScope } from '../../store/idempotency';
 import { PostgresIdempotencyStore } from '../../store/idempotency/postgres';
+import { holderGone, HolderPresence, PRESENCE_LOCK_SPACE } from '../../store/postgres/presence';
 import { HolderHeartbeat } from '../../store/lease';
 import { PostgresStreamSlots } from '../../store/rate-limit/postgres';
 import { streamSlotLeases } from '../../store/stream-caps/leases';
@@ -164,5 +165,44 @@ describeEachApiStore('presence: a killed process’s leases free at once', (stor
     assert.deepEqual(reservation, { kind: 'reserved' }, 'the dead holder’s key is taken over');
     assert.ok(tookMs < 1_000, `taken over ${tookMs} ms after the kill`);
     assert.ok(await slots.acquire('agent:other', caps), 'the dead holder’s slot freed');
+  });
+  test('a presence whose connection drops is taken back within a second; a closed one leaves the list', async () => {
+    const place = stores.place();
+    const config = stores.ledgerConfigAt(place);
+    assert.equal(config.kind, 'postgres');
+    const pool = await stores.pool(place);
+    const warnings: string[] = [];
+    const presence = await HolderPresence.take({
+      connection: { connectionString: config.connectionString! },
+      pool,
+      holder: 'api-live',
+      warn: (m) => warnings.push(m),
+      reconnectMs: 200,
+    });
+    assert.equal(await holderGone(pool, 'api-live'), false, 'alive');
+    assert.equal(
+      await holderGone(pool, 'api-never-listed'),
+      false,
+      'a holder without presence waits for its lease',
+    );
+
+    // PostgreSQL ends the presence session (a proxy or an operator could): gone until it reconnects.
+    await pool.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND classid = $1`,
+      [PRESENCE_LOCK_SPACE],
+    );
+    await sleep(100);
+    assert.equal(await holderGone(pool, 'api-live'), true, 'its lock went with its session');
+    let back = false;
+    for (let i = 0; i < 20 && !back; i++) {
+      await sleep(100);
+      back = !(await holderGone(pool, 'api-live'));
+    }
+    assert.ok(back, 'the lock is held again');
+    assert.match(warnings.join('\n'), /presence of api-live lost/);
+
+    await presence.close();
+    const { rows } = await pool.query('SELECT holder FROM api_lease_holders');
+    assert.deepEqual(rows, [], 'a closed presence leaves the list');
   });
 });
