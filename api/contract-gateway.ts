@@ -81,14 +81,6 @@ function createdUpdateId(contractId: string): string {
 }
 
 /**
- * How long a contract's workflow task may run on a worker before the server gives it to another: 5 s, where
- * Temporal's default is 10 s. A task a killed worker had started waits this long (a caller's accept or
- * delivery with it). A live worker's task is a few milliseconds of replay and state; the ledger postings it
- * runs as local activities keep it alive past the timeout by themselves (the SDK heartbeats the task).
- */
-export const CONTRACT_WORKFLOW_TASK_TIMEOUT = '5s';
-
-/**
  * How a contract starts (the API's gateway and the workflow tests' harness alike): update-with-start of
  * `created`, answered once the escrow is held; a contract ID already used is refused.
  */
@@ -104,7 +96,6 @@ export function startContract(
     args: [input],
     workflowIdConflictPolicy: 'FAIL',
     workflowIdReusePolicy: 'REJECT_DUPLICATE',
-    workflowTaskTimeout: CONTRACT_WORKFLOW_TASK_TIMEOUT,
     staticSummary,
     // Its first search attributes, so its first workflow task does not upsert them (visible-attributes.ts).
     typedSearchAttributes: createdAttributes(input),
