@@ -41,7 +41,7 @@ export async function send(
   method: string,
   path: string,
   body?: unknown,
-  init: { raw?: string; headers?: Record<string, string> } = {},
+  init: { raw?: string; headers?: Record<string, string>; base?: string } = {},
 ): Promise<Answer> {
   const text = init.raw ?? (body === undefined ? undefined : JSON.stringify(body));
   const headers: Record<string, string> = {
@@ -57,7 +57,7 @@ export async function send(
     ...init.headers,
   };
   const started = Date.now();
-  const res = await fetch(target.base + path, {
+  const res = await fetch((init.base ?? target.base) + path, {
     method,
     headers,
     ...(text === undefined ? {} : { body: text }),
