@@ -110,12 +110,12 @@ export class PostgresStreamSlots implements StreamSlots {
       await client.query('BEGIN');
       await client.query('SELECT pg_advisory_xact_lock($1)', [STREAMS_LOCK_KEY]);
       const now = this.now();
-      await client.query('DELETE FROM api_event_streams WHERE expires_at < $1', [now]);
-      // The slots of a process that died (store/postgres/presence.ts) free now, not when their lease lapses.
+      // Expired slots, and those of a process that died (store/postgres/presence.ts): free now, not when
+      // their lease lapses.
       await client.query(
-        `DELETE FROM api_event_streams WHERE holder IN
-           (SELECT holder FROM api_lease_holders WHERE holder <> $1 AND ${HOLDER_GONE_SQL('holder')})`,
-        [this.holder],
+        `DELETE FROM api_event_streams WHERE expires_at < $1 OR holder IN
+           (SELECT holder FROM api_lease_holders WHERE holder <> $2 AND ${HOLDER_GONE_SQL('holder')})`,
+        [now, this.holder],
       );
       const { rows } = await client.query<{ mine: string; total: string }>(
         `SELECT count(*) FILTER (WHERE owner = $1) AS mine,
