@@ -179,30 +179,37 @@ export async function runSession(
   }
   const started = Date.now();
   try {
-    const extra = await attacks();
-    report(
-      'no 5xx',
-      'every request of the session',
-      serverErrors.length === 0,
-      serverErrors.slice(0, 5).join(' | ') || 'none',
-    );
-    console.log(
-      JSON.stringify(
-        {
-          seconds: Math.round((Date.now() - started) / 1000),
-          requests: [...statuses.values()].reduce((a, b) => a + b, 0),
-          statuses: Object.fromEntries([...statuses].sort()),
-          ...extra,
-          held: findings.filter((f) => f.held).length,
-          broke: findings.filter((f) => !f.held).map((f) => f.attack),
-        },
-        null,
-        2,
-      ),
-    );
-    process.exitCode = findings.every((f) => f.held) ? 0 : 1;
+    summarize(started, await attacks());
   } finally {
     await tree?.signalAll('SIGTERM');
     if (dir) rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Ends a session that began at `started`: reports the 5xx count, prints the JSON summary with `extra`,
+ * and sets the exit code (1 if any attack broke).
+ */
+export function summarize(started: number, extra: Record<string, unknown>): void {
+  report(
+    'no 5xx',
+    'every request of the session',
+    serverErrors.length === 0,
+    serverErrors.slice(0, 5).join(' | ') || 'none',
+  );
+  console.log(
+    JSON.stringify(
+      {
+        seconds: Math.round((Date.now() - started) / 1000),
+        requests: [...statuses.values()].reduce((a, b) => a + b, 0),
+        statuses: Object.fromEntries([...statuses].sort()),
+        ...extra,
+        held: findings.filter((f) => f.held).length,
+        broke: findings.filter((f) => !f.held).map((f) => f.attack),
+      },
+      null,
+      2,
+    ),
+  );
+  process.exitCode = findings.every((f) => f.held) ? 0 : 1;
 }
