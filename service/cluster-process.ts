@@ -11,6 +11,8 @@ export interface ProcessSpec {
   args: string[];
   env: NodeJS.ProcessEnv;
   cwd?: string;
+  /** How long a stop waits for the exit after SIGTERM before it sends SIGKILL (default 60 s). */
+  stopGraceMs?: number;
   /** Resolves when the fresh process serves (a port opens, a line is printed…). */
   ready(process: ManagedProcess): Promise<void>;
 }
@@ -72,7 +74,7 @@ export class ManagedProcess {
    * Sends `signal` and waits for the exit (SIGKILL: the crash the load test injects). A process still alive
    * `graceMs` later gets SIGKILL, so a stop never hangs on a stuck shutdown and never returns before the exit.
    */
-  async kill(signal: NodeJS.Signals = 'SIGTERM', graceMs = 60_000): Promise<void> {
+  async kill(signal: NodeJS.Signals = 'SIGTERM', graceMs = this.spec.stopGraceMs ?? 60_000): Promise<void> {
     if (!this.running) return;
     const child = this.child!;
     child.kill(signal);

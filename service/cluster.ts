@@ -29,6 +29,13 @@ export const NAMESPACE = 'default';
 const START_TIMEOUT_MS = 120_000;
 // frontend gRPC, history, matching, worker; +10 membership; +20 frontend HTTP (deploy/temporal/server.yaml).
 const TEMPORAL_PORT_OFFSETS = [0, 1, 2, 3, 10, 11, 12, 13, 20] as const;
+/**
+ * How long the server may take to stop before it is killed. Its own drain takes about 5 s under load (history
+ * and matching each wait up to 2 s for requests in flight) to hand shards and task queues to other hosts;
+ * this server is the only host, so the drain only lengthens the outage. A kill loses nothing: every write
+ * of the server is fenced by its shard's range id, and a task it had handed out times out and runs again.
+ */
+const SERVER_STOP_GRACE_MS = 1_000;
 
 export interface ClusterOptions {
   workers?: number;
@@ -136,6 +143,7 @@ function temporalProcess(postgres: PostgresServer, base: number, shards: number)
       TEMPORAL_PORT_BASE: String(base),
       TEMPORAL_DYNAMIC_CONFIG: clusterPaths.dynamicConfig,
     },
+    stopGraceMs: SERVER_STOP_GRACE_MS,
     ready: async () => void (await (await connectWhenServing(`127.0.0.1:${base}`)).close()),
   });
 }
