@@ -43,6 +43,8 @@ export interface CallRecord {
   failures: FailedAttempt[];
   /** The API that answered. */
   url: string;
+  /** The contract the call was about (every call after its creation). */
+  contractId?: string;
 }
 
 export interface ContractOutcome {
@@ -88,7 +90,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   let turn = 0;
   let failure: unknown; // the first contract that fails stops the others' retries (the test fails anyway)
 
-  async function call<T>(name: string, op: (baseUrl: string) => Promise<T>): Promise<T> {
+  async function call<T>(name: string, op: (baseUrl: string) => Promise<T>, contractId?: string): Promise<T> {
     if (failure !== undefined) throw new Error('stopped: another contract failed');
     const started = Date.now();
     const failures: FailedAttempt[] = [];
@@ -102,7 +104,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         const list = calls.get(name) ?? [];
         list.push(ended - started);
         calls.set(name, list);
-        records.push({ name, started, ended, failures, url: baseUrl });
+        records.push({ name, started, ended, failures, url: baseUrl, ...(contractId ? { contractId } : {}) });
         return value;
       } catch (err) {
         if (failure !== undefined || !retriable(err) || Date.now() - started > RETRY_FOR_MS) throw err;
@@ -144,21 +146,27 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       ...addresses,
     });
     if (i % 3 === 2) {
-      const cancelled = await call('cancel', (u) =>
-        client(u).cancel(id, { idempotencyKey: `load-cancel-${i}` }),
+      const cancelled = await call(
+        'cancel',
+        (u) => client(u).cancel(id, { idempotencyKey: `load-cancel-${i}` }),
+        id,
       );
       progress('ended');
       return outcome('cancelled-by-client', cancelled.status);
     }
-    await call('accept', (u) => worker(u).accept(id, { idempotencyKey: `load-accept-${i}` }));
+    await call('accept', (u) => worker(u).accept(id, { idempotencyKey: `load-accept-${i}` }), id);
     progress('accepted');
-    await call('materials-key', (u) => worker(u).getMaterialsKey(id));
-    await call('deliver', (u) => worker(u).deliver(id, DELIVERY, { idempotencyKey: `load-deliver-${i}` }));
-    await call('delivery-key', (u) => client(u).getDeliveryKey(id));
-    await call('approve', (u) => client(u).approve(id, { idempotencyKey: `load-approve-${i}` }));
+    await call('materials-key', (u) => worker(u).getMaterialsKey(id), id);
+    await call(
+      'deliver',
+      (u) => worker(u).deliver(id, DELIVERY, { idempotencyKey: `load-deliver-${i}` }),
+      id,
+    );
+    await call('delivery-key', (u) => client(u).getDeliveryKey(id), id);
+    await call('approve', (u) => client(u).approve(id, { idempotencyKey: `load-approve-${i}` }), id);
     const deadline = Date.now() + SETTLE_WITHIN_MS;
     for (;;) {
-      const view = await call('get', (u) => client(u).getContract(id));
+      const view = await call('get', (u) => client(u).getContract(id), id);
       if (view.status === 'settled-fully-met' || Date.now() > deadline) {
         progress('ended');
         return outcome('settled-fully-met', view.status);
