@@ -58,15 +58,16 @@ export const WORKER_SHUTDOWN = { shutdownGraceTime: '10s', shutdownForceTime: '2
 
 /**
  * How long a task on this worker's sticky queue (a contract it has cached) waits for it before the server
- * hands it to any worker: 2 s, where the Go and Java SDKs' default is 5 s and the TypeScript SDK's 10 s. Two
- * cases wait this long: the tasks of a killed worker's contracts (it never says it is gone, and the server
- * keeps routing them to its sticky queue until it has seen no poll there for 10 s), and a task put on a
- * stopping worker's sticky queue in the instant before it stops polling (its shutdown tells the server, which
- * drops the queue and the task with it). Either then runs on the other worker, which replays the contract's
- * history. Shorter moves a busy live worker's contracts (and replays them) more often: at 2 s, 2–9 of 600
- * contracts in a saturated run without faults, none at 5 s (docs/scale.md).
+ * hands it to any worker: 5 s, the Go and Java SDKs' default, where the TypeScript SDK's is 10 s. Two cases
+ * wait this long: the tasks of a killed worker's contracts (it never says it is gone, and the server keeps
+ * routing them to its sticky queue until it has seen no poll there for 10 s), and a task put on a stopping
+ * worker's sticky queue in the instant before it stops polling (its shutdown tells the server, which drops
+ * the queue and the task with it). Either then runs on the other worker, which replays the contract's history.
+ * Not shorter: the server also gives a query this long to be answered by the sticky worker before it takes
+ * the contract off it and asks another worker, which replays it. At 2 s a saturated run without faults had
+ * about 100 queries answered too late and 10 tasks thrown away; at 5 s none (docs/scale.md).
  */
-export const STICKY_QUEUE_TIMEOUT = '2s';
+export const STICKY_QUEUE_TIMEOUT = '5s';
 
 export interface ContractWorkerOptions {
   connection: NativeConnection;
