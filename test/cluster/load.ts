@@ -90,7 +90,12 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   let turn = 0;
   let failure: unknown; // the first contract that fails stops the others' retries (the test fails anyway)
 
-  async function call<T>(name: string, op: (baseUrl: string) => Promise<T>, contractId?: string): Promise<T> {
+  /** `contract`: the contract the call is about, or how to read it from the answer (a creation). */
+  async function call<T>(
+    name: string,
+    op: (baseUrl: string) => Promise<T>,
+    contract?: string | ((value: T) => string),
+  ): Promise<T> {
     if (failure !== undefined) throw new Error('stopped: another contract failed');
     const started = Date.now();
     const failures: FailedAttempt[] = [];
@@ -104,6 +109,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         const list = calls.get(name) ?? [];
         list.push(ended - started);
         calls.set(name, list);
+        const contractId = typeof contract === 'function' ? contract(value) : contract;
         records.push({ name, started, ended, failures, url: baseUrl, ...(contractId ? { contractId } : {}) });
         return value;
       } catch (err) {
@@ -134,8 +140,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     }
     // One body for every attempt: a retry with the same key and other deadlines would be another request.
     const terms = fixedTerms(addresses.worker);
-    const created = await call('create', (u) =>
-      client(u).createContract(terms, { idempotencyKey: `load-create-${i}` }),
+    const created = await call(
+      'create',
+      (u) => client(u).createContract(terms, { idempotencyKey: `load-create-${i}` }),
+      (answer) => answer.contractId,
     );
     const id = created.contractId;
     progress('created');
