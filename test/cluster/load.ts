@@ -43,7 +43,7 @@ export interface CallRecord {
   failures: FailedAttempt[];
   /** The API that answered. */
   url: string;
-  /** The contract the call was about (every call after its creation). */
+  /** The contract the call was about (its creation and every call after it). */
   contractId?: string;
 }
 
