@@ -35,16 +35,22 @@ export type ContractWorkerTuning = Pick<
 >;
 
 /**
- * Eight of each task kind at once, not the SDK's 40 / 100 / 100 (docs/performance.md, "Worker
- * settings"): a workflow task must finish within 10 s of the worker taking it, and a worker that takes
- * 40 on a saturated 2-core machine lets the last ones time out, which fails the Update riding on them
- * (a creation answered with an error). Eight left none timed out and created 3.6 times as many
- * contracts under saturation, and as many (0.95) at moderate load; the ledger's activities gain
- * nothing from more at once (SQLite commits one at a time).
+ * 64 workflow tasks, 8 activities and 8 local activities at once, not the SDK's 40 / 100 / 100
+ * (docs/performance.md, "Worker settings"). A workflow task must finish within 10 s of the worker taking
+ * it, and a worker that takes 40 on a saturated 2-core machine, each with its own local activities
+ * (100 at once), lets the last ones time out, which fails the Update riding on them. Eight local
+ * activities and eight activities bound that work; the ledger gains nothing from more at once.
+ * The workflow-task slots are more than the contracts a worker runs at once because a task that waits
+ * on a local activity holds its slot: with every slot held the worker stops polling, a query and an
+ * Update's task for one contract then reach it out of order, and the SDK's core (1.24.0) loses the
+ * task that comes second while the first waits on its local activity; it times out after 10 s and its
+ * Update waits that long or fails (test/canary/worker-slots.test.ts; docs/scale.md). With 8 slots
+ * that struck 1 to 3 contracts in 600 under the cluster's load, with 32 twice in the single worker of
+ * the dev-server run beside it (60 contracts at once), with 64 in none of the runs measured.
  */
 export const CONTRACT_WORKER_TUNING: ContractWorkerTuning = {
   maxCachedWorkflows: MAX_CACHED_CONTRACTS,
-  maxConcurrentWorkflowTaskExecutions: 8,
+  maxConcurrentWorkflowTaskExecutions: 64,
   maxConcurrentActivityTaskExecutions: 8,
   maxConcurrentLocalActivityExecutions: 8,
 };

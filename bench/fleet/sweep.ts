@@ -26,9 +26,9 @@ const SETTINGS: ReadonlyArray<{ name: string; tuning: ContractWorkerTuning }> = 
     name: 'SDK default slots (40 / 100 / 100)',
     tuning: { maxCachedWorkflows: CONTRACT_WORKER_TUNING.maxCachedWorkflows },
   },
-  { name: 'slots 8 / 8 / 8 (the service)', tuning: CONTRACT_WORKER_TUNING },
-  { name: 'slots 4 / 4 / 4', tuning: slots(4, 4, 4) },
-  { name: 'slots 2 / 2 / 2', tuning: slots(2, 2, 2) },
+  { name: 'slots 64 / 8 / 8 (the service)', tuning: CONTRACT_WORKER_TUNING },
+  { name: 'slots 32 / 8 / 8', tuning: slots(32, 8, 8) },
+  { name: 'slots 8 / 8 / 8', tuning: slots(8, 8, 8) },
 ];
 
 async function measure(tuning: ContractWorkerTuning) {
