@@ -135,7 +135,24 @@ export function createContractGateway({
   const handle = (contractId: string): WorkflowHandle =>
     client.workflow.getHandle(contractWorkflowId(contractId));
 
-  async function readView(contractId: string): Promise<ContractView | undefined> {
+  /**
+   * The read of each contract in flight: a read that arrives meanwhile shares its answer, so a crowd reading
+   * one contract costs its worker one query at a time. A message this process sent ends the sharing (the
+   * reads after it see it): send() drops the entry once its Update is answered.
+   */
+  const reading = new Map<string, Promise<ContractView | undefined>>();
+
+  function readView(contractId: string): Promise<ContractView | undefined> {
+    const shared = reading.get(contractId);
+    if (shared) return shared;
+    const read = readFresh(contractId).finally(() => {
+      if (reading.get(contractId) === read) reading.delete(contractId);
+    });
+    reading.set(contractId, read);
+    return read;
+  }
+
+  async function readFresh(contractId: string): Promise<ContractView | undefined> {
     const record = await records.get(contractId);
     if (record) return seen(record.view);
     try {
@@ -219,6 +236,7 @@ export function createContractGateway({
           args: [arg],
           ...(updateId ? { updateId } : {}),
         });
+        reading.delete(contractId);
       } catch (err) {
         refusals.note(contractId, update.name, caller, err);
         if (!(err instanceof WorkflowNotFoundError)) throw err;

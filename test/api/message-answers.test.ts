@@ -239,3 +239,27 @@ describe('a message answers the view a GET reads right after it', () => {
     assert.equal(await gateway.earlierAnswer(id, 'api-never'), undefined);
   });
 });
+
+describe('reads of one contract at once share one query', () => {
+  test('a crowd of reads costs one query; after a message, the next read sees it', async () => {
+    const [client, worker] = await funded(2);
+    const api = freshApp(h());
+    after(() => api.close());
+    const id = await created(api.app, client!, contractBody(worker!.address));
+    const before = api.queries();
+    const crowd = await Promise.all(
+      Array.from({ length: 30 }, () => call(api.app, undefined, 'GET', `/contracts/${id}`)),
+    );
+    assert.deepEqual(new Set(crowd.map((r) => r.status)), new Set([200]));
+    assert.deepEqual(new Set(crowd.map((r) => r.json.status)), new Set(['created']));
+    assert.equal(api.queries() - before, 1, 'thirty reads at once, one query');
+
+    // A read in flight while the Worker accepts is not shared with the reads after the acceptance.
+    const during = call(api.app, undefined, 'GET', `/contracts/${id}`);
+    const accepted = await call(api.app, worker!, 'POST', `/contracts/${id}/accept`, { body: {} });
+    assert.equal(accepted.status, 200, accepted.text);
+    await during;
+    const read = await call(api.app, undefined, 'GET', `/contracts/${id}`);
+    assert.equal(read.json.status, 'matched');
+  });
+});
