@@ -1,7 +1,8 @@
 // What the black-box hostile sessions share: keys, signed requests with every status counted and
 // every 5xx kept, operator deposits, balances, contract terms, findings, and the `npm start` tree in a
-// temporary directory (or `--url <base> --operator-token <token>` for a running service).
-import { mkdtempSync, rmSync } from 'node:fs';
+// temporary directory (or `--url <base> --operator-token <token>` for a running service; with
+// OPENCONTRACT_SESSION_LOG=<file> the tree's output is written there at the end).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addressFromPrivateKey, randomPrivateKey } from '../../api/sdk';
@@ -182,6 +183,9 @@ export async function runSession(
     summarize(started, await attacks());
   } finally {
     await tree?.signalAll('SIGTERM');
+    // The service's own log, for what a 5xx or a slow answer left there.
+    if (tree && process.env.OPENCONTRACT_SESSION_LOG)
+      writeFileSync(process.env.OPENCONTRACT_SESSION_LOG, tree.output());
     if (dir) rmSync(dir, { recursive: true, force: true });
   }
 }
