@@ -13,7 +13,6 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
-import { tsToMs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
 import { contractWorkflowId } from '../../workflows/definitions';
 import type { ManagedProcess } from '../../service/cluster-process';
@@ -26,7 +25,6 @@ import {
   p95,
   recoveryFrom,
   runLoad,
-  type CallRecord,
   type LoadOptions,
   type LoadResult,
   type Recovery,
@@ -68,11 +66,6 @@ const FAULT_GAP = { ms: API_DEATH_ANSWERED_MS, untilEnded: 0.6 };
  * STICKY_QUEUE_TIMEOUT) and then runs on another worker: the longest wait a restart adds by design.
  */
 const ROLLING_CALL_ANSWERED_MS = 8_000;
-/**
- * Calls of the rolling restart that may wait longer, each only while its contract's workflow task timed out on
- * a live worker (10 s): an SDK fault seen in 2 of 10 runs, printed as a missed target when it happens.
- */
-const ROLLING_LOST_TASKS_AT_MOST = 1;
 /** A rolling restart's contracts arrive this far apart, the last few only once every process is back. */
 const ROLLING_SPACING_MS = 300;
 const ROLLING_AFTER = 10;
@@ -109,11 +102,8 @@ function ledgerOf(h: Pick<ClusterHarness, 'balances' | 'ledger'>) {
 
 /** The workflow tasks of a run's contracts that timed out, by how (each history read from the cluster). */
 interface TaskTimeouts {
-  /**
-   * A worker started the task and did not finish it in time (it died, or without a fault it lost the task):
-   * the contract, and when its task timed out (ms since the epoch).
-   */
-  running: Array<{ contractId: string; at: number }>;
+  /** A worker started the task and did not finish it in time (it died, or it lost the task). */
+  running: number;
   /** The task waited on a worker's sticky queue past its timeout (the worker dead, or all its slots busy). */
   sticky: number;
 }
@@ -123,21 +113,21 @@ async function workflowTaskTimeouts(h: ClusterHarness, result: LoadResult): Prom
   try {
     const client = new Client({ connection });
     const contractIds = result.outcomes.map((o) => o.contractId);
-    const counts: TaskTimeouts = { running: [], sticky: 0 };
+    const counts: TaskTimeouts = { running: 0, sticky: 0 };
     for (let i = 0; i < contractIds.length; i += 20) {
       const batch = contractIds.slice(i, i + 20);
       const histories = await Promise.all(
         batch.map((id) => client.workflow.getHandle(contractWorkflowId(id)).fetchHistory()),
       );
-      for (const [n, history] of histories.entries()) {
+      for (const history of histories) {
         for (const event of history.events ?? []) {
           const timedOut = event.workflowTaskTimedOutEventAttributes;
           if (!timedOut) continue;
-          if (timedOut.timeoutType !== temporal.api.enums.v1.TimeoutType.TIMEOUT_TYPE_START_TO_CLOSE) {
+          if (timedOut.timeoutType === temporal.api.enums.v1.TimeoutType.TIMEOUT_TYPE_START_TO_CLOSE) {
+            counts.running++;
+          } else {
             counts.sticky++;
-            continue;
           }
-          counts.running.push({ contractId: batch[n]!, at: tsToMs(event.eventTime) });
         }
       }
     }
@@ -148,7 +138,7 @@ async function workflowTaskTimeouts(h: ClusterHarness, result: LoadResult): Prom
 }
 
 const formatTimeouts = (t: TaskTimeouts) =>
-  `${t.running.length} while running, ${t.sticky} waiting on a sticky queue`;
+  `${t.running} while running, ${t.sticky} waiting on a sticky queue`;
 
 /** Where the load stood and what each process said last: the evidence a stall leaves. */
 function dumpCluster(h: ClusterHarness, reached: object, injected: Injected[]): void {
@@ -256,7 +246,6 @@ test(`${CONTRACTS} contracts through two APIs and two workers, without faults an
   const h = await startClusterHarness();
   let faultRecoveries: Map<string, Recovery>;
   let rolling: { result: LoadResult; injected: Injected[] };
-  let rollingTimeouts: TaskTimeouts;
   try {
     const { cluster } = h;
 
@@ -268,8 +257,8 @@ test(`${CONTRACTS} contracts through two APIs and two workers, without faults an
       const timedOut = await workflowTaskTimeouts(h, calm.result);
       console.log(`  workflow tasks timed out in ${label}: ${formatTimeouts(timedOut)}`);
       assert.ok(
-        timedOut.running.length <= CONTRACTS * CALM_TIMEOUTS_AT_MOST,
-        `${label}: ${timedOut.running.length} workflow tasks timed out on a live worker`,
+        timedOut.running <= CONTRACTS * CALM_TIMEOUTS_AT_MOST,
+        `${label}: ${timedOut.running} workflow tasks timed out on a live worker`,
       );
     };
     const warmUp = await loadWithFaults(h, { contracts: WARM_UP_CONTRACTS, callers: CALLERS }, []);
@@ -362,7 +351,7 @@ test(`${CONTRACTS} contracts through two APIs and two workers, without faults an
     }
     printRecoveries(rolling.injected, rolling.result, ROLLING_CONTRACTS);
     await assertLoadOutcome(rolling.result, ledgerOf(h));
-    rollingTimeouts = await workflowTaskTimeouts(h, rolling.result);
+    const rollingTimeouts = await workflowTaskTimeouts(h, rolling.result);
     console.log(`  workflow tasks timed out in the rolling restart: ${formatTimeouts(rollingTimeouts)}`);
   } finally {
     await h.close();
@@ -395,17 +384,6 @@ test(`${CONTRACTS} contracts through two APIs and two workers, without faults an
   const apiDeath = faultRecoveries.get('api-1 SIGKILL + restart')!;
   assert.ok(apiDeath.met > 0, 'calls were in flight on api-1 when it died');
   const slowestRolling = Math.max(...rolling.result.records.map((r) => r.ended - r.started));
-  const overRollingBound = rolling.result.records.filter(
-    (r) => r.ended - r.started > ROLLING_CALL_ANSWERED_MS,
-  );
-  // A call that waited while its contract's workflow task timed out on a live worker sat out the task timeout
-  // (10 s): the worker took the task and did not run it (docs/scale.md, "Why a task sometimes times out on a
-  // live worker"), a fault of the SDK's, not of the restart.
-  const waitedOutLostTask = (r: CallRecord) =>
-    rollingTimeouts.running.some(
-      (l) => l.contractId === r.contractId && l.at >= r.started && l.at <= r.ended,
-    );
-  const restartWaits = overRollingBound.filter((r) => !waitedOutLostTask(r));
   // The waits are asserted; the throughput ratio is printed, met or MISSED, and asserted only with
   // OPENCONTRACT_LOAD_ASSERT_TARGETS=1: it measured 0.81–0.89 on this 2-core host (docs/scale.md), too near
   // its 0.8 for the host's own swings not to fail CI now and then.
@@ -419,19 +397,15 @@ test(`${CONTRACTS} contracts through two APIs and two workers, without faults an
       `p95 of ${name} under faults: ${p95(ms)} ms ≤ ${FAULTS_P95_MS}`,
     ]),
     [
-      restartWaits.length === 0 && overRollingBound.length <= ROLLING_LOST_TASKS_AT_MOST,
-      `rolling restart: every call answered within ${ROLLING_CALL_ANSWERED_MS} ms, retries included, but at most ${ROLLING_LOST_TASKS_AT_MOST} that waited out a lost workflow task (over it: ${overRollingBound.length}, of which lost tasks: ${overRollingBound.length - restartWaits.length})`,
+      slowestRolling <= ROLLING_CALL_ANSWERED_MS,
+      `rolling restart: every call answered within ${ROLLING_CALL_ANSWERED_MS} ms, retries included (slowest: ${slowestRolling})`,
     ],
-  ];
-  const everyRollingCall: [boolean, string] = [
-    slowestRolling <= ROLLING_CALL_ANSWERED_MS,
-    `rolling restart: every call answered within ${ROLLING_CALL_ANSWERED_MS} ms, retries included (slowest: ${slowestRolling})`,
   ];
   const throughput: [boolean, string] = [
     contractsPerSecond(faulted) >= FAULTS_THROUGHPUT_RATIO * contractsPerSecond(calm),
     `contracts/s under faults ${contractsPerSecond(faulted).toFixed(2)} ≥ ${FAULTS_THROUGHPUT_RATIO} × ${contractsPerSecond(calm).toFixed(2)} without (ratio ${(contractsPerSecond(faulted) / contractsPerSecond(calm)).toFixed(2)})`,
   ];
-  for (const [ok, message] of [...waits, everyRollingCall, throughput]) {
+  for (const [ok, message] of [...waits, throughput]) {
     console.log(`  ${ok ? 'met   ' : 'MISSED'} ${message}`);
   }
   for (const [ok, message] of waits) assert.ok(ok, message);
