@@ -3,7 +3,8 @@
 // of its own, and reads the honest parties' contract without pause (a contract's view is public), so that its
 // queries reach the worker while that contract's own task waits on a ledger posting. The honest Client and
 // Worker run their contracts step by step; every step must be answered 2xx within seconds, and both must end
-// with nothing held. The attacker is taken to have many addresses: the per-host rate limit is raised.
+// with nothing held. The attacker is taken to have many addresses: the per-host and per-address rate limits
+// are raised.
 //
 //   npx tsx bench/hostile/timed-reads-session.ts
 import {
@@ -57,11 +58,15 @@ async function runContract(
 }
 
 void runSession(
-  { OPENCONTRACT_RATE_LIMIT_HOST: '100000/100000', OPENCONTRACT_RATE_LIMIT_UNVERIFIED: '100000/100000' },
+  {
+    OPENCONTRACT_RATE_LIMIT_HOST: '100000/100000',
+    OPENCONTRACT_RATE_LIMIT_ADDRESS: '100000/100000',
+    OPENCONTRACT_RATE_LIMIT_UNVERIFIED: '100000/100000',
+  },
   async () => {
     // A pair of keys per contract in flight: each key's own rate limit is no bar to an attacker with many.
     const pairs = Array.from({ length: BUSY_CONTRACTS }, () => ({ client: newKey(), worker: newKey() }));
-    const perKey = 20n * USDC;
+    const perKey = 100n * USDC;
     for (const pair of pairs) {
       await deposit(pair.client, perKey);
       await deposit(pair.worker, perKey);
