@@ -5,10 +5,9 @@
 // turn (a rolling restart); then the same 600 on the dev server (one API, one worker), and the figures side by
 // side. Asserted after each run: what it loses (nothing), and that without a fault hardly any workflow task
 // timed out. Asserted at the end: the faults cost callers seconds — p95 of every call under 15 s, a call in
-// flight at an API's death answered within 15 s, every call of the rolling restart within 8 s but one that
-// waited out a workflow task a live worker lost. Printed: throughput under faults against the faster run
-// without (≥ 0.8 of it; asserted with OPENCONTRACT_LOAD_ASSERT_TARGETS=1), and whether every rolling call
-// made 8 s.
+// flight at an API's death answered within 15 s, every call of the rolling restart within 8 s. Printed:
+// throughput under faults against the faster run without (≥ 0.8 of it; asserted with
+// OPENCONTRACT_LOAD_ASSERT_TARGETS=1).
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { test } from 'node:test';
@@ -112,23 +111,18 @@ async function workflowTaskTimeouts(h: ClusterHarness, result: LoadResult): Prom
   const connection = await Connection.connect({ address: h.cluster.temporalAddress });
   try {
     const client = new Client({ connection });
-    const contractIds = result.outcomes.map((o) => o.contractId);
+    const ids = result.outcomes.map((o) => contractWorkflowId(o.contractId));
     const counts: TaskTimeouts = { running: 0, sticky: 0 };
-    for (let i = 0; i < contractIds.length; i += 20) {
-      const batch = contractIds.slice(i, i + 20);
+    for (let i = 0; i < ids.length; i += 20) {
       const histories = await Promise.all(
-        batch.map((id) => client.workflow.getHandle(contractWorkflowId(id)).fetchHistory()),
+        ids.slice(i, i + 20).map((id) => client.workflow.getHandle(id).fetchHistory()),
       );
-      for (const history of histories) {
-        for (const event of history.events ?? []) {
-          const timedOut = event.workflowTaskTimedOutEventAttributes;
-          if (!timedOut) continue;
-          if (timedOut.timeoutType === temporal.api.enums.v1.TimeoutType.TIMEOUT_TYPE_START_TO_CLOSE) {
-            counts.running++;
-          } else {
-            counts.sticky++;
-          }
-        }
+      for (const event of histories.flatMap((history) => history.events ?? [])) {
+        const timedOut = event.workflowTaskTimedOutEventAttributes;
+        if (!timedOut) continue;
+        if (timedOut.timeoutType === temporal.api.enums.v1.TimeoutType.TIMEOUT_TYPE_START_TO_CLOSE)
+          counts.running++;
+        else counts.sticky++;
       }
     }
     return counts;
@@ -351,8 +345,9 @@ test(`${CONTRACTS} contracts through two APIs and two workers, without faults an
     }
     printRecoveries(rolling.injected, rolling.result, ROLLING_CONTRACTS);
     await assertLoadOutcome(rolling.result, ledgerOf(h));
-    const rollingTimeouts = await workflowTaskTimeouts(h, rolling.result);
-    console.log(`  workflow tasks timed out in the rolling restart: ${formatTimeouts(rollingTimeouts)}`);
+    console.log(
+      `  workflow tasks timed out in the rolling restart: ${formatTimeouts(await workflowTaskTimeouts(h, rolling.result))}`,
+    );
   } finally {
     await h.close();
   }
@@ -405,9 +400,7 @@ test(`${CONTRACTS} contracts through two APIs and two workers, without faults an
     contractsPerSecond(faulted) >= FAULTS_THROUGHPUT_RATIO * contractsPerSecond(calm),
     `contracts/s under faults ${contractsPerSecond(faulted).toFixed(2)} ≥ ${FAULTS_THROUGHPUT_RATIO} × ${contractsPerSecond(calm).toFixed(2)} without (ratio ${(contractsPerSecond(faulted) / contractsPerSecond(calm)).toFixed(2)})`,
   ];
-  for (const [ok, message] of [...waits, throughput]) {
-    console.log(`  ${ok ? 'met   ' : 'MISSED'} ${message}`);
-  }
+  for (const [ok, message] of [...waits, throughput]) console.log(`  ${ok ? 'met   ' : 'MISSED'} ${message}`);
   for (const [ok, message] of waits) assert.ok(ok, message);
   if (process.env.OPENCONTRACT_LOAD_ASSERT_TARGETS === '1') assert.ok(...throughput);
 });
