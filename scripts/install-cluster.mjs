@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { force, installDir, log, need, run, StepFailed } from './install-servers.mjs';
 
-// v1.30.4 is the newest server release that builds here: v1.31.0+ need Go ≥ 1.26.2…1.26.10 or import
-// go.temporal.io/auto-scaled-workers, which the module proxy does not serve (403); v1.32 needs Go 1.26.10.
+// v1.32.1: the first release that both builds with the Go here (1.26.8; v1.30.9, v1.31.5 and v1.32.2 need
+// 1.26.10) and cancels a stopping worker's polls on the server (docs/scale.md, "Why v1.32.1").
 export const SERVER_MODULE = 'go.temporal.io/server';
-export const SERVER_VERSION = 'v1.30.4';
+export const SERVER_VERSION = 'v1.32.1';
 export const serverDir = join(installDir, 'server', SERVER_VERSION);
 export const serverBin = join(serverDir, 'server');
 export const sqlToolBin = join(serverDir, 'sql');

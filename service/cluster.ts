@@ -16,7 +16,7 @@ import { prebuiltWorkflowBundle } from './workflow-bundle';
 
 const ROOT = join(__dirname, '..');
 // Keep in step with scripts/install-cluster.mjs.
-const SERVER_DIR = join(ROOT, '.temporal/server/v1.30.4');
+const SERVER_DIR = join(ROOT, '.temporal/server/v1.32.1');
 export const clusterPaths = {
   server: join(SERVER_DIR, 'server'),
   sqlTool: join(SERVER_DIR, 'sql'),

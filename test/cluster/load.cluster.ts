@@ -15,6 +15,7 @@ import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { contractWorkflowId } from '../../workflows/definitions';
 import type { ManagedProcess } from '../../service/cluster-process';
+import { NAMESPACE } from '../../service/cluster';
 import { startClusterHarness, type ClusterHarness } from '../support/cluster';
 import { startDevServiceHarness } from '../support/service';
 import {
@@ -99,30 +100,43 @@ function ledgerOf(h: Pick<ClusterHarness, 'balances' | 'ledger'>) {
   };
 }
 
-/** The workflow tasks of a run's contracts that timed out, by how (each history read from the cluster). */
+/** The workflow tasks of a run's contracts: those that timed out, by how, and how long the others ran. */
 interface TaskTimeouts {
   /** A worker started the task and did not finish it in time (it died, or it lost the task). */
   running: number;
   /** The task waited on a worker's sticky queue past its timeout (the worker dead, or all its slots busy). */
   sticky: number;
+  /** From a worker's start of a task to its completion, the slowest of those completed (ms). */
+  slowestCompletedMs: number;
 }
+
+const eventMs = (event: temporal.api.history.v1.IHistoryEvent) =>
+  Number(event.eventTime?.seconds ?? 0) * 1000 + Math.floor((event.eventTime?.nanos ?? 0) / 1e6);
 
 async function workflowTaskTimeouts(h: ClusterHarness, result: LoadResult): Promise<TaskTimeouts> {
   const connection = await Connection.connect({ address: h.cluster.temporalAddress });
   try {
     const client = new Client({ connection });
     const ids = result.outcomes.map((o) => contractWorkflowId(o.contractId));
-    const counts: TaskTimeouts = { running: 0, sticky: 0 };
+    const counts: TaskTimeouts = { running: 0, sticky: 0, slowestCompletedMs: 0 };
     for (let i = 0; i < ids.length; i += 20) {
       const histories = await Promise.all(
         ids.slice(i, i + 20).map((id) => client.workflow.getHandle(id).fetchHistory()),
       );
-      for (const event of histories.flatMap((history) => history.events ?? [])) {
-        const timedOut = event.workflowTaskTimedOutEventAttributes;
-        if (!timedOut) continue;
-        if (timedOut.timeoutType === temporal.api.enums.v1.TimeoutType.TIMEOUT_TYPE_START_TO_CLOSE)
-          counts.running++;
-        else counts.sticky++;
+      for (const events of histories.map((history) => history.events ?? [])) {
+        const startedAt = new Map<string, number>();
+        for (const event of events) {
+          if (event.workflowTaskStartedEventAttributes) startedAt.set(String(event.eventId), eventMs(event));
+          const completed = event.workflowTaskCompletedEventAttributes;
+          const started = completed ? startedAt.get(String(completed.startedEventId)) : undefined;
+          if (started !== undefined)
+            counts.slowestCompletedMs = Math.max(counts.slowestCompletedMs, eventMs(event) - started);
+          const timedOut = event.workflowTaskTimedOutEventAttributes;
+          if (!timedOut) continue;
+          if (timedOut.timeoutType === temporal.api.enums.v1.TimeoutType.TIMEOUT_TYPE_START_TO_CLOSE)
+            counts.running++;
+          else counts.sticky++;
+        }
       }
     }
     return counts;
@@ -132,7 +146,17 @@ async function workflowTaskTimeouts(h: ClusterHarness, result: LoadResult): Prom
 }
 
 const formatTimeouts = (t: TaskTimeouts) =>
-  `${t.running} while running, ${t.sticky} waiting on a sticky queue`;
+  `${t.running} while running, ${t.sticky} waiting on a sticky queue; slowest completed task ${t.slowestCompletedMs} ms`;
+
+async function serverEndsStoppingWorkersPolls(h: ClusterHarness): Promise<boolean> {
+  const connection = await Connection.connect({ address: h.cluster.temporalAddress });
+  try {
+    const described = await connection.workflowService.describeNamespace({ namespace: NAMESPACE });
+    return described.namespaceInfo?.capabilities?.workerPollCompleteOnShutdown === true;
+  } finally {
+    await connection.close();
+  }
+}
 
 /** Where the load stood and what each process said last: the evidence a stall leaves. */
 function dumpCluster(h: ClusterHarness, reached: object, injected: Injected[]): void {
@@ -303,6 +327,9 @@ test(`${CONTRACTS} contracts through two APIs and two workers, without faults an
     );
     await calmRun('cluster again', 'calm-again');
 
+    // A stopping worker's polls are ended by the server, so none is handed a task the worker will not run
+    // (deploy/temporal/dynamicconfig.yaml): without it, such a task waits out its timeout.
+    assert.equal(await serverEndsStoppingWorkersPolls(h), true, "the server ends a stopping worker's polls");
     // Each API, then each worker, stopped with SIGTERM and started again, one at a time, while contracts
     // arrive; the last few arrive only once every process is back, so the whole restart falls inside the load.
     let restarted!: () => void;
