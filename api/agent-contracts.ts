@@ -55,13 +55,11 @@ export async function agentContractsPage(
   });
   const contracts = await Promise.all(
     rows.map(async (row): Promise<AgentContract | undefined> => {
-      const view = await deps.contracts.view(row.contractId);
-      if (view === undefined) return undefined;
-      const events = await deps.contracts.eventLog(row.contractId);
-      // Who has voted is read only when it can change this agent's answer, and answers only that.
-      const ballotsCast = seatedWhileVoting(view, query.agent)
-        ? await deps.contracts.ballotsCast(row.contractId)
-        : [];
+      const snapshot = await deps.contracts.snapshot(row.contractId);
+      if (snapshot === undefined) return undefined;
+      const { view, events } = snapshot;
+      // Who has voted counts only where it can change this agent's answer, and answers only that.
+      const ballotsCast = seatedWhileVoting(view, query.agent) ? snapshot.ballotsCast : [];
       const next = nextAction({ view, events, ballotsCast, agent: query.agent, now: deps.now() });
       const roles = ROLE_ORDER.filter((r) => row.roles.includes(r));
       return {

@@ -4,17 +4,18 @@
 import type { Client, WorkflowClient, WorkflowHandle } from '@temporalio/client';
 import { QueryNotRegisteredError, WithStartWorkflowOperation } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
-import type { UpdateDefinition } from '@temporalio/common';
+import type { QueryDefinition, UpdateDefinition } from '@temporalio/common';
 import {
   CONTRACT_WORKFLOW_TYPE,
   contractQuery,
   contractWorkflowId,
   createdUpdate,
-  ballotsCastQuery,
   eventsQuery,
   votesQuery,
   type VotesResult,
+  snapshotQuery,
   type ContractInput,
+  type ContractSnapshot,
   type ContractView,
   type MessageReceipt,
 } from '../workflows/definitions';
@@ -41,10 +42,11 @@ export interface ContractGateway {
   /** The event log of a contract already known to exist: one query, no existence check. */
   eventLog(contractId: string): Promise<ContractEvent[]>;
   /**
-   * The current panel's Backup Agents whose ballot is in (none once closed: no panel votes any more). For
-   * next actions only: never answered to a caller (who has voted is sealed until the tally).
+   * The view, the event log and the current panel's Backup Agents whose ballot is in (none once closed: no
+   * panel votes any more), in one query; undefined when no such contract exists. For next actions only: the
+   * ballots are never answered to a caller (who has voted is sealed until the tally).
    */
-  ballotsCast(contractId: string): Promise<string[]>;
+  snapshot(contractId: string): Promise<ContractSnapshot | undefined>;
   /** The vote rows once tallied (`{ sealed: true }` before; none without a panel); undefined when no such contract exists. */
   votes(contractId: string): Promise<VotesResult | undefined>;
   /** What the Update with this ID answered, if the contract ever took it (a retry after a lost answer): the view after it. */
@@ -155,9 +157,13 @@ export function createContractGateway({
   async function readFresh(contractId: string): Promise<ContractView | undefined> {
     const record = await records.get(contractId);
     if (record) return seen(record.view);
+    const view = await queryOrNone(contractId, contractQuery);
+    return view?.created ? seen(view) : undefined;
+  }
+
+  async function queryOrNone<T>(contractId: string, query: QueryDefinition<T>): Promise<T | undefined> {
     try {
-      const view = await handle(contractId).query(contractQuery);
-      return view.created ? seen(view) : undefined;
+      return await handle(contractId).query(query);
     } catch (err) {
       // A workflow that failed before registering its handlers (e.g. started without the codec key).
       if (err instanceof WorkflowNotFoundError || err instanceof QueryNotRegisteredError) return undefined;
@@ -204,9 +210,11 @@ export function createContractGateway({
 
     eventLog,
 
-    async ballotsCast(contractId) {
-      if (await records.get(contractId)) return [];
-      return handle(contractId).query(ballotsCastQuery);
+    async snapshot(contractId) {
+      const record = await records.get(contractId);
+      if (record) return { view: seen(record.view), events: record.events, ballotsCast: [] };
+      const snapshot = await queryOrNone(contractId, snapshotQuery);
+      return snapshot?.view.created ? { ...snapshot, view: seen(snapshot.view) } : undefined;
     },
 
     async votes(contractId) {

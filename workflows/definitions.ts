@@ -347,8 +347,14 @@ export const eventsQuery = defineQuery<ContractEvent[]>('events');
 /** The vote rows once tallied; `{ sealed: true }` while a drawn panel votes (the API answers 409); none without a panel. */
 export const votesQuery = defineQuery<VotesResult>('votes');
 /**
- * The Backup Agents of the current panel whose ballot is in (none before a draw). For the service itself:
- * it tells each Backup Agent whether a vote is still its next action. The API answers it to no caller —
- * votes are sealed until the tally, and so is who has voted.
+ * What the service reads of a contract to tell each agent its next action, in one query (every read is a task
+ * for the contract's worker): the view, the event log, and the Backup Agents of the current panel whose ballot
+ * is in (none before a draw). The API answers it to no caller — votes are sealed until the tally, and so is
+ * who has voted.
  */
-export const ballotsCastQuery = defineQuery<Address[]>('ballotsCast');
+export interface ContractSnapshot {
+  view: ContractView;
+  events: ContractEvent[];
+  ballotsCast: Address[];
+}
+export const snapshotQuery = defineQuery<ContractSnapshot>('snapshot');

@@ -1,5 +1,5 @@
 // Fills the agent feed from the contracts' event logs, outside the workflow (it adds no history event):
-// a contract is read (view + log, two queries, or its durable record once closed) and what is new
+// a contract is read (its snapshot: view, log and ballots in one query, or its durable record once closed) and what is new
 // since the last projection is written in one compare-and-set transaction, so any number of
 // projectors (one per API process) write each entry once. A contract is looked at while it is hot
 // (the API touches it on every message it sends), once its next deadline or reminder falls due, and
@@ -7,17 +7,14 @@
 // waited for eligible agents, a restart of every process). Looks are queries the workers answer, so
 // both are paced: a hot contract that shows nothing new is looked at half as often each time (from
 // `intervalMs` up to `hotMaxGapMs`), and the sweep looks at no more than `sweepBatch` contracts a pass.
-import type { ContractView } from '../../workflows/definitions';
-import type { ContractEvent } from '../../workflows/rules/events';
+import type { ContractSnapshot } from '../../workflows/definitions';
 import { panelVoting } from '../../workflows/rules/next-action';
 import { projectContract } from './project';
 import type { FeedStore } from '../../store/agent-feed';
 
 export interface ContractSource {
-  view(contractId: string): Promise<ContractView | undefined>;
-  eventLog(contractId: string): Promise<ContractEvent[]>;
-  /** The current panel's Backup Agents whose ballot is in (a third query, only while a panel votes). */
-  ballotsCast(contractId: string): Promise<string[]>;
+  /** The view, the event log and who of the current panel has voted (one query); undefined when none exists. */
+  snapshot(contractId: string): Promise<ContractSnapshot | undefined>;
 }
 
 export interface ProjectorSettings {
@@ -81,10 +78,10 @@ export function createFeedProjector(deps: {
   async function look(contractId: string): Promise<{ agents: string[]; changed: boolean }> {
     const known = await store.projection(contractId);
     if (known?.closed) return { agents: [], changed: false };
-    const view = await source.view(contractId);
-    if (view === undefined) return { agents: [], changed: false };
-    const events = await source.eventLog(contractId);
-    const ballotsCast = panelVoting(view) ? await source.ballotsCast(contractId) : [];
+    const snapshot = await source.snapshot(contractId);
+    if (snapshot === undefined) return { agents: [], changed: false };
+    const { view, events } = snapshot;
+    const ballotsCast = panelVoting(view) ? snapshot.ballotsCast : [];
     const from = known?.projected ?? 0;
     const at = now();
     const projection = projectContract({

@@ -25,14 +25,14 @@ const SETTINGS = {
   reminderLeadMs: 1_000,
 };
 
-/** Contracts whose logs the test grows by hand; every view read is counted per contract. */
+/** Contracts whose logs the test grows by hand; every look (one snapshot) is counted per contract. */
 function countedSource() {
   const logs = new Map<string, ContractEvent[]>();
   const looks = new Map<string, number>();
   const source: ContractSource = {
-    async view(id) {
+    async snapshot(id) {
       looks.set(id, (looks.get(id) ?? 0) + 1);
-      return {
+      const view = {
         contractId: id,
         status: 'created',
         awardMethod: 'direct',
@@ -49,13 +49,7 @@ function countedSource() {
         voting: null,
         nextDeadline: { kind: 'match', at: iso(DAY) },
       } as unknown as ContractView;
-    },
-    async eventLog(id) {
-      return logs.get(id) ?? [];
-    },
-    // No panel votes in these contracts: never asked.
-    async ballotsCast() {
-      throw new Error('ballotsCast is read only while a panel votes');
+      return { view, events: [...(logs.get(id) ?? [])], ballotsCast: [] };
     },
   };
   const create = (id: string) =>

@@ -29,7 +29,7 @@ import {
   deliverUpdate,
   disputeSignal,
   disputeUpdate,
-  ballotsCastQuery,
+  snapshotQuery,
   eventsQuery,
   FailureType,
   voteSignal,
@@ -483,5 +483,9 @@ export function registerHandlers(c: Contract): void {
   setHandler(contractQuery, () => c.view());
   setHandler(votesQuery, () => votesResult(c));
   setHandler(eventsQuery, () => [...c.events]);
-  setHandler(ballotsCastQuery, () => c.ballots.map((b) => b.voter));
+  setHandler(snapshotQuery, () => ({
+    view: c.view(),
+    events: [...c.events],
+    ballotsCast: c.ballots.map((b) => b.voter),
+  }));
 }
