@@ -6,7 +6,8 @@
 // in a slow sweep of every open contract that catches what happens without a message (a draw that
 // waited for eligible agents, a restart of every process). Looks are queries the workers answer, so
 // both are paced: a hot contract that shows nothing new is looked at half as often each time (from
-// `intervalMs` up to `hotMaxGapMs`), and the sweep looks at no more than `sweepBatch` contracts a pass.
+// `intervalMs` up to `hotMaxGapMs`), its turn kept in the store so that one projector of all takes each
+// look, and the sweep looks at no more than `sweepBatch` contracts a pass.
 import type { ContractSnapshot } from '../../workflows/definitions';
 import { panelVoting } from '../../workflows/rules/next-action';
 import { projectContract } from './project';
@@ -68,9 +69,6 @@ export function createFeedProjector(deps: {
   const now = deps.now ?? Date.now;
   const logError = deps.logError ?? ((err: unknown) => console.error('feed projection failed', err));
 
-  /** When each hot or due contract is looked at next, and the gap after that look if it shows nothing. */
-  const pacing = new Map<string, { next: number; gap: number }>();
-
   async function sync(contractId: string): Promise<string[]> {
     return (await look(contractId)).agents;
   }
@@ -111,21 +109,26 @@ export function createFeedProjector(deps: {
     }
   }
 
-  /** The hot and due contracts whose turn it is; a change brings a contract's next look close again. */
+  /**
+   * Looks at a contract if its turn has come, and sets its next turn: soon after a change, later and later
+   * while it shows nothing new. The turn is kept in the store, so of all the projectors (one per API
+   * process) one takes each look.
+   */
+  async function lookInTurn(contractId: string): Promise<void> {
+    // Held for the longest gap: a projector that dies while it looks holds the contract no longer.
+    const claim = await store.claimLook(contractId, now(), now() + settings.hotMaxGapMs);
+    if (claim === undefined) return;
+    const changed = await lookLogged(contractId);
+    const gap =
+      changed || claim.gap === 0
+        ? settings.intervalMs
+        : Math.min(claim.gap * 2, Math.max(settings.hotMaxGapMs, settings.intervalMs));
+    await store.lookDone(contractId, now() + gap, gap);
+  }
+
+  /** The hot and due contracts whose turn it is. */
   async function lookAtDue(): Promise<void> {
-    const due = await store.dueContracts(now(), DUE_PAGE);
-    const current = new Set(due);
-    for (const id of pacing.keys()) if (!current.has(id)) pacing.delete(id);
-    for (const id of due) {
-      const pace = pacing.get(id);
-      if (pace !== undefined && now() < pace.next) continue;
-      const changed = await lookLogged(id);
-      const gap =
-        changed || pace === undefined
-          ? settings.intervalMs
-          : Math.min(pace.gap * 2, Math.max(settings.hotMaxGapMs, settings.intervalMs));
-      pacing.set(id, { next: now() + gap, gap });
-    }
+    for (const id of await store.dueContracts(now(), DUE_PAGE)) await lookInTurn(id);
   }
 
   /** Where the running sweep stands: the last contract id it looked at, or none when it is done. */
@@ -134,7 +137,7 @@ export function createFeedProjector(deps: {
 
   async function sweepStep(after: string): Promise<void> {
     const page = await store.openContracts(settings.sweepBatch, after);
-    for (const id of page) await lookLogged(id);
+    for (const id of page) await lookInTurn(id);
     const last = page[page.length - 1];
     sweep = page.length < settings.sweepBatch || last === undefined ? null : { after: last };
   }
@@ -150,10 +153,7 @@ export function createFeedProjector(deps: {
 
   return {
     sync,
-    touch: async (contractId) => {
-      pacing.delete(contractId);
-      await store.touch(contractId, now() + settings.hotMs);
-    },
+    touch: (contractId) => store.touch(contractId, now() + settings.hotMs),
     pass,
     start() {
       let stopped = false;

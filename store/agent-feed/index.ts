@@ -44,6 +44,11 @@ function ddl(dialect: SqlDb['dialect']): string[] {
       hot_until BIGINT NOT NULL,
       due_at BIGINT
     )`,
+    `CREATE TABLE IF NOT EXISTS feed_looks (
+      contract_id TEXT PRIMARY KEY,
+      next_look BIGINT NOT NULL,
+      gap BIGINT NOT NULL
+    )`,
     `CREATE TABLE IF NOT EXISTS webhook_subscriptions (
       id TEXT PRIMARY KEY,
       agent TEXT NOT NULL,
@@ -102,8 +107,15 @@ export interface FeedStore {
   projection(contractId: string): Promise<ContractProjection | undefined>;
   /** Writes a projection if nobody wrote one since it read `expected`; the agents that got entries. */
   commit(commit: FeedCommit): Promise<{ committed: boolean; agents: string[] }>;
-  /** Open contracts to look at now: hot ones and those whose due time passed. */
+  /** Open contracts to look at now: hot ones and those whose due time passed, whose next look is due. */
   dueContracts(now: number, limit: number): Promise<string[]>;
+  /**
+   * Takes the contract's next look for this caller if it is due (no other projector took it), holding it
+   * until `holdUntil`; the gap the last look left, 0 after a touch or none yet. Undefined when not due.
+   */
+  claimLook(contractId: string, now: number, holdUntil: number): Promise<{ gap: number } | undefined>;
+  /** Sets when the contract is looked at next, and the gap its next quiet look doubles. */
+  lookDone(contractId: string, nextLook: number, gap: number): Promise<void>;
   /** Every open contract known to the feed, in contract id order, after `after`. */
   openContracts(limit: number, after?: string): Promise<string[]>;
   /** An agent's entries after id `after`, oldest first. */
@@ -158,6 +170,11 @@ export function feedStoreOn(db: SqlDb): FeedStore {
          WHERE feed_contracts.hot_until < excluded.hot_until`,
         [contractId, hotUntil],
       );
+      await db.run(
+        `INSERT INTO feed_looks (contract_id, next_look, gap) VALUES (?, 0, 0)
+         ON CONFLICT (contract_id) DO UPDATE SET next_look = 0, gap = 0`,
+        [contractId],
+      );
     },
     async projection(contractId) {
       const rows = await db.all<{ projected: number; closed: number }>(
@@ -193,11 +210,28 @@ export function feedStoreOn(db: SqlDb): FeedStore {
     },
     async dueContracts(now, limit) {
       const rows = await db.all<{ contract_id: string }>(
-        `SELECT contract_id FROM feed_contracts WHERE closed = 0 AND (hot_until >= ? OR due_at <= ?)
-         ORDER BY contract_id LIMIT ?`,
-        [now, now, limit],
+        `SELECT c.contract_id FROM feed_contracts c LEFT JOIN feed_looks l ON l.contract_id = c.contract_id
+         WHERE c.closed = 0 AND (c.hot_until >= ? OR c.due_at <= ?) AND COALESCE(l.next_look, 0) <= ?
+         ORDER BY c.contract_id LIMIT ?`,
+        [now, now, now, limit],
       );
       return rows.map((r) => r.contract_id);
+    },
+    async claimLook(contractId, now, holdUntil) {
+      const rows = await db.all<{ gap: number | string }>(
+        `INSERT INTO feed_looks (contract_id, next_look, gap) VALUES (?, ?, 0)
+         ON CONFLICT (contract_id) DO UPDATE SET next_look = excluded.next_look WHERE feed_looks.next_look <= ?
+         RETURNING gap`,
+        [contractId, holdUntil, now],
+      );
+      return rows[0] && { gap: Number(rows[0].gap) };
+    },
+    async lookDone(contractId, nextLook, gap) {
+      await db.run('UPDATE feed_looks SET next_look = ?, gap = ? WHERE contract_id = ?', [
+        nextLook,
+        gap,
+        contractId,
+      ]);
     },
     async openContracts(limit, after = '') {
       const rows = await db.all<{ contract_id: string }>(

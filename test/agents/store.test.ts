@@ -68,6 +68,30 @@ const commit = (
 
 for (const [name, config] of dialects) {
   describe(`the agent feed store on ${name}`, () => {
+    test('a look is taken by one caller at a time, until its hold or a touch', async () => {
+      const store = await openFeed(await config('looks'));
+      try {
+        await store.touch('c-l', 60_000);
+        assert.deepEqual(await store.dueContracts(1_000, 10), ['c-l']);
+        assert.deepEqual(await store.claimLook('c-l', 1_000, 9_000), { gap: 0 });
+        // Another projector, the same instant: the look is taken.
+        assert.equal(await store.claimLook('c-l', 1_000, 9_000), undefined);
+        assert.deepEqual(await store.dueContracts(1_000, 10), []);
+        await store.lookDone('c-l', 3_000, 2_000);
+        assert.deepEqual(await store.dueContracts(2_999, 10), []);
+        assert.deepEqual(await store.dueContracts(3_000, 10), ['c-l']);
+        assert.deepEqual(await store.claimLook('c-l', 3_000, 11_000), { gap: 2_000 });
+        // Its taker died while it looked: the look is free again once the hold has passed.
+        assert.equal(await store.claimLook('c-l', 10_999, 18_999), undefined);
+        assert.deepEqual(await store.claimLook('c-l', 11_000, 19_000), { gap: 2_000 });
+        // A touch (a message sent) makes the next look due at once, from the shortest gap.
+        await store.touch('c-l', 60_000);
+        assert.deepEqual(await store.claimLook('c-l', 12_000, 20_000), { gap: 0 });
+      } finally {
+        await store.close();
+      }
+    });
+
     test('commits once per position, reads in order after a cursor, survives a reopen', async () => {
       const cfg = await config('feed');
       const store = await openFeed(cfg);
