@@ -68,6 +68,10 @@ export function createFeedProjector(deps: {
   const settings = { ...DEFAULT_PROJECTOR, ...deps.settings };
   const now = deps.now ?? Date.now;
   const logError = deps.logError ?? ((err: unknown) => console.error('feed projection failed', err));
+  const pace = {
+    shortestMs: settings.intervalMs,
+    longestMs: Math.max(settings.hotMaxGapMs, settings.intervalMs),
+  };
 
   async function sync(contractId: string): Promise<string[]> {
     return (await look(contractId)).agents;
@@ -115,15 +119,9 @@ export function createFeedProjector(deps: {
    * process) one takes each look.
    */
   async function lookInTurn(contractId: string): Promise<void> {
-    // Held for the longest gap: a projector that dies while it looks holds the contract no longer.
-    const claim = await store.claimLook(contractId, now(), now() + settings.hotMaxGapMs);
+    const claim = await store.claimLook(contractId, now(), pace);
     if (claim === undefined) return;
-    const changed = await lookLogged(contractId);
-    const gap =
-      changed || claim.gap === 0
-        ? settings.intervalMs
-        : Math.min(claim.gap * 2, Math.max(settings.hotMaxGapMs, settings.intervalMs));
-    await store.lookDone(contractId, now() + gap, gap);
+    if (await lookLogged(contractId)) await store.lookChanged(contractId, now(), settings.intervalMs);
   }
 
   /** The hot and due contracts whose turn it is. */

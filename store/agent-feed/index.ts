@@ -101,6 +101,12 @@ function entryFromRow(r: { id: number | string; body: string }): FeedEntry {
   return { id: String(r.id), ...(JSON.parse(r.body) as Omit<FeedEntry, 'id'>) };
 }
 
+/** The gaps between two looks at a contract that shows nothing new (ms). */
+export interface LookPace {
+  shortestMs: number;
+  longestMs: number;
+}
+
 export interface FeedStore {
   /** Marks a contract as just changed (or new): the projector looks at it until `hotUntil` (ms). */
   touch(contractId: string, hotUntil: number): Promise<void>;
@@ -110,12 +116,13 @@ export interface FeedStore {
   /** Open contracts to look at now: hot ones and those whose due time passed, whose next look is due. */
   dueContracts(now: number, limit: number): Promise<string[]>;
   /**
-   * Takes the contract's next look for this caller if it is due (no other projector took it), holding it
-   * until `holdUntil`; the gap the last look left, 0 after a touch or none yet. Undefined when not due.
+   * Takes the contract's next look for this caller if it is due (no other projector took it), and sets the
+   * one after as for a look that finds nothing new: `pace.shortestMs` after a touch or the first look, else
+   * twice the last gap, at most `pace.longestMs`. The gap it set; undefined when the look was not due.
    */
-  claimLook(contractId: string, now: number, holdUntil: number): Promise<{ gap: number } | undefined>;
-  /** Sets when the contract is looked at next, and the gap its next quiet look doubles. */
-  lookDone(contractId: string, nextLook: number, gap: number): Promise<void>;
+  claimLook(contractId: string, now: number, pace: LookPace): Promise<{ gap: number } | undefined>;
+  /** After a look that found something new: the next look `gap` from `now`, and the gaps grow from there. */
+  lookChanged(contractId: string, now: number, gap: number): Promise<void>;
   /** Every open contract known to the feed, in contract id order, after `after`. */
   openContracts(limit: number, after?: string): Promise<string[]>;
   /** An agent's entries after id `after`, oldest first. */
@@ -163,18 +170,20 @@ export function feedStoreOn(db: SqlDb): FeedStore {
   const subscriptionColumns =
     'id, agent, url, secret, created_at, delivered_through, failures, last_error, last_failure_at, last_success_at, abandoned';
   return {
-    async touch(contractId, hotUntil) {
-      await db.run(
-        `INSERT INTO feed_contracts (contract_id, projected, closed, hot_until, due_at) VALUES (?, 0, 0, ?, NULL)
-         ON CONFLICT (contract_id) DO UPDATE SET hot_until = excluded.hot_until
-         WHERE feed_contracts.hot_until < excluded.hot_until`,
-        [contractId, hotUntil],
-      );
-      await db.run(
-        `INSERT INTO feed_looks (contract_id, next_look, gap) VALUES (?, 0, 0)
-         ON CONFLICT (contract_id) DO UPDATE SET next_look = 0, gap = 0`,
-        [contractId],
-      );
+    touch(contractId, hotUntil) {
+      return db.tx(async (q) => {
+        await q.run(
+          `INSERT INTO feed_contracts (contract_id, projected, closed, hot_until, due_at) VALUES (?, 0, 0, ?, NULL)
+           ON CONFLICT (contract_id) DO UPDATE SET hot_until = excluded.hot_until
+           WHERE feed_contracts.hot_until < excluded.hot_until`,
+          [contractId, hotUntil],
+        );
+        await q.run(
+          `INSERT INTO feed_looks (contract_id, next_look, gap) VALUES (?, 0, 0)
+           ON CONFLICT (contract_id) DO UPDATE SET next_look = 0, gap = 0`,
+          [contractId],
+        );
+      });
     },
     async projection(contractId) {
       const rows = await db.all<{ projected: number; closed: number }>(
@@ -217,18 +226,28 @@ export function feedStoreOn(db: SqlDb): FeedStore {
       );
       return rows.map((r) => r.contract_id);
     },
-    async claimLook(contractId, now, holdUntil) {
+    async claimLook(contractId, now, pace) {
+      const quietGap = `CASE WHEN feed_looks.gap = 0 THEN ? WHEN feed_looks.gap * 2 > ? THEN ? ELSE feed_looks.gap * 2 END`;
       const rows = await db.all<{ gap: number | string }>(
-        `INSERT INTO feed_looks (contract_id, next_look, gap) VALUES (?, ?, 0)
-         ON CONFLICT (contract_id) DO UPDATE SET next_look = excluded.next_look WHERE feed_looks.next_look <= ?
+        `INSERT INTO feed_looks (contract_id, next_look, gap) VALUES (?, ?, ?)
+         ON CONFLICT (contract_id) DO UPDATE SET gap = ${quietGap}, next_look = ? + ${quietGap}
+         WHERE feed_looks.next_look <= ?
          RETURNING gap`,
-        [contractId, holdUntil, now],
+        [
+          contractId,
+          now + pace.shortestMs,
+          pace.shortestMs,
+          ...[pace.shortestMs, pace.longestMs, pace.longestMs],
+          now,
+          ...[pace.shortestMs, pace.longestMs, pace.longestMs],
+          now,
+        ],
       );
       return rows[0] && { gap: Number(rows[0].gap) };
     },
-    async lookDone(contractId, nextLook, gap) {
+    async lookChanged(contractId, now, gap) {
       await db.run('UPDATE feed_looks SET next_look = ?, gap = ? WHERE contract_id = ?', [
-        nextLook,
+        now + gap,
         gap,
         contractId,
       ]);

@@ -68,25 +68,32 @@ const commit = (
 
 for (const [name, config] of dialects) {
   describe(`the agent feed store on ${name}`, () => {
-    test('a look is taken by one caller at a time, until its hold or a touch', async () => {
+    test('a look is taken by one caller at a time and paced: quiet looks further apart, a change or a touch close', async () => {
       const store = await openFeed(await config('looks'));
+      const pace = { shortestMs: 500, longestMs: 8_000 };
       try {
-        await store.touch('c-l', 60_000);
+        await store.touch('c-l', 600_000);
         assert.deepEqual(await store.dueContracts(1_000, 10), ['c-l']);
-        assert.deepEqual(await store.claimLook('c-l', 1_000, 9_000), { gap: 0 });
+        assert.deepEqual(await store.claimLook('c-l', 1_000, pace), { gap: 500 });
         // Another projector, the same instant: the look is taken.
-        assert.equal(await store.claimLook('c-l', 1_000, 9_000), undefined);
-        assert.deepEqual(await store.dueContracts(1_000, 10), []);
-        await store.lookDone('c-l', 3_000, 2_000);
-        assert.deepEqual(await store.dueContracts(2_999, 10), []);
-        assert.deepEqual(await store.dueContracts(3_000, 10), ['c-l']);
-        assert.deepEqual(await store.claimLook('c-l', 3_000, 11_000), { gap: 2_000 });
-        // Its taker died while it looked: the look is free again once the hold has passed.
-        assert.equal(await store.claimLook('c-l', 10_999, 18_999), undefined);
-        assert.deepEqual(await store.claimLook('c-l', 11_000, 19_000), { gap: 2_000 });
+        assert.equal(await store.claimLook('c-l', 1_000, pace), undefined);
+        assert.deepEqual(await store.dueContracts(1_499, 10), []);
+        // Quiet looks: each gap twice the last, up to the longest.
+        const gaps: number[] = [];
+        for (let at = 1_500, i = 0; i < 6; i++) {
+          assert.deepEqual(await store.dueContracts(at, 10), ['c-l']);
+          const claim = await store.claimLook('c-l', at, pace);
+          gaps.push(claim!.gap);
+          at += claim!.gap;
+        }
+        assert.deepEqual(gaps, [1_000, 2_000, 4_000, 8_000, 8_000, 8_000]);
+        // A look that found something: the next one soon, then the gaps grow from there.
+        await store.lookChanged('c-l', 100_000, 500);
+        assert.deepEqual(await store.dueContracts(100_499, 10), []);
+        assert.deepEqual(await store.claimLook('c-l', 100_500, pace), { gap: 1_000 });
         // A touch (a message sent) makes the next look due at once, from the shortest gap.
-        await store.touch('c-l', 60_000);
-        assert.deepEqual(await store.claimLook('c-l', 12_000, 20_000), { gap: 0 });
+        await store.touch('c-l', 600_000);
+        assert.deepEqual(await store.claimLook('c-l', 100_600, pace), { gap: 500 });
       } finally {
         await store.close();
       }
