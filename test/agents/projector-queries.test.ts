@@ -3,12 +3,11 @@
 // Temporal client that counts the queries it sends, a real dev server, worker and feed store (SQLite).
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { Client } from '@temporalio/client';
 import { createFeedProjector } from '../../activities/agent-feed/projector';
 import { createContractGateway } from '../../api/contract-gateway';
-import { contractDataConverter } from '../../service/temporal-client';
 import { openFeed } from '../../store/agent-feed';
 import { makeDir, TASK_QUEUE, useAppHarness, type AppHarness } from '../support/service';
+import { queryCountingClient } from '../support/query-counting-client';
 import { call } from '../api/support';
 import { contractBody, DELIVERY_REF, FUNDS, newAgent } from '../support/fixtures';
 
@@ -17,22 +16,7 @@ const h = useAppHarness();
 async function countedProjector(harness: AppHarness) {
   const { dir, remove } = makeDir('projector-queries');
   after(remove);
-  let queries = 0;
-  const temporal = new Client({
-    connection: harness.env.connection,
-    namespace: harness.env.namespace ?? 'default',
-    dataConverter: contractDataConverter(harness.settings.payloadCodecKey),
-    interceptors: {
-      workflow: [
-        {
-          query: (input, next) => {
-            queries += 1;
-            return next(input);
-          },
-        },
-      ],
-    },
-  });
+  const { temporal, queries } = queryCountingClient(harness);
   const store = await openFeed({ dataDir: dir, ledger: { kind: 'sqlite' } });
   const source = createContractGateway({
     client: temporal,
@@ -43,9 +27,9 @@ async function countedProjector(harness: AppHarness) {
   const projector = createFeedProjector({ store, source });
   /** One look: the agents that got new entries and the queries it sent. */
   const look = async (contractId: string) => {
-    const before = queries;
+    const before = queries();
     const agents = await projector.sync(contractId);
-    return { agents, queries: queries - before };
+    return { agents, queries: queries() - before };
   };
   return { store, look };
 }

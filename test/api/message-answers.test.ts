@@ -6,11 +6,11 @@
 // worker and ledger.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { Client } from '@temporalio/client';
 import { acceptUpdate, type ContractView } from '../../workflows/definitions';
 import { createContractGateway } from '../../api/contract-gateway';
-import { contractDataConverter, createTemporalClient } from '../../service/temporal-client';
+import { createTemporalClient } from '../../service/temporal-client';
 import { appOn, makeDir, TASK_QUEUE, useAppHarness, type AppHarness } from '../support/service';
+import { queryCountingClient } from '../support/query-counting-client';
 import { openApiStores, closeApiStores } from '../../store';
 import { call, eligibleAgents, type Json } from './support';
 import { BUDGET, contractBody, DELIVERY_REF, FUNDS, newAgent, type TestAgent } from '../support/fixtures';
@@ -79,22 +79,7 @@ interface FreshApp {
 function freshApp(harness: AppHarness): FreshApp {
   const { dir, remove } = makeDir('api-fresh');
   const stores = openApiStores(dir, harness.settings.vaultMasterKey);
-  let queries = 0;
-  const temporal = new Client({
-    connection: harness.env.connection,
-    namespace: harness.env.namespace ?? 'default',
-    dataConverter: contractDataConverter(harness.settings.payloadCodecKey),
-    interceptors: {
-      workflow: [
-        {
-          query: (input, next) => {
-            queries += 1;
-            return next(input);
-          },
-        },
-      ],
-    },
-  });
+  const { temporal, queries } = queryCountingClient(harness);
   const app = appOn(
     harness.env,
     harness.settings,
@@ -108,7 +93,7 @@ function freshApp(harness: AppHarness): FreshApp {
   );
   return {
     app,
-    queries: () => queries,
+    queries,
     close() {
       closeApiStores(stores);
       remove();
