@@ -59,15 +59,20 @@ export type { AppDeps } from './deps';
 
 /**
  * The gateway that tells the feed of every contract it starts or messages (a refused message too: the
- * log may record it), so the projector looks at it soon.
+ * log may record it), so the projector looks at it soon. A touch that fails is logged and changes no
+ * answer: the message's outcome stands, and the feed's sweep finds the contract later.
  */
-function touchingFeed(gateway: ContractGateway, feed: AgentFeedDeps | undefined): ContractGateway {
+function touchingFeed(
+  gateway: ContractGateway,
+  feed: AgentFeedDeps | undefined,
+  logError: (err: unknown) => void,
+): ContractGateway {
   if (feed === undefined) return gateway;
   const touched = async <T>(contractId: string, work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
     } finally {
-      await feed.touch(contractId);
+      await feed.touch(contractId).catch(logError);
     }
   };
   return {
@@ -94,6 +99,7 @@ function feedContext(deps: AppDeps): AgentFeedContext | undefined {
 }
 
 export function createApp(deps: AppDeps) {
+  const logError = deps.logError ?? ((err: unknown) => console.error('unexpected API error', err));
   const ctx: ApiContext = {
     contracts: touchingFeed(
       createContractGateway({
@@ -103,6 +109,7 @@ export function createApp(deps: AppDeps) {
         cursorSecret: deps.operatorToken,
       }),
       deps.feed,
+      logError,
     ),
     feed: feedContext(deps),
     stuck: createStuckOperations({ client: deps.temporal, ledger: deps.ledger, records: deps.records }),
@@ -123,7 +130,6 @@ export function createApp(deps: AppDeps) {
         (await deps.ledger.balances(agentOwner(agent))).USDC.held >= deps.params.minWorkerStake,
     },
   };
-  const logError = deps.logError ?? ((err: unknown) => console.error('unexpected API error', err));
   const auth = authMiddleware(ctx);
   const app = new OpenAPIHono({ defaultHook: validationHook });
 

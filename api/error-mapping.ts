@@ -40,6 +40,24 @@ const ledgerStatus: Record<string, number> = {
   HoldAlreadyResolved: 409,
 };
 
+/**
+ * What the Temporal server itself fails an Update with (the failure's `type`; server/service/history/workflow/
+ * update): never a refusal of the contract's, so not the caller's doing.
+ */
+const SERVER_UPDATE_FAILURES: Readonly<Record<string, MappedError>> = {
+  // No worker processed it (the workflow task that carried it was lost or failed): nothing happened, and the
+  // same message again may go through.
+  UnprocessedUpdate: {
+    status: 503,
+    body: errorBody('temporal_unavailable', 'the contract did not take the message; retry'),
+  },
+  // Taken, and the contract closed before it finished.
+  AcceptedUpdateCompletedWorkflow: {
+    status: 409,
+    body: errorBody('wrong_state', 'the contract closed before the message finished'),
+  },
+};
+
 function isFailureType(type: string | undefined | null): type is FailureType {
   return typeof type === 'string' && type in FAILURE_HTTP_STATUS;
 }
@@ -56,7 +74,7 @@ function fromApplicationFailure(failure: ApplicationFailure): MappedError | unde
 
 export function mapError(err: unknown): MappedError {
   if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
-    const mapped = fromApplicationFailure(err.cause);
+    const mapped = fromApplicationFailure(err.cause) ?? SERVER_UPDATE_FAILURES[err.cause.type ?? ''];
     if (mapped) return mapped;
   }
   if (err instanceof ApplicationFailure) {

@@ -248,3 +248,44 @@ describe('reads of one contract at once share one query', () => {
     assert.equal(read.json.status, 'matched');
   });
 });
+
+describe('a feed touch that fails', () => {
+  test('changes no answer: the message stands, the failure is logged', async () => {
+    const [client, worker] = await funded(2);
+    const { dir, remove } = makeDir('api-touch-fails');
+    const stores = openApiStores(dir, h().settings.vaultMasterKey);
+    after(() => {
+      closeApiStores(stores);
+      remove();
+    });
+    const logged: unknown[] = [];
+    const app = appOn(
+      h().env,
+      h().settings,
+      {
+        ledger: h().ledger,
+        records: h().records,
+        stores: { ...stores, vault: h().vault },
+        taskQueue: TASK_QUEUE,
+      },
+      {
+        feed: {
+          ...h().feed.deps,
+          touch: () => Promise.reject(new Error('the feed database is down')),
+        },
+        logError: (err) => logged.push(err),
+      },
+    );
+    const id = await created(app, client!, contractBody(worker!.address));
+    const accepted = await call(app, worker!, 'POST', `/contracts/${id}/accept`, { body: {} });
+    assert.equal(accepted.status, 200, accepted.text);
+    assert.equal(accepted.json.status, 'matched');
+    const again = await call(app, worker!, 'POST', `/contracts/${id}/accept`, { body: {} });
+    assert.equal(again.status, 409, again.text);
+    assert.deepEqual(
+      logged.map((e) => (e as Error).message),
+      Array(3).fill('the feed database is down'),
+      'the creation and both accepts each logged their failed touch',
+    );
+  });
+});

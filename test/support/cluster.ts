@@ -15,6 +15,18 @@ export interface ClusterHarness extends ServiceHarness {
   cluster: Cluster;
 }
 
+/**
+ * What an API process logged of an error it answered with a 500, printed where CI keeps it: a process's log
+ * lives only as long as the process (a restart starts it afresh).
+ */
+function reportUnexpectedErrors(cluster: Cluster): void {
+  for (const api of cluster.apis) {
+    const log = api.log();
+    const at = log.indexOf('unexpected API error');
+    if (at >= 0) console.error(`${api.name} logged an unexpected error:\n${log.slice(at, at + 4_000)}`);
+  }
+}
+
 export async function startClusterHarness(options: { params?: object } = {}): Promise<ClusterHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'oc-cluster-'));
   const settingsEnv: NodeJS.ProcessEnv = {
@@ -43,6 +55,7 @@ export async function startClusterHarness(options: { params?: object } = {}): Pr
     balances: (address) => observer.balances(agentOwner(address)),
     ledger: () => observer,
     async stopApiAndWorker() {
+      reportUnexpectedErrors(cluster);
       for (const p of [...services].reverse()) await p.kill('SIGTERM');
     },
     async startApiAndWorker() {
@@ -54,6 +67,7 @@ export async function startClusterHarness(options: { params?: object } = {}): Pr
       await harness.startApiAndWorker();
     },
     async close() {
+      reportUnexpectedErrors(cluster);
       await observer.close();
       await cluster.stop();
       rmSync(dir, { recursive: true, force: true });

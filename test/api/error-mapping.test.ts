@@ -1,0 +1,32 @@
+// How the API answers an Update the Temporal server itself failed (not a refusal of the contract's): the
+// caller gets a status that says what to do, never a 500.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { mapError } from '../../api/error-mapping';
+
+const failedUpdate = (type: string, message = 'from the server') =>
+  new WorkflowUpdateFailedError(
+    'Workflow Update failed',
+    ApplicationFailure.create({ type, message, nonRetryable: true }),
+  );
+
+describe('an Update the server failed', () => {
+  test('not processed by any worker: 503, retry', () => {
+    const { status, body } = mapError(failedUpdate('UnprocessedUpdate'));
+    assert.equal(status, 503);
+    assert.equal(body.error.code, 'temporal_unavailable');
+  });
+
+  test('taken, and the contract closed before it finished: 409 wrong_state', () => {
+    const { status, body } = mapError(failedUpdate('AcceptedUpdateCompletedWorkflow'));
+    assert.equal(status, 409);
+    assert.equal(body.error.code, 'wrong_state');
+  });
+
+  test("a refusal of the contract's keeps its own status; an unknown failure is still a 500", () => {
+    assert.equal(mapError(failedUpdate('Conflict', 'already matched')).status, 409);
+    assert.equal(mapError(failedUpdate('SomethingElse')).status, 500);
+  });
+});
