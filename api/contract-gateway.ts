@@ -28,6 +28,7 @@ import { RefusalMemo } from './refusal-memo';
 import { FixedStakeMemo } from './fixed-stake-memo';
 import { ContractFactsMemo } from './contract-facts-memo';
 import { isTerminal } from '../workflows/rules/status';
+import { sendUntilProcessed } from './unprocessed-update';
 
 export interface ContractGateway {
   /** Starts the workflow and waits until its escrow is held; InsufficientFunds otherwise. */
@@ -240,10 +241,12 @@ export function createContractGateway({
       refusals.check(contractId, update.name, caller);
       let answer: MessageReceipt;
       try {
-        answer = await handle(contractId).executeUpdate(update, {
-          args: [arg],
-          ...(updateId ? { updateId } : {}),
-        });
+        answer = await sendUntilProcessed(() =>
+          handle(contractId).executeUpdate(update, {
+            args: [arg],
+            ...(updateId ? { updateId } : {}),
+          }),
+        );
         reading.delete(contractId);
       } catch (err) {
         refusals.note(contractId, update.name, caller, err);

@@ -15,6 +15,7 @@ import { LedgerError } from '../activities/ledger';
 import type { FailureType, RejectionDetails } from '../workflows/definitions';
 import { errorBody, GENERIC_CODES, toErrorResponse, type ErrorBody } from './errors';
 import { VaultConflictError } from '../store/vault/sqlite';
+import { UNPROCESSED_UPDATE } from './unprocessed-update';
 
 export interface MappedError {
   status: number;
@@ -45,9 +46,9 @@ const ledgerStatus: Record<string, number> = {
  * update): never a refusal of the contract's, so not the caller's doing.
  */
 const SERVER_UPDATE_FAILURES: Readonly<Record<string, MappedError>> = {
-  // No worker processed it (the workflow task that carried it was lost or failed): nothing happened, and the
-  // same message again may go through.
-  UnprocessedUpdate: {
+  // No worker processed it, and the gateway's sends again went the same way (api/unprocessed-update.ts):
+  // nothing happened, and the same message later may go through.
+  [UNPROCESSED_UPDATE]: {
     status: 503,
     body: errorBody('temporal_unavailable', 'the contract did not take the message; retry'),
   },

@@ -1,10 +1,11 @@
 // How the API answers an Update the Temporal server itself failed (not a refusal of the contract's): the
-// caller gets a status that says what to do, never a 500.
+// caller gets a status that says what to do, never a 500; one no worker processed is sent again first.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { mapError } from '../../api/error-mapping';
+import { isUnprocessedUpdate, sendUntilProcessed } from '../../api/unprocessed-update';
 
 const failedUpdate = (type: string, message = 'from the server') =>
   new WorkflowUpdateFailedError(
@@ -28,5 +29,35 @@ describe('an Update the server failed', () => {
   test("a refusal of the contract's keeps its own status; an unknown failure is still a 500", () => {
     assert.equal(mapError(failedUpdate('Conflict', 'already matched')).status, 409);
     assert.equal(mapError(failedUpdate('SomethingElse')).status, 500);
+  });
+});
+
+describe('the gateway sends an Update again while it comes back unprocessed', () => {
+  const sendsThat = (outcomes: Array<Error | string>) => {
+    let sent = 0;
+    const send = async () => {
+      const outcome = outcomes[Math.min(sent++, outcomes.length - 1)]!;
+      if (outcome instanceof Error) throw outcome;
+      return outcome;
+    };
+    return { send, sent: () => sent };
+  };
+
+  test('unprocessed, then taken: the answer of the one taken', async () => {
+    const s = sendsThat([failedUpdate('UnprocessedUpdate'), failedUpdate('UnprocessedUpdate'), 'matched']);
+    assert.equal(await sendUntilProcessed(s.send), 'matched');
+    assert.equal(s.sent(), 3);
+  });
+
+  test('unprocessed every time: the third failure is the answer', async () => {
+    const s = sendsThat([failedUpdate('UnprocessedUpdate')]);
+    await assert.rejects(sendUntilProcessed(s.send), (err) => isUnprocessedUpdate(err));
+    assert.equal(s.sent(), 3);
+  });
+
+  test('a refusal is the answer at once', async () => {
+    const s = sendsThat([failedUpdate('Conflict', 'already matched'), 'matched']);
+    await assert.rejects(sendUntilProcessed(s.send), /Workflow Update failed/);
+    assert.equal(s.sent(), 1);
   });
 });
