@@ -1,0 +1,154 @@
+#!/usr/bin/env node
+// Builds the Temporal SDK's native core (@temporalio/core-bridge) from the sources its npm package ships, with the
+// project's fixes applied (deploy/sdk-core/*.patch; README, "The SDK's core, with two fixes"), and puts it where
+// the SDK loads it from. Cargo and crates.io build it; protoc, which the build needs, comes from Maven Central
+// with the well-known .proto files of the same release.
+// Idempotent: does nothing when the patched build is in place already; a build is kept under .temporal/ and
+// copied back after an `npm install` replaced the package. Usage: node scripts/install-core-bridge.mjs [--force]
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { force, installDir, log, need, root, run, StepFailed } from './install-servers.mjs';
+
+const PROTOC_VERSION = '4.33.5';
+const MAVEN = 'https://repo1.maven.org/maven2/com/google/protobuf';
+/** Maven's classifier of each platform's protoc, and its sha256. */
+const PROTOC_BUILDS = {
+  'linux-x64': {
+    classifier: 'linux-x86_64',
+    sha256: 'e8d496f7dacade5bf42a11f4fbeb61e9bdfddd494fd292f5f1881ddc169e69cf',
+  },
+  'linux-arm64': {
+    classifier: 'linux-aarch_64',
+    sha256: 'f5b75fc64531cc68201a955c496ddc1079be73e9d2acf3b39f275ba01545862f',
+  },
+};
+const PROTOBUF_JAVA_SHA256 = 'cb9e00d6e3d4b1305f3fdc147490ce347bfe8c05dc821a433b23b2ff28749bb1';
+
+const patchDir = join(root, 'deploy', 'sdk-core');
+const bridgeDir = dirname(createRequire(import.meta.url).resolve('@temporalio/core-bridge/package.json'));
+const bridgeVersion = JSON.parse(readFileSync(join(bridgeDir, 'package.json'), 'utf8')).version;
+const { getPrebuiltPath, getPrebuiltTargetName } = createRequire(import.meta.url)(
+  join(bridgeDir, 'common.js'),
+);
+
+const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
+
+function patches() {
+  return readdirSync(patchDir)
+    .filter((f) => f.endsWith('.patch'))
+    .sort()
+    .map((f) => join(patchDir, f));
+}
+
+/** The build's cache key: the SDK's version and the patches' text. */
+function buildKey() {
+  const hash = createHash('sha256');
+  for (const p of patches()) hash.update(readFileSync(p));
+  return `${bridgeVersion}-${hash.digest('hex').slice(0, 12)}`;
+}
+
+async function download(url, path, expectedSha256) {
+  const response = await fetch(url);
+  if (!response.ok) throw new StepFailed('download', `${url}: HTTP ${response.status}`);
+  const bytes = Buffer.from(await response.arrayBuffer());
+  const got = sha256(bytes);
+  if (got !== expectedSha256)
+    throw new StepFailed('download', `${url}: sha256 ${got}, expected ${expectedSha256}`);
+  writeFileSync(path, bytes);
+}
+
+/** protoc with the well-known types beside it (protoc looks for them in ../include). */
+async function installProtoc() {
+  const dir = join(installDir, 'protoc', PROTOC_VERSION);
+  const protoc = join(dir, 'bin', 'protoc');
+  if (existsSync(join(dir, 'include', 'google', 'protobuf', 'duration.proto')) && existsSync(protoc))
+    return protoc;
+  const platform = `${process.platform}-${process.arch}`;
+  const protocBuild = PROTOC_BUILDS[platform];
+  if (protocBuild === undefined) throw new StepFailed('find protoc', `no protoc pinned for ${platform}`);
+  log(`protoc ${PROTOC_VERSION}: downloading from Maven Central`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(join(dir, 'bin'), { recursive: true });
+  await download(
+    `${MAVEN}/protoc/${PROTOC_VERSION}/protoc-${PROTOC_VERSION}-${protocBuild.classifier}.exe`,
+    protoc,
+    protocBuild.sha256,
+  );
+  chmodSync(protoc, 0o755);
+  const jar = join(dir, 'protobuf-java.jar');
+  await download(
+    `${MAVEN}/protobuf-java/${PROTOC_VERSION}/protobuf-java-${PROTOC_VERSION}.jar`,
+    jar,
+    PROTOBUF_JAVA_SHA256,
+  );
+  const unpacked = join(dir, 'jar');
+  await run('unpack the well-known types', 'python3', ['-m', 'zipfile', '-e', jar, unpacked]);
+  cpSync(join(unpacked, 'google'), join(dir, 'include', 'google'), {
+    recursive: true,
+    filter: (src) => !src.endsWith('.class'),
+  });
+  rmSync(unpacked, { recursive: true, force: true });
+  return protoc;
+}
+
+async function build(key) {
+  const out = join(installDir, 'core-bridge', key, 'index.node');
+  if (existsSync(out) && !force) return out;
+  need('cargo', ['--version'], 'find cargo');
+  const protoc = await installProtoc();
+  const source = join(installDir, 'core-bridge', 'source');
+  log(
+    `SDK core ${bridgeVersion}: building with the ${patches().length} fixes of deploy/sdk-core (cold: several minutes)`,
+  );
+  rmSync(source, { recursive: true, force: true });
+  cpSync(bridgeDir, source, {
+    recursive: true,
+    filter: (src) =>
+      !src.startsWith(join(bridgeDir, 'releases')) && !src.startsWith(join(bridgeDir, 'node_modules')),
+  });
+  for (const p of patches()) await run(`apply ${p}`, 'git', ['apply', '-p1', p], { cwd: source });
+  const target = join(installDir, 'core-bridge', 'target');
+  await run('cargo build the SDK core', 'cargo', ['build', '--release', '--locked'], {
+    cwd: source,
+    env: { ...process.env, PROTOC: protoc, CARGO_TARGET_DIR: target },
+  });
+  mkdirSync(dirname(out), { recursive: true });
+  copyFileSync(join(target, 'release', 'libtemporal_sdk_typescript_bridge.so'), out);
+  // About 1 GB of intermediate files, and the builds of other versions or patches: a change builds afresh anyway.
+  for (const entry of readdirSync(join(installDir, 'core-bridge'))) {
+    if (entry !== key) rmSync(join(installDir, 'core-bridge', entry), { recursive: true, force: true });
+  }
+  return out;
+}
+
+export async function installCoreBridge() {
+  const key = buildKey();
+  const built = await build(key);
+  const loaded = join(bridgeDir, 'releases', getPrebuiltTargetName(), 'index.node');
+  if (existsSync(loaded) && sha256(readFileSync(loaded)) === sha256(readFileSync(built))) {
+    return log(`SDK core ${key}: already installed`);
+  }
+  copyFileSync(built, loaded);
+  log(`SDK core ${key}: installed ${getPrebuiltPath()}`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  mkdirSync(installDir, { recursive: true });
+  installCoreBridge().catch((err) => {
+    console.error(`[servers] ${err.message}`);
+    process.exit(1);
+  });
+}
