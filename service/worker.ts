@@ -41,12 +41,11 @@ export type ContractWorkerTuning = Pick<
  * (100 at once), lets the last ones time out, which fails the Update riding on them. Eight local
  * activities and eight activities bound that work; the ledger gains nothing from more at once.
  * The workflow-task slots are more than the contracts a worker runs at once because a task that waits
- * on a local activity holds its slot: with every slot held the worker stops polling, a query and an
- * Update's task for one contract then reach it out of order, and the SDK's core (1.24.0) loses the
- * task that comes second while the first waits on its local activity; it times out after 10 s and its
- * Update waits that long or fails (test/canary/worker-slots.test.ts; docs/scale.md). With 8 slots
- * that struck 1 to 3 contracts in 600 under the cluster's load, with 32 twice in the single worker of
- * the dev-server run beside it (60 contracts at once), with 64 in none of the runs measured.
+ * on a local activity holds its slot: with every slot held the worker stops polling, and tasks for one
+ * contract then reach it out of order. The SDK's core as npm ships it (1.24.0) lost such a task (it timed
+ * out after 10 s and its Update waited that long or failed); the core built here has the fix
+ * (deploy/sdk-core/, README "The SDK's core, with two fixes"), and the slots stay at 64, which cost nothing
+ * in the sweep (docs/performance.md) and keep a contract's task from waiting on another's ledger posting.
  */
 export const CONTRACT_WORKER_TUNING: ContractWorkerTuning = {
   maxCachedWorkflows: MAX_CACHED_CONTRACTS,
