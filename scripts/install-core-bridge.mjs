@@ -134,14 +134,22 @@ async function build(key) {
   return out;
 }
 
+/** Beside the installed core: which build it is, so a tree whose node_modules has it already builds nothing. */
+const markerOf = (loaded) => `${loaded}.opencontract.json`;
+
+function installedBuild(loaded) {
+  if (!existsSync(loaded) || !existsSync(markerOf(loaded))) return undefined;
+  const marker = JSON.parse(readFileSync(markerOf(loaded), 'utf8'));
+  return marker.sha256 === sha256(readFileSync(loaded)) ? marker.key : undefined;
+}
+
 export async function installCoreBridge() {
   const key = buildKey();
-  const built = await build(key);
   const loaded = join(bridgeDir, 'releases', getPrebuiltTargetName(), 'index.node');
-  if (existsSync(loaded) && sha256(readFileSync(loaded)) === sha256(readFileSync(built))) {
-    return log(`SDK core ${key}: already installed`);
-  }
+  if (installedBuild(loaded) === key && !force) return log(`SDK core ${key}: already installed`);
+  const built = await build(key);
   copyFileSync(built, loaded);
+  writeFileSync(markerOf(loaded), JSON.stringify({ key, sha256: sha256(readFileSync(loaded)) }));
   log(`SDK core ${key}: installed ${getPrebuiltPath()}`);
 }
 
