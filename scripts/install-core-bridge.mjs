@@ -61,7 +61,9 @@ function buildKey() {
 }
 
 async function download(url, path, expectedSha256) {
-  const response = await fetch(url);
+  const response = await fetch(url).catch((err) => {
+    throw new StepFailed('download', `${url}: ${err.cause?.message ?? err.message}`);
+  });
   if (!response.ok) throw new StepFailed('download', `${url}: HTTP ${response.status}`);
   const bytes = Buffer.from(await response.arrayBuffer());
   const got = sha256(bytes);
