@@ -6,8 +6,8 @@
 // side. Asserted after each run: what it loses (nothing), that without a fault hardly any workflow task
 // timed out, and that in the rolling restart none timed out while running (a stopping worker drops no task).
 // Asserted at the end: the faults cost callers seconds — p95 of every call under 15 s, a call in flight at
-// an API's death answered within 15 s, every call of the rolling restart within 8 s. Printed: throughput
-// under faults against the faster run without (≥ 0.8 of it; asserted with OPENCONTRACT_LOAD_ASSERT_TARGETS=1).
+// an API's death answered within 15 s, every call of the rolling restart within 8 s, and contracts/s under
+// faults at least 0.8 of the mean of the two runs without faults around it.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { test } from 'node:test';
@@ -428,16 +428,16 @@ test(`${CONTRACTS} contracts through two APIs and two workers, without faults an
     LoadResult,
     LoadResult,
   ];
-  // The faster of the two runs without faults: a cluster slow for reasons of its own in one of them (its first
-  // minutes after start, say) does not flatter the faults.
-  const calm = contractsPerSecond(before) >= contractsPerSecond(after) ? before : after;
+  // The faulted run against the mean of the runs without faults before and after it: the same load on the
+  // same cluster drifts between runs (up to 27% here, docs/scale.md), so one run alone, or the faster of
+  // the two, would measure the drift with the faults. The faster is printed beside it.
+  const calmRate = (contractsPerSecond(before) + contractsPerSecond(after)) / 2;
+  const fasterRate = Math.max(contractsPerSecond(before), contractsPerSecond(after));
   const apiDeath = faultRecoveries.get('api-1 SIGKILL + restart')!;
   assert.ok(apiDeath.met > 0, 'calls were in flight on api-1 when it died');
   const slowestRolling = Math.max(...rolling.result.records.map((r) => r.ended - r.started));
-  // The waits are asserted; the throughput ratio is printed, met or MISSED, and asserted only with
-  // OPENCONTRACT_LOAD_ASSERT_TARGETS=1: it measured 0.81–0.89 on this 2-core host (docs/scale.md), too near
-  // its 0.8 for the host's own swings not to fail CI now and then.
-  const waits: Array<[boolean, string]> = [
+  const faultedRate = contractsPerSecond(faulted);
+  const targets: Array<[boolean, string]> = [
     [
       apiDeath.lastMs <= API_DEATH_ANSWERED_MS,
       `every call in flight on api-1 at its death answered within ${API_DEATH_ANSWERED_MS} ms (last: ${apiDeath.lastMs})`,
@@ -450,12 +450,11 @@ test(`${CONTRACTS} contracts through two APIs and two workers, without faults an
       slowestRolling <= ROLLING_CALL_ANSWERED_MS,
       `rolling restart: every call answered within ${ROLLING_CALL_ANSWERED_MS} ms, retries included (slowest: ${slowestRolling})`,
     ],
+    [
+      faultedRate >= FAULTS_THROUGHPUT_RATIO * calmRate,
+      `contracts/s under faults ${faultedRate.toFixed(2)} ≥ ${FAULTS_THROUGHPUT_RATIO} × ${calmRate.toFixed(2)}, the mean of the runs without faults around it (ratio ${(faultedRate / calmRate).toFixed(2)}; ${(faultedRate / fasterRate).toFixed(2)} to the faster of them)`,
+    ],
   ];
-  const throughput: [boolean, string] = [
-    contractsPerSecond(faulted) >= FAULTS_THROUGHPUT_RATIO * contractsPerSecond(calm),
-    `contracts/s under faults ${contractsPerSecond(faulted).toFixed(2)} ≥ ${FAULTS_THROUGHPUT_RATIO} × ${contractsPerSecond(calm).toFixed(2)} without (ratio ${(contractsPerSecond(faulted) / contractsPerSecond(calm)).toFixed(2)})`,
-  ];
-  for (const [ok, message] of [...waits, throughput]) console.log(`  ${ok ? 'met   ' : 'MISSED'} ${message}`);
-  for (const [ok, message] of waits) assert.ok(ok, message);
-  if (process.env.OPENCONTRACT_LOAD_ASSERT_TARGETS === '1') assert.ok(...throughput);
+  for (const [ok, message] of targets) console.log(`  ${ok ? 'met   ' : 'MISSED'} ${message}`);
+  for (const [ok, message] of targets) assert.ok(ok, message);
 });
