@@ -107,6 +107,8 @@ const attempts: fc.Arbitrary<Attempts> = fc.record({
   cutOff: fc.boolean(),
 });
 
+type Scenario = Array<[Command, Attempts]>;
+
 interface KnownHold {
   id: string;
   owner: Owner;
@@ -206,7 +208,7 @@ function record(seen: Seen, outcome: Outcome): void {
   for (const name of names) seen.set(name, (seen.get(name) ?? 0) + 1);
 }
 
-async function runScenario(ledger: Ledger, commands: Array<[Command, Attempts]>, seen: Seen): Promise<void> {
+async function runScenario(ledger: Ledger, commands: Scenario, seen: Seen): Promise<void> {
   const model = new LedgerModel();
   const funding: LedgerOp[] = AGENTS.flatMap((to, i): LedgerOp[] => [
     { kind: 'deposit', id: `fund${i}`, asset: 'USDC', to, amount: 2000n },
@@ -266,6 +268,20 @@ async function runScenario(ledger: Ledger, commands: Array<[Command, Attempts]>,
 
 const scenario = fc.array(fc.tuple(command, attempts), { minLength: 5, maxLength: 30, size: 'max' });
 
+const once: Attempts = { repeats: 0, cutOff: false };
+const retried: Attempts = { repeats: 1, cutOff: true };
+
+/** Run before the random ones on every seed: one scenario that reaches every outcome the test counts. */
+const EVERY_PATH: Scenario = [
+  [{ t: 'one', step: { t: 'hold', who: 0, amount: 100n, kind: HOLD_KINDS[0], asset: 'USDC' } }, retried],
+  [{ t: 'one', step: { t: 'resolve', pick: 0, weights: [[3, 1]], off: true } }, once], // PartsMismatch
+  [{ t: 'one', step: { t: 'resolve', pick: 0, weights: [[3, 1]], off: false } }, once],
+  [{ t: 'one', step: { t: 'void', pick: 0 } }, once], // HoldAlreadyResolved
+  [{ t: 'one', step: { t: 'void', pick: 7 } }, once], // HoldNotFound
+  [{ t: 'one', step: { t: 'withdraw', who: 1, amount: 5000n } }, once], // InsufficientFunds
+  [{ t: 'reuse', pick: 0, change: true }, once], // IdempotencyConflict
+];
+
 describeEachStore('ledger properties', (store) => {
   test(`random retried and cut-off operations match the model (${NUM_RUNS} runs)`, async (t) => {
     const seed = SEED ?? (Date.now() ^ (Math.random() * 0x7fffffff)) | 0;
@@ -280,7 +296,7 @@ describeEachStore('ledger properties', (store) => {
           await ledger.close();
         }
       }),
-      { numRuns: NUM_RUNS, seed },
+      { numRuns: NUM_RUNS, seed, examples: [[EVERY_PATH]] },
     );
     t.diagnostic(`outcomes: ${JSON.stringify(Object.fromEntries(seen))}`);
     const paths = [
