@@ -6,6 +6,7 @@
 import { loadClientConnectConfig, type ClientConnectConfig } from '@temporalio/envconfig';
 import { SearchAttributeType } from '@temporalio/common';
 import { join } from 'node:path';
+import { dataDirOf } from './store/data-files';
 import { contractSearchAttributes } from './workflows/search-attributes';
 
 export const TASK_QUEUE = process.env.OPENCONTRACT_TASK_QUEUE ?? 'opencontract';
@@ -27,7 +28,7 @@ export function embeddedUiPort(env: NodeJS.ProcessEnv = process.env): number {
 
 /** The embedded default: a dev server the service starts itself, persisted under .data/. */
 export const embedded = {
-  dataDir: process.env.OPENCONTRACT_DATA_DIR ?? join(projectRoot, '.data'),
+  dataDir: dataDirOf(),
   port: Number(process.env.OPENCONTRACT_TEMPORAL_PORT ?? 7233),
   uiPort: embeddedUiPort(),
   namespace: 'default',

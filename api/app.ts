@@ -106,7 +106,7 @@ export function createApp(deps: AppDeps) {
         client: deps.temporal,
         taskQueue: deps.taskQueue,
         records: deps.records,
-        cursorSecret: deps.operatorToken,
+        cursorKey: deps.cursorKey,
       }),
       deps.feed,
       logError,

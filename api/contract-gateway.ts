@@ -23,7 +23,7 @@ import type { ContractRecordStore } from '../activities/records';
 import { createdAttributes } from '../workflows/contract/visible-attributes';
 import type { ContractEvent } from '../workflows/rules/events';
 import { conflict, contractNotFound } from './errors';
-import { cursorKey, listContracts, type ContractPage, type ListFilter } from './contract-listing';
+import { listContracts, listingCursorKey, type ContractPage, type ListFilter } from './contract-listing';
 import { RefusalMemo } from './refusal-memo';
 import { FixedStakeMemo } from './fixed-stake-memo';
 import { ContractFactsMemo } from './contract-facts-memo';
@@ -118,15 +118,15 @@ export function createContractGateway({
   client,
   taskQueue,
   records,
-  cursorSecret,
+  cursorKey,
 }: {
   client: Client;
   taskQueue: string;
   records: ContractRecordStore;
-  /** The deployment's secret that seals listing cursors (api/contract-listing.ts). */
-  cursorSecret: string;
+  /** The deployment's key that seals listing cursors (CURSOR_KEY; api/contract-listing.ts). */
+  cursorKey: Uint8Array;
 }): ContractGateway {
-  const listing = { client, records, cursorKey: cursorKey(cursorSecret) };
+  const listing = { client, records, cursorKey: listingCursorKey(cursorKey) };
   const refusals = new RefusalMemo();
   const stakes = new FixedStakeMemo();
   const facts = new ContractFactsMemo();

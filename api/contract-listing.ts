@@ -60,9 +60,9 @@ function filterKey(filter: Omit<ListFilter, 'limit' | 'cursor'>): string {
   return JSON.stringify([filter.status ?? null, filter.contractCodes ?? null]);
 }
 
-/** The key that seals cursors: every API process of a deployment derives the same one. */
-export function cursorKey(secret: string): Buffer {
-  return createHmac('sha256', secret).update('opencontract contract-list cursor').digest();
+/** The key that seals cursors, from the deployment's cursor key: every API process derives the same one. */
+export function listingCursorKey(cursorKey: Uint8Array): Buffer {
+  return createHmac('sha256', cursorKey).update('opencontract contract-list cursor').digest();
 }
 
 const seal = (payload: string, key: Buffer) =>

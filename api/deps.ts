@@ -29,6 +29,8 @@ export interface AppDeps {
   payouts: PayoutStore;
   params: ProtocolParams;
   operatorToken: string;
+  /** Seals listing cursors (CURSOR_KEY): the same in every API process of a deployment. */
+  cursorKey: Uint8Array;
   /** Serve Temporal's remote codec protocol at /codec (api/codec-server.ts); absent: no /codec routes. */
   codecServer?: CodecServerSettings;
   /** Milliseconds since the epoch; defaults to Date.now. */

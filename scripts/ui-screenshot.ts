@@ -4,18 +4,19 @@
 // UI decodes with the API's /codec.
 //
 //   npx tsx scripts/ui-screenshot.ts --api http://127.0.0.1:3000 --ui http://127.0.0.1:8233 \
-//     --secrets .data/secrets.json --out /tmp/ui-contract.png
+//     --secrets .data/secrets.json --out /tmp/ui-contract.png   (default: the data dir's secrets file)
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createAgentClient, createOperatorClient, randomPrivateKey } from '../api/sdk';
+import { dataDirOf, dataFile } from '../store/data-files';
 import { contractWorkflowId } from '../workflows/definitions';
 
 const { values } = parseArgs({
   options: {
     api: { type: 'string', default: 'http://127.0.0.1:3000' },
     ui: { type: 'string', default: 'http://127.0.0.1:8233' },
-    secrets: { type: 'string', default: '.data/secrets.json' },
+    secrets: { type: 'string', default: dataFile(dataDirOf(), 'secrets') },
     out: { type: 'string', default: '/tmp/ui-contract.png' },
     chromium: { type: 'string', default: '/usr/bin/chromium' },
   },

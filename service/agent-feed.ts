@@ -25,8 +25,8 @@ export function startAgentFeed(options: {
   taskQueue: string;
   records: ContractRecordStore;
   store: FeedStore;
-  /** Seals the listing cursors of the gateway the projector reads through. */
-  cursorSecret: string;
+  /** Seals the listing cursors of the gateway the projector reads through (CURSOR_KEY). */
+  cursorKey: Uint8Array;
   webhookAllowPrivate: boolean;
   projector?: Partial<ProjectorSettings>;
   resolve?: Resolve;
@@ -43,7 +43,7 @@ export function startAgentFeed(options: {
   });
   const projector = createFeedProjector({
     store,
-    source: createContractGateway({ client, taskQueue, records, cursorSecret: options.cursorSecret }),
+    source: createContractGateway({ client, taskQueue, records, cursorKey: options.cursorKey }),
     ...(options.projector === undefined ? {} : { settings: options.projector }),
     onAppended: (agents) => webhooks.notify(agents),
   });

@@ -82,7 +82,7 @@ export async function startApiServer(settings: Settings, options: ApiServerOptio
     taskQueue,
     records,
     store: feedStore,
-    cursorSecret: settings.operatorToken,
+    cursorKey: settings.cursorKey,
     webhookAllowPrivate: settings.webhookAllowPrivate,
     projector: { reminderLeadMs: settings.feedReminderLeadMs },
   });
@@ -97,6 +97,7 @@ export async function startApiServer(settings: Settings, options: ApiServerOptio
     payouts: stores.payouts,
     params: settings.params,
     operatorToken: settings.operatorToken,
+    cursorKey: settings.cursorKey,
     feed: feed.deps,
     codecServer: {
       codec: createPayloadCodec(settings.payloadCodecKey),

@@ -1,5 +1,5 @@
 // `npm run cluster`: the cluster profile (service/cluster.ts) in the foreground until Ctrl-C or SIGTERM.
-// The operator token and vault key come from the environment, or are generated for this run and printed;
+// The secrets come from the environment, or are generated for this run (the operator token printed);
 // PostgreSQL's data lives in a temp dir removed on stop (a demonstration of the topology, not a data store).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,6 +12,8 @@ async function main(): Promise<void> {
   const settings = {
     OPERATOR_TOKEN: process.env.OPERATOR_TOKEN || randomBytes(24).toString('base64url'),
     VAULT_MASTER_KEY: process.env.VAULT_MASTER_KEY || randomBytes(32).toString('hex'),
+    PAYLOAD_CODEC_KEY: process.env.PAYLOAD_CODEC_KEY || randomBytes(32).toString('hex'),
+    CURSOR_KEY: process.env.CURSOR_KEY || randomBytes(32).toString('hex'),
   };
   console.log('starting PostgreSQL, the Temporal server, 2 workers and 2 APIs…');
   const cluster = await startCluster({ dir, settings });

@@ -1,7 +1,7 @@
 // The embedded default's Temporal: the CLI's dev server with its Web UI, persisted in a SQLite file.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readSync } from 'node:fs';
-import { join } from 'node:path';
+import { dataFile } from '../store/data-files';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { devServerSearchAttributeArgs, embedded, serverPaths } from '../temporal.config';
@@ -102,9 +102,9 @@ export async function startDevServer(
     uiCodecEndpoint,
   } = options;
   mkdirSync(dataDir, { recursive: true });
-  const dbFile = join(dataDir, 'temporal.sqlite');
+  const dbFile = dataFile(dataDir, 'temporal');
   const address = `127.0.0.1:${port}`;
-  const logFile = join(dataDir, 'temporal.log');
+  const logFile = dataFile(dataDir, 'temporalLog');
   const child = spawn(
     serverPaths.cli,
     [

@@ -2,14 +2,15 @@
 // with a SettingsError naming it (never echoing a secret). For the embedded default — SQLite ledger,
 // the dev server — missing secrets are generated once and kept in `<dataDir>/secrets.json` (0600).
 import { hkdfSync, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import type { LedgerConfig } from '../activities/ledger';
 import { parseOperatorToken } from '../api/auth';
 import type { RateLimitSettings } from '../api/rate-limit';
 import { parseRateLimits, RateLimitSettingError } from '../api/rate-limit-settings';
+import { dataDirOf, dataFile } from '../store/data-files';
 import { parseMasterKey } from '../store/vault/sqlite';
 import { embeddedUiPort, usesExternalCluster } from '../temporal.config';
 import { InvalidParamsError, parseParamsOverrides, type ProtocolParams } from '../workflows/rules/params';
@@ -32,8 +33,10 @@ export interface Settings {
   params: ProtocolParams;
   operatorToken: string;
   vaultMasterKey: Uint8Array;
-  /** AES-256 key of the payload codec (PAYLOAD_CODEC_KEY, or derived from VAULT_MASTER_KEY). */
+  /** AES-256 key of the payload codec (PAYLOAD_CODEC_KEY). */
   payloadCodecKey: Uint8Array;
+  /** The key that seals listing cursors (CURSOR_KEY): the same in every API process of a deployment. */
+  cursorKey: Uint8Array;
   ledger: LedgerConfig;
   /** True when no external Temporal cluster is configured: the service runs its own dev server. */
   embedded: boolean;
@@ -57,11 +60,13 @@ export interface Settings {
   codecUiOrigins: string[];
 }
 
-const PROJECT_ROOT = join(__dirname, '..');
-export const CODEC_KEY_INFO = 'opencontract payload codec v1';
+const CODEC_KEY_INFO = 'opencontract payload codec v1';
 
-/** HKDF-SHA256 of the vault master key: one secret to configure, two independent keys. */
-export function deriveCodecKey(masterKey: Uint8Array): Uint8Array {
+/**
+ * The payload codec key a secrets file written before the key had its own entry sealed with: HKDF-SHA256 of
+ * the vault master key. Only such a file's completion uses it, so the contracts it holds stay readable.
+ */
+function legacyCodecKey(masterKey: Uint8Array): Uint8Array {
   return new Uint8Array(hkdfSync('sha256', masterKey, new Uint8Array(0), CODEC_KEY_INFO, 32));
 }
 
@@ -132,7 +137,7 @@ function parseHost(value: string | undefined): string {
 
 function parseLedger(value: string | undefined, dataDir: string): LedgerConfig {
   const setting = value?.trim() ?? '';
-  if (setting === '') return { kind: 'sqlite', path: join(dataDir, 'ledger.sqlite') };
+  if (setting === '') return { kind: 'sqlite', path: dataFile(dataDir, 'ledger') };
   if (/^postgres(ql)?:\/\//.test(setting)) {
     try {
       new URL(setting);
@@ -180,12 +185,42 @@ function parseCodecUiOrigins(value: string | undefined, env: NodeJS.ProcessEnv, 
   });
 }
 
-const secretsFileSchema = z.object({ operatorToken: z.string(), vaultMasterKey: z.string() }).strict();
-type StoredSecrets = z.infer<typeof secretsFileSchema>;
+/** Each secret's setting: one secret for one job, none derived from another. */
+const SECRET_SETTINGS = {
+  operatorToken: 'OPERATOR_TOKEN',
+  vaultMasterKey: 'VAULT_MASTER_KEY',
+  payloadCodecKey: 'PAYLOAD_CODEC_KEY',
+  cursorKey: 'CURSOR_KEY',
+} as const;
 
-/** The embedded default's secrets: read from the file, or generated and written once. */
-function embeddedSecrets(dataDir: string): { file: string; secrets: StoredSecrets } {
-  const file = join(dataDir, 'secrets.json');
+// The codec and cursor keys are optional only in files written before they had entries of their own.
+const secretsFileSchema = z
+  .object({
+    operatorToken: z.string(),
+    vaultMasterKey: z.string(),
+    payloadCodecKey: z.string().optional(),
+    cursorKey: z.string().optional(),
+  })
+  .strict();
+type StoredSecrets = Required<z.infer<typeof secretsFileSchema>>;
+
+const newKey = () => randomBytes(32).toString('hex');
+
+function writeSecrets(file: string, secrets: StoredSecrets, flag: 'wx' | 'w'): void {
+  writeFileSync(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600, flag });
+  chmodSync(file, 0o600);
+}
+
+/**
+ * The embedded default's secrets: read from the file, or generated and written once. A file without the
+ * codec or cursor key gets them, once: the codec key its contracts were sealed with until then (derived
+ * from the vault master key in force), and a new cursor key.
+ */
+function embeddedSecrets(
+  dataDir: string,
+  envMasterKey: string | undefined,
+): { file: string; secrets: StoredSecrets } {
+  const file = dataFile(dataDir, 'secrets');
   if (existsSync(file)) {
     let raw: unknown;
     try {
@@ -195,15 +230,28 @@ function embeddedSecrets(dataDir: string): { file: string; secrets: StoredSecret
     }
     const parsed = secretsFileSchema.safeParse(raw);
     if (!parsed.success) throw new SettingsError('OPENCONTRACT_DATA_DIR', `${file} is not a secrets file`);
-    return { file, secrets: parsed.data };
+    const { payloadCodecKey, cursorKey, ...rest } = parsed.data;
+    if (payloadCodecKey !== undefined && cursorKey !== undefined)
+      return { file, secrets: { ...rest, payloadCodecKey, cursorKey } };
+    const masterKey = setting('VAULT_MASTER_KEY', () => parseMasterKey(envMasterKey || rest.vaultMasterKey));
+    const secrets = {
+      ...rest,
+      payloadCodecKey: payloadCodecKey ?? Buffer.from(legacyCodecKey(masterKey)).toString('hex'),
+      cursorKey: cursorKey ?? newKey(),
+    };
+    // Written beside it, then renamed over it: a crash leaves the old file or the new one, never half.
+    writeSecrets(`${file}.new`, secrets, 'w');
+    renameSync(`${file}.new`, file);
+    return { file, secrets };
   }
   const secrets: StoredSecrets = {
     operatorToken: randomBytes(24).toString('base64url'),
-    vaultMasterKey: randomBytes(32).toString('hex'),
+    vaultMasterKey: newKey(),
+    payloadCodecKey: newKey(),
+    cursorKey: newKey(),
   };
   mkdirSync(dataDir, { recursive: true });
-  writeFileSync(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
-  chmodSync(file, 0o600);
+  writeSecrets(file, secrets, 'wx');
   return { file, secrets };
 }
 
@@ -231,7 +279,7 @@ function rateLimitSettings(env: NodeJS.ProcessEnv): RateLimitSettings {
  * (SQLite ledger and no external Temporal cluster), where they come from `<dataDir>/secrets.json`.
  */
 export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
-  const dataDir = resolve(env.OPENCONTRACT_DATA_DIR?.trim() || join(PROJECT_ROOT, '.data'));
+  const dataDir = dataDirOf(env);
   const port = parsePort(env.PORT);
   const host = parseHost(env.HOST);
   const params = setting('OPENCONTRACT_PARAMS', () => parseParamsOverrides(env.OPENCONTRACT_PARAMS));
@@ -254,20 +302,22 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const missing = (name: string) => (env[name]?.trim() ?? '') === '';
   let secretsFile: string | null = null;
   let stored: StoredSecrets | undefined;
-  if ((missing('OPERATOR_TOKEN') || missing('VAULT_MASTER_KEY')) && embedded && ledger.kind === 'sqlite') {
-    const found = embeddedSecrets(dataDir);
+  if (Object.values(SECRET_SETTINGS).some(missing) && embedded && ledger.kind === 'sqlite') {
+    const found = embeddedSecrets(dataDir, env.VAULT_MASTER_KEY?.trim());
     secretsFile = found.file;
     stored = found.secrets;
   }
-  const operatorToken = setting('OPERATOR_TOKEN', () =>
-    parseOperatorToken(missing('OPERATOR_TOKEN') ? stored?.operatorToken : env.OPERATOR_TOKEN),
-  );
-  const vaultMasterKey = setting('VAULT_MASTER_KEY', () =>
-    parseMasterKey(missing('VAULT_MASTER_KEY') ? stored?.vaultMasterKey : env.VAULT_MASTER_KEY),
-  );
-  const payloadCodecKey = missing('PAYLOAD_CODEC_KEY')
-    ? deriveCodecKey(vaultMasterKey)
-    : setting('PAYLOAD_CODEC_KEY', () => parseMasterKey(env.PAYLOAD_CODEC_KEY, 'PAYLOAD_CODEC_KEY'));
+  const secret = <T>(
+    key: keyof typeof SECRET_SETTINGS,
+    parse: (value: string | undefined, name: string) => T,
+  ) => {
+    const name = SECRET_SETTINGS[key];
+    return setting(name, () => parse(missing(name) ? stored?.[key] : env[name], name));
+  };
+  const operatorToken = secret('operatorToken', parseOperatorToken);
+  const vaultMasterKey = secret('vaultMasterKey', parseMasterKey);
+  const payloadCodecKey = secret('payloadCodecKey', parseMasterKey);
+  const cursorKey = secret('cursorKey', parseMasterKey);
 
   return {
     port,
@@ -277,6 +327,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     operatorToken,
     vaultMasterKey,
     payloadCodecKey,
+    cursorKey,
     ledger,
     embedded,
     retentionDays,

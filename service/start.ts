@@ -77,7 +77,7 @@ async function main(): Promise<void> {
       console.log(`Temporal:     ${devServer.address} (data in ${devServer.dbFile})`);
     }
     if (settings.secretsFile)
-      console.log(`Secrets:      ${settings.secretsFile} (operator token, vault key)`);
+      console.log(`Secrets:      ${settings.secretsFile} (operator token, vault, codec and cursor keys)`);
     console.log('Ready. Ctrl-C stops everything.');
   } catch (err) {
     console.error(err instanceof SettingsError ? `invalid setting — ${err.message}` : err);

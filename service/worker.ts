@@ -42,9 +42,9 @@ export type ContractWorkerTuning = Pick<
  * activities and eight activities bound that work; the ledger gains nothing from more at once.
  * The workflow-task slots are more than the contracts a worker runs at once because a task that waits
  * on a local activity holds its slot: with every slot held the worker stops polling, and tasks for one
- * contract then reach it out of order. The SDK's core as npm ships it (1.24.0) lost such a task (it timed
- * out after 10 s and its Update waited that long or failed); the core built here has the fix
- * (deploy/sdk-core/, README "The SDK's core, with two fixes"), and the slots stay at 64, which cost nothing
+ * contract then reach it out of order. The SDK's core as npm ships it (1.24.0) loses such a task when the
+ * second is a query (it times out after 10 s and its Update waits that long or fails; the backport of
+ * `npm run core:install` fixes it, README "The SDK's core: a backport of two fixes"), and the slots stay at 64, which cost nothing
  * in the sweep (docs/performance.md) and keep a contract's task from waiting on another's ledger posting.
  */
 export const CONTRACT_WORKER_TUNING: ContractWorkerTuning = {

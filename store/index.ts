@@ -5,7 +5,7 @@
 // The rows a process holds in them (reserved Idempotency-Keys, event-stream slots) are leases its heartbeat
 // renews (lease.ts); on PostgreSQL its presence (postgres/presence.ts) frees them the moment it dies;
 // closeApiStores gives back what it still holds.
-import { join } from 'node:path';
+import { dataFile } from './data-files';
 import { idempotencyLeases, PostgresIdempotencyStore } from './idempotency/postgres';
 import { SqliteIdempotencyStore } from './idempotency/sqlite';
 import { PostgresNonceStore } from './nonces/postgres';
@@ -68,15 +68,15 @@ export type ApiStores = SqliteApiStores | PostgresApiStores;
 
 export function openApiStores(dir: string, vaultMasterKey: Uint8Array): SqliteApiStores {
   const holder = newHolderId();
-  const idempotency = new SqliteIdempotencyStore(join(dir, 'idempotency.sqlite'), {
+  const idempotency = new SqliteIdempotencyStore(dataFile(dir, 'idempotency'), {
     holder,
     leaseMs: DEFAULT_LEASE.leaseMs,
   });
   return {
-    vault: new SqliteKeyVault(join(dir, 'vault.sqlite'), vaultMasterKey),
-    nonces: new SqliteNonceStore(join(dir, 'nonces.sqlite')),
+    vault: new SqliteKeyVault(dataFile(dir, 'vault'), vaultMasterKey),
+    nonces: new SqliteNonceStore(dataFile(dir, 'nonces')),
     idempotency,
-    payouts: new SqlitePayoutStore(join(dir, 'payouts.sqlite')),
+    payouts: new SqlitePayoutStore(dataFile(dir, 'payouts')),
     lease: new HolderHeartbeat({ holder, rows: [idempotency.leases] }).start(),
   };
 }

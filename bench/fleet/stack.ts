@@ -22,7 +22,8 @@ import { validateContractTerms } from '../../workflows/rules/contract-terms';
 import { DEFAULT_PARAMS } from '../../workflows/rules/params';
 import { contractInput } from '../../api/contract-input';
 import { CLIENT, HOUR, WORKER, contractBody } from '../../test/support/fixtures';
-import { OPERATOR_TOKEN, VAULT_MASTER_KEY } from '../../test/support/harness';
+import { dataFile } from '../../store/data-files';
+import { CURSOR_KEY, OPERATOR_TOKEN, PAYLOAD_CODEC_KEY, VAULT_MASTER_KEY } from '../../test/support/harness';
 import { shadowContract, shadowUpdate, type ShadowShape } from '../contracts/shadow-workflow';
 import { SHADOW_QUEUE } from '../contracts/shadow-worker';
 
@@ -109,9 +110,11 @@ export async function startFleetStack(
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     OPENCONTRACT_DATA_DIR: dir,
-    OPENCONTRACT_LEDGER: `sqlite:${join(dir, 'ledger.sqlite')}`,
+    OPENCONTRACT_LEDGER: `sqlite:${dataFile(dir, 'ledger')}`,
     OPERATOR_TOKEN,
     VAULT_MASTER_KEY,
+    PAYLOAD_CODEC_KEY,
+    CURSOR_KEY,
     TEMPORAL_ADDRESS: devServer.address,
     TEMPORAL_NAMESPACE: 'default',
     ...(options.tuning ? { BENCH_TUNING: JSON.stringify(options.tuning) } : {}),
@@ -124,7 +127,12 @@ export async function startFleetStack(
   const workers: Partial<Record<Fleet, ChildWorker>> = {};
   for (const fleet of options.workers ?? FLEETS) workers[fleet] = await startChildWorker(fleet, env);
   const { client, connection } = await connectTemporalClient({ codecKey: settings.payloadCodecKey, env });
-  const gateway = createContractGateway({ client, taskQueue: TASK_QUEUE, records, cursorSecret: 'bench' });
+  const gateway = createContractGateway({
+    client,
+    taskQueue: TASK_QUEUE,
+    records,
+    cursorKey: settings.cursorKey,
+  });
   const types: Record<Fleet, string> = { contract: CONTRACT_WORKFLOW_TYPE, shadow: shadowContract.name };
 
   return {

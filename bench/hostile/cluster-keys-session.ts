@@ -138,7 +138,12 @@ async function main(): Promise<void> {
   target.operatorToken = 'hostile-session-operator-token';
   const cluster = await startCluster({
     dir,
-    settings: { OPERATOR_TOKEN: target.operatorToken, VAULT_MASTER_KEY: '4d'.repeat(32) },
+    settings: {
+      OPERATOR_TOKEN: target.operatorToken,
+      VAULT_MASTER_KEY: '4d'.repeat(32),
+      PAYLOAD_CODEC_KEY: '5e'.repeat(32),
+      CURSOR_KEY: '6f'.repeat(32),
+    },
   });
   target.base = cluster.apiUrls[1]!; // balances and deposits through the API that stays up
   try {

@@ -3,7 +3,7 @@
 // on PostgreSQL every append takes one advisory lock, so ids commit in order and a reader that has
 // seen id n never later finds an id below n appear.
 import { postgresDb, sqliteDb, type SqlDb, type SqlRunner } from './sql';
-import { join } from 'node:path';
+import { dataFile } from '../data-files';
 import { createTables, openPostgresPool, type PostgresPool } from '../postgres/pool';
 import type { DatabaseConfig } from '../index';
 import type {
@@ -387,7 +387,7 @@ export async function openPostgresFeed(pool: PostgresPool, ownsPool = false): Pr
  */
 export async function openFeed(settings: { dataDir: string; ledger: DatabaseConfig }): Promise<FeedStore> {
   const config = settings.ledger;
-  if (config.kind === 'sqlite') return openSqliteFeed(join(settings.dataDir, 'feed.sqlite'));
+  if (config.kind === 'sqlite') return openSqliteFeed(dataFile(settings.dataDir, 'feed'));
   const pool = await openPostgresPool({
     connectionString: config.connectionString,
     ...(config.schema === undefined ? {} : { schema: config.schema }),

@@ -22,7 +22,7 @@ async function countedProjector(harness: AppHarness) {
     client: temporal,
     taskQueue: TASK_QUEUE,
     records: harness.records,
-    cursorSecret: 'projector-queries',
+    cursorKey: harness.settings.cursorKey,
   });
   const projector = createFeedProjector({ store, source });
   /** One look: the agents that got new entries and the queries it sent. */

@@ -4,7 +4,7 @@
 // contract), and the automatic verifier's result in the view and the event log.
 import assert from 'node:assert/strict';
 import { readFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dataFile } from '../../store/data-files';
 import { before, describe, test } from 'node:test';
 import { contentSha256 } from '../../api/ingest';
 import { useAppHarness } from '../support/service';
@@ -145,12 +145,12 @@ describe('ingest through the API', () => {
     assert.equal(stored.sha256, DELIVERY_REF.sha256);
     // The key went to the vault, sealed; the content likewise: neither is in the file in plain text.
     assert.equal(await h().vault.get(m.id, 'delivery'), DELIVERY_REF.key);
-    for (const file of ['vault.sqlite', 'vault.sqlite-wal']) {
-      const path = join(h().settings.dataDir, file);
+    const vaultFile = dataFile(h().settings.dataDir, 'vault');
+    for (const path of [vaultFile, `${vaultFile}-wal`]) {
       if (!existsSync(path)) continue;
       const bytes = readFileSync(path).toString('latin1');
       for (const secret of ['what was done', 'ref-42', 'a.example', DELIVERY_REF.key]) {
-        assert.ok(!bytes.includes(secret), `${secret} in ${file}`);
+        assert.ok(!bytes.includes(secret), `${secret} in ${path}`);
       }
     }
   });

@@ -45,6 +45,7 @@ before(async () => {
     payouts: new SqlitePayoutStore(':memory:'),
     params: h.settings.params,
     operatorToken: h.settings.operatorToken,
+    cursorKey: h.settings.cursorKey,
     eventStream: { pollMs: POLL_MS, maxDurationMs: MAX_DURATION_MS, heartbeatMs: 60_000 },
   });
 });

@@ -207,7 +207,7 @@ describe('a message answers the view a GET reads right after it', () => {
       }),
       taskQueue: TASK_QUEUE,
       records: h().records,
-      cursorSecret: 'test',
+      cursorKey: h().settings.cursorKey,
     });
     const first: ContractView = await gateway.send(
       id,

@@ -173,6 +173,7 @@ test('health: 200 when Temporal answers, 503 when it does not', async () => {
     payouts: new SqlitePayoutStore(':memory:'),
     params: h().settings.params,
     operatorToken: OPERATOR_TOKEN,
+    cursorKey: h().settings.cursorKey,
   });
   const res = await down.request('/health');
   assert.equal(res.status, 503);

@@ -1,6 +1,7 @@
 // Deployment settings (service/settings.ts) and the payload codec (service/codec.ts).
 import assert from 'node:assert/strict';
-import { statSync } from 'node:fs';
+import { hkdfSync } from 'node:crypto';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { createPayloadCodec, ENCRYPTED_ENCODING } from '../../service/codec';
@@ -11,10 +12,13 @@ const valid = (dir: string) => ({
   OPENCONTRACT_DATA_DIR: dir,
   OPERATOR_TOKEN: 'an-operator-token-long-enough',
   VAULT_MASTER_KEY: '11'.repeat(32),
+  PAYLOAD_CODEC_KEY: '22'.repeat(32),
+  CURSOR_KEY: '33'.repeat(32),
   TEMPORAL_ADDRESS: '127.0.0.1:7233',
 });
 
-const SECRETS: string[] = ['OPERATOR_TOKEN', 'VAULT_MASTER_KEY', 'PAYLOAD_CODEC_KEY'];
+const SECRETS = ['OPERATOR_TOKEN', 'VAULT_MASTER_KEY', 'PAYLOAD_CODEC_KEY', 'CURSOR_KEY'] as const;
+const hex = (key: Uint8Array) => Buffer.from(key).toString('hex');
 
 test('each invalid setting stops the start with an error naming it, never echoing a secret', () => {
   const dir = tempDir('settings');
@@ -28,6 +32,7 @@ test('each invalid setting stops the start with an error naming it, never echoin
     ['OPERATOR_TOKEN', 'short'],
     ['VAULT_MASTER_KEY', 'abcd'],
     ['PAYLOAD_CODEC_KEY', 'zz'],
+    ['CURSOR_KEY', '44'.repeat(31)],
     ['OPENCONTRACT_LEDGER', 'mysql://db'],
     ['OPENCONTRACT_TEMPORAL_RETENTION_DAYS', '0'],
     ['OPENCONTRACT_TEMPORAL_RETENTION_DAYS', '1.5'],
@@ -42,11 +47,32 @@ test('each invalid setting stops the start with an error naming it, never echoin
         err instanceof SettingsError &&
         err.setting === name &&
         err.message.includes(name) &&
-        !(SECRETS.includes(name) && err.message.includes(value)),
+        !((SECRETS as readonly string[]).includes(name) && err.message.includes(value)),
       `${name}=${value}`,
     );
   }
-  assert.throws(() => loadSettings({ ...valid(dir), OPERATOR_TOKEN: '' }), /OPERATOR_TOKEN/);
+  // A deployment gives every secret: none is derived from another, none generated.
+  for (const name of SECRETS) {
+    assert.throws(
+      () => loadSettings({ ...valid(dir), [name]: '' }),
+      (err: unknown) => err instanceof SettingsError && err.setting === name,
+      `${name} missing`,
+    );
+  }
+});
+
+test('each secret is its own: the codec and cursor keys are the ones given, not derived from another', () => {
+  const s = loadSettings(valid(tempDir('settings')));
+  assert.equal(hex(s.payloadCodecKey), '22'.repeat(32));
+  assert.equal(hex(s.cursorKey), '33'.repeat(32));
+  // Another operator token or vault key changes neither.
+  const other = loadSettings({
+    ...valid(tempDir('settings')),
+    OPERATOR_TOKEN: 'another-operator-token-0000',
+    VAULT_MASTER_KEY: '99'.repeat(32),
+  });
+  assert.deepEqual(other.payloadCodecKey, s.payloadCodecKey);
+  assert.deepEqual(other.cursorKey, s.cursorKey);
 });
 
 test('defaults, and the params overrides applied', () => {
@@ -97,11 +123,56 @@ test('the embedded default generates its secrets once, in a 0600 file', () => {
   const second = loadSettings({ OPENCONTRACT_DATA_DIR: dir });
   assert.equal(second.operatorToken, first.operatorToken);
   assert.deepEqual(second.vaultMasterKey, first.vaultMasterKey);
+  assert.deepEqual(second.payloadCodecKey, first.payloadCodecKey);
+  assert.deepEqual(second.cursorKey, first.cursorKey);
+  // Four secrets, four independent random values, each in the file under its own name.
+  const keys = [first.vaultMasterKey, first.payloadCodecKey, first.cursorKey].map(hex);
+  assert.equal(new Set([...keys, first.operatorToken]).size, 4);
+  assert.deepEqual(JSON.parse(readFileSync(first.secretsFile, 'utf8')), {
+    operatorToken: first.operatorToken,
+    vaultMasterKey: keys[0],
+    payloadCodecKey: keys[1],
+    cursorKey: keys[2],
+  });
+  // One given in the environment wins over the file; the others still come from it.
+  const given = loadSettings({ OPENCONTRACT_DATA_DIR: dir, CURSOR_KEY: '55'.repeat(32) });
+  assert.equal(hex(given.cursorKey), '55'.repeat(32));
+  assert.deepEqual(given.payloadCodecKey, first.payloadCodecKey);
   // An external cluster gets no generated secrets.
   assert.throws(
     () => loadSettings({ OPENCONTRACT_DATA_DIR: tempDir('settings'), TEMPORAL_ADDRESS: 'x:7233' }),
     SettingsError,
   );
+});
+
+test('a secrets file from before the codec and cursor keys had entries gets them once, its contracts still readable', () => {
+  const dir = tempDir('settings');
+  const file = join(dir, 'secrets.json');
+  const old = { operatorToken: 'an-operator-token-long-enough', vaultMasterKey: '11'.repeat(32) };
+  writeFileSync(file, JSON.stringify(old), { mode: 0o600 });
+  const s = loadSettings({ OPENCONTRACT_DATA_DIR: dir });
+  // The key its payloads were sealed with until then: HKDF-SHA256 of the vault master key.
+  const sealedWith = hkdfSync(
+    'sha256',
+    Buffer.from(old.vaultMasterKey, 'hex'),
+    new Uint8Array(0),
+    'opencontract payload codec v1',
+    32,
+  );
+  assert.equal(hex(s.payloadCodecKey), Buffer.from(sealedWith).toString('hex'));
+  assert.equal(s.operatorToken, old.operatorToken);
+  assert.equal(s.cursorKey.length, 32);
+  const stored = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+  assert.deepEqual(Object.keys(stored).sort(), [
+    'cursorKey',
+    'operatorToken',
+    'payloadCodecKey',
+    'vaultMasterKey',
+  ]);
+  assert.equal(statSync(file).mode & 0o777, 0o600);
+  const again = loadSettings({ OPENCONTRACT_DATA_DIR: dir });
+  assert.deepEqual(again.cursorKey, s.cursorKey);
+  assert.deepEqual(again.payloadCodecKey, s.payloadCodecKey);
 });
 
 test('payload codec: sealed with AES-256-GCM, no plaintext, opened only with the same key', async () => {

@@ -396,7 +396,7 @@ test(`${CONTRACTS} contracts through two APIs and two workers, without faults an
     console.log(`  workflow tasks timed out in the rolling restart: ${formatTimeouts(rollingTimeouts)}`);
     printLost(rollingTimeouts);
     for (const f of rolling.injected) console.log(`    ${f.name} at ${clock(f.at)}`);
-    // A stopping worker runs every task its last polls bring (the SDK core built here; README): none is
+    // A stopping worker runs every task its last polls bring (the SDK core of `npm run core:install`; README): none is
     // dropped to wait out its timeout.
     assert.equal(
       rollingTimeouts.running,

@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { dataFile } from '../../store/data-files';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
@@ -231,7 +232,7 @@ test(
       await tree!.signalAll('SIGTERM');
       tree = undefined;
 
-      const ledger = await openLedger({ kind: 'sqlite', path: join(dir, 'ledger.sqlite') });
+      const ledger = await openLedger({ kind: 'sqlite', path: dataFile(dir, 'ledger') });
       try {
         const of = async (address: string): Promise<Balances> => ledger.balances(agentOwner(address));
         assert.deepEqual(
@@ -258,7 +259,7 @@ test(
         const report = await ledger.audit();
         assert.equal(report.assets.USDC.sum, 0n);
         assert.equal(report.assets.OCT.sum, 0n);
-        const db = new Database(join(dir, 'ledger.sqlite'), { readonly: true });
+        const db = new Database(dataFile(dir, 'ledger'), { readonly: true });
         try {
           const duplicates = db
             .prepare(

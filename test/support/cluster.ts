@@ -9,7 +9,13 @@ import { agentOwner, openLedger } from '../../activities/ledger';
 import { createOperatorClient } from '../../api/sdk';
 import { startCluster, type Cluster } from '../../service/cluster';
 import { loadSettings } from '../../service/settings';
-import { OPERATOR_TOKEN, VAULT_MASTER_KEY, type ServiceHarness } from './harness';
+import {
+  CURSOR_KEY,
+  OPERATOR_TOKEN,
+  PAYLOAD_CODEC_KEY,
+  VAULT_MASTER_KEY,
+  type ServiceHarness,
+} from './harness';
 
 export interface ClusterHarness extends ServiceHarness {
   cluster: Cluster;
@@ -32,6 +38,8 @@ export async function startClusterHarness(options: { params?: object } = {}): Pr
   const settingsEnv: NodeJS.ProcessEnv = {
     OPERATOR_TOKEN,
     VAULT_MASTER_KEY,
+    PAYLOAD_CODEC_KEY,
+    CURSOR_KEY,
     ...(options.params ? { OPENCONTRACT_PARAMS: JSON.stringify(options.params) } : {}),
   };
   const cluster = await startCluster({ dir, settings: settingsEnv });

@@ -7,6 +7,8 @@ import type { Settings } from '../../service/settings';
 
 export const OPERATOR_TOKEN = 'test-operator-token-0123456789';
 export const VAULT_MASTER_KEY = '5a'.repeat(32);
+export const PAYLOAD_CODEC_KEY = '6b'.repeat(32);
+export const CURSOR_KEY = '7c'.repeat(32);
 
 /** For end-to-end tests: the API over HTTP (service/api-server.ts) and a worker, restartable. */
 export interface ServiceHarness {

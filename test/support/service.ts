@@ -11,6 +11,7 @@ import { after, before } from 'node:test';
 import { agentOwner, openLedger, type Balances, type Ledger } from '../../activities/ledger';
 import { openRecords, type ContractRecordStore } from '../../activities/records';
 import { openFeed } from '../../store/agent-feed';
+import { dataFile } from '../../store/data-files';
 import { startAgentFeed, type AgentFeedService } from '../../service/agent-feed';
 import { createApp, type App, type AppDeps } from '../../api/app';
 import { createOperatorClient } from '../../api/sdk';
@@ -20,7 +21,13 @@ import { closeApiStores, openApiStores, type SqliteApiStores } from '../../store
 import { loadSettings, type Settings } from '../../service/settings';
 import { createTemporalClient, workerDataConverter } from '../../service/temporal-client';
 import { CONTRACT_WORKFLOWS_PATH, createContractWorker } from '../../service/worker';
-import { OPERATOR_TOKEN, VAULT_MASTER_KEY, type ServiceHarness } from './harness';
+import {
+  CURSOR_KEY,
+  OPERATOR_TOKEN,
+  PAYLOAD_CODEC_KEY,
+  VAULT_MASTER_KEY,
+  type ServiceHarness,
+} from './harness';
 import { createDevServerEnv } from './temporal';
 
 export { OPERATOR_TOKEN, VAULT_MASTER_KEY, type ServiceHarness } from './harness';
@@ -82,9 +89,11 @@ export function testSettingsEnv(
   return {
     PORT: '0',
     OPENCONTRACT_DATA_DIR: dir,
-    OPENCONTRACT_LEDGER: `sqlite:${join(dir, 'ledger.sqlite')}`,
+    OPENCONTRACT_LEDGER: `sqlite:${dataFile(dir, 'ledger')}`,
     OPERATOR_TOKEN,
     VAULT_MASTER_KEY,
+    PAYLOAD_CODEC_KEY,
+    CURSOR_KEY,
     TEMPORAL_ADDRESS: env.address,
     TEMPORAL_NAMESPACE: env.namespace ?? 'default',
     // The tests' webhook receivers listen on loopback.
@@ -117,6 +126,7 @@ export function appOn(
     ...parts.stores,
     params: settings.params,
     operatorToken: settings.operatorToken,
+    cursorKey: settings.cursorKey,
     // Floods through these apps test the workflow's own caps; test/hostile/rate-limits.test.ts tests
     // the API's limits on apps of its own.
     limits: { settings: UNLIMITED_FOR_FLOODS },
@@ -161,7 +171,7 @@ export async function startAppHarness(options: { params?: object } = {}): Promis
     taskQueue: TASK_QUEUE,
     records,
     store: feedStore,
-    cursorSecret: settings.operatorToken,
+    cursorKey: settings.cursorKey,
     webhookAllowPrivate: false,
     projector: { intervalMs: 200 },
   });
