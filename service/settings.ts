@@ -10,6 +10,7 @@ import type { LedgerConfig } from '../activities/ledger';
 import { parseOperatorToken } from '../api/auth';
 import type { RateLimitSettings } from '../api/rate-limit';
 import { parseRateLimits, RateLimitSettingError } from '../api/rate-limit-settings';
+import { parseTrustedProxies, type TrustedProxies } from '../api/client-address';
 import { parseMasterKey } from '../store/vault/sqlite';
 import { embeddedUiPort, usesExternalCluster } from '../temporal.config';
 import { InvalidParamsError, parseParamsOverrides, type ProtocolParams } from '../workflows/rules/params';
@@ -43,6 +44,8 @@ export interface Settings {
   secretsFile: string | null;
   /** Token buckets and event-stream caps of the API (docs/security.md "API limits"). */
   rateLimits: RateLimitSettings;
+  /** OPENCONTRACT_TRUSTED_PROXIES: the reverse proxies whose forwarded client address is honoured. */
+  trustedProxies: TrustedProxies;
   /**
    * OPENCONTRACT_WEBHOOK_ALLOW_PRIVATE: webhooks may target http and loopback or private addresses
    * (local development). Unset: allowed on the embedded default when the API listens on loopback only.
@@ -239,6 +242,9 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const embedded = !usesExternalCluster(env);
   const retentionDays = parseRetentionDays(env.OPENCONTRACT_TEMPORAL_RETENTION_DAYS);
   const rateLimits = rateLimitSettings(env);
+  const trustedProxies = setting('OPENCONTRACT_TRUSTED_PROXIES', () =>
+    parseTrustedProxies(env.OPENCONTRACT_TRUSTED_PROXIES),
+  );
   const webhookAllowPrivate = parseFlag(
     'OPENCONTRACT_WEBHOOK_ALLOW_PRIVATE',
     env.OPENCONTRACT_WEBHOOK_ALLOW_PRIVATE,
@@ -282,6 +288,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     retentionDays,
     secretsFile,
     rateLimits,
+    trustedProxies,
     webhookAllowPrivate,
     feedReminderLeadMs,
     codecUiOrigins,
