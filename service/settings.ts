@@ -9,7 +9,9 @@ import { z } from 'zod';
 import type { LedgerConfig } from '../activities/ledger';
 import { parseOperatorToken } from '../api/auth';
 import type { RateLimitSettings } from '../api/rate-limit';
-import { parseRateLimits, RateLimitSettingError } from '../api/rate-limit-settings';
+import { bucket, parseRateLimits, RateLimitSettingError } from '../api/rate-limit-settings';
+import type { BucketRule } from '../api/rate-limit';
+import { DEFAULT_WEBHOOK_HOST_RATE } from '../activities/agent-feed/webhook-activities';
 import { parseTrustedProxies, type TrustedProxies } from '../api/client-address';
 import { parseMasterKey } from '../store/vault/sqlite';
 import { embeddedUiPort, usesExternalCluster } from '../temporal.config';
@@ -51,6 +53,8 @@ export interface Settings {
    * (local development). Unset: allowed on the embedded default when the API listens on loopback only.
    */
   webhookAllowPrivate: boolean;
+  /** OPENCONTRACT_WEBHOOK_HOST_RATE: webhook posts to one target host, across every subscription. */
+  webhookHostRate: BucketRule;
   /** OPENCONTRACT_FEED_REMINDER_MS: how long before an agent's action deadline its feed reminds it (default 1 h). */
   feedReminderLeadMs: number;
   /**
@@ -107,8 +111,6 @@ function parseDurationMs(name: string, value: string | undefined, fallback: numb
     throw new SettingsError(name, `${name} must be a whole number of milliseconds`);
   return Number(text);
 }
-
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 
 function parsePortSetting(name: string, value: string): number {
   const parsed = portSchema.safeParse(value.trim());
@@ -248,7 +250,12 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const webhookAllowPrivate = parseFlag(
     'OPENCONTRACT_WEBHOOK_ALLOW_PRIVATE',
     env.OPENCONTRACT_WEBHOOK_ALLOW_PRIVATE,
-    embedded && LOOPBACK_HOSTS.has(host),
+    // Refused on every profile unless set: a loopback API is often published through a reverse proxy,
+    // and then any agent could make the service post into its own network.
+    false,
+  );
+  const webhookHostRate = setting('OPENCONTRACT_WEBHOOK_HOST_RATE', () =>
+    bucket('OPENCONTRACT_WEBHOOK_HOST_RATE', env.OPENCONTRACT_WEBHOOK_HOST_RATE, DEFAULT_WEBHOOK_HOST_RATE),
   );
   const feedReminderLeadMs = parseDurationMs(
     'OPENCONTRACT_FEED_REMINDER_MS',
@@ -290,6 +297,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     rateLimits,
     trustedProxies,
     webhookAllowPrivate,
+    webhookHostRate,
     feedReminderLeadMs,
     codecUiOrigins,
   };

@@ -6,13 +6,28 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { FeedStore } from '../../store/agent-feed';
 import type { WebhookActivities } from '../../workflows/activity-interfaces';
 import type { FeedEntry } from '../../store/agent-feed/types';
+import type { BucketRule } from '../../store/rate-limit';
 import { postWebhook } from './webhook-post';
-import type { Resolve } from './webhook-target';
-import { WebhookTargetRefused } from './webhook-target';
+import { webhookErrorCode } from './webhook-errors';
+import { parseWebhookUrl, type Resolve } from './webhook-target';
+
+/** Posts to one target host, across every subscription and worker (OPENCONTRACT_WEBHOOK_HOST_RATE). */
+export const DEFAULT_WEBHOOK_HOST_RATE: BucketRule = { burst: 60, perSecond: 10 };
+
+/** The URL as the claim compares it (scheme and host lowercased, default port dropped); null if unparsable. */
+function normalizedUrl(raw: string): string | null {
+  try {
+    return new URL(raw).href;
+  } catch {
+    return null;
+  }
+}
 
 export interface WebhookActivityDeps {
   feed: FeedStore;
   allowPrivate: boolean;
+  /** The per-target-host delivery rate (default DEFAULT_WEBHOOK_HOST_RATE). */
+  hostRate?: BucketRule;
   /** Tests only: another resolver than the system's. */
   resolve?: Resolve;
   now?: () => number;
@@ -45,6 +60,7 @@ export function webhookPayload(entry: FeedEntry): string {
 export function createWebhookActivities({
   feed,
   allowPrivate,
+  hostRate = DEFAULT_WEBHOOK_HOST_RATE,
   resolve,
   now = Date.now,
   heartbeat = () => Context.current().heartbeat(),
@@ -68,6 +84,34 @@ export function createWebhookActivities({
       if (sub === undefined) return 'gone';
       const [entry] = await feed.read(sub.agent, entryId - 1, 1);
       if (entry === undefined || Number(entry.id) !== entryId) return 'delivered'; // nothing to send under this id
+      const fail = async (code: string, type: string) => {
+        await feed.failed(subscriptionId, code, new Date(now()).toISOString());
+        return ApplicationFailure.retryable(code, type);
+      };
+      const url = normalizedUrl(sub.url);
+      if (url === null) throw await fail('invalid_url', 'WebhookTargetRefused');
+      // One post per event per URL, however many of the agent's subscriptions name it. The key is the
+      // entry (the event as this agent sees it): another agent's copy is signed with that agent's own
+      // secret, so no agent can claim, and so suppress, a delivery meant for another's receiver.
+      if (!(await feed.claimDelivery(entry.id, url, subscriptionId, now()))) {
+        await feed.delivered(subscriptionId, entryId, new Date(now()).toISOString());
+        return 'delivered';
+      }
+      let host: string;
+      try {
+        host = parseWebhookUrl(url, allowPrivate).hostname;
+      } catch (err) {
+        throw await fail(webhookErrorCode(err), 'WebhookTargetRefused');
+      }
+      const room = await feed.takeHostToken(host, hostRate, now());
+      if (!room.ok) {
+        // Not a failure of the receiver: tried again once the host's bucket has a token.
+        throw ApplicationFailure.create({
+          message: 'rate_limited',
+          type: 'WebhookHostBusy',
+          nextRetryDelay: room.retryAfterMs,
+        });
+      }
       try {
         await heartbeating(heartbeat, () =>
           postWebhook(
@@ -78,11 +122,9 @@ export function createWebhookActivities({
           ),
         );
       } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        await feed.failed(subscriptionId, message, new Date(now()).toISOString());
-        if (err instanceof WebhookTargetRefused)
-          throw ApplicationFailure.retryable(message, 'WebhookTargetRefused');
-        throw ApplicationFailure.retryable(message, 'WebhookDeliveryFailed');
+        const code = webhookErrorCode(err);
+        const refused = code === 'private_target' || code === 'dns' || code === 'invalid_url';
+        throw await fail(code, refused ? 'WebhookTargetRefused' : 'WebhookDeliveryFailed');
       }
       await feed.delivered(subscriptionId, entryId, new Date(now()).toISOString());
       return 'delivered';
