@@ -9,10 +9,32 @@ import type { FeedEntry } from '../../store/agent-feed/types';
 import type { BucketRule } from '../../store/rate-limit';
 import { postWebhook } from './webhook-post';
 import { webhookErrorCode } from './webhook-errors';
-import { parseWebhookUrl, type Resolve } from './webhook-target';
+import type { Resolve } from './webhook-target';
 
 /** Posts to one target host, across every subscription and worker (OPENCONTRACT_WEBHOOK_HOST_RATE). */
 export const DEFAULT_WEBHOOK_HOST_RATE: BucketRule = { burst: 60, perSecond: 10 };
+
+/**
+ * The rate's key: the address the post connects to, whatever name led there (many names can point at
+ * one host), an IPv6 host by its /64 (one host may hold a whole prefix).
+ */
+export function rateKey(address: string): string {
+  if (!address.includes(':')) return address;
+  const [head = '', tail] = address.toLowerCase().split('::');
+  const h = head === '' ? [] : head.split(':');
+  const t = tail === undefined || tail === '' ? [] : tail.split(':');
+  const groups = tail === undefined ? h : [...h, ...Array<string>(8 - h.length - t.length).fill('0'), ...t];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
+}
+
+class HostBusy extends Error {
+  constructor(readonly retryAfterMs: number) {
+    super('rate_limited');
+  }
+}
 
 /** The URL as the claim compares it (scheme and host lowercased, default port dropped); null if unparsable. */
 function normalizedUrl(raw: string): string | null {
@@ -97,31 +119,31 @@ export function createWebhookActivities({
         await feed.delivered(subscriptionId, entryId, new Date(now()).toISOString());
         return 'delivered';
       }
-      let host: string;
-      try {
-        host = parseWebhookUrl(url, allowPrivate).hostname;
-      } catch (err) {
-        throw await fail(webhookErrorCode(err), 'WebhookTargetRefused');
-      }
-      const room = await feed.takeHostToken(host, hostRate, now());
-      if (!room.ok) {
-        // Not a failure of the receiver: tried again once the host's bucket has a token.
-        throw ApplicationFailure.create({
-          message: 'rate_limited',
-          type: 'WebhookHostBusy',
-          nextRetryDelay: room.retryAfterMs,
-        });
-      }
       try {
         await heartbeating(heartbeat, () =>
           postWebhook(
             sub.url,
             sub.secret,
             { id: entry.id, timestamp: new Date(now()), payload: webhookPayload(entry) },
-            { allowPrivate, ...(resolve ? { resolve } : {}) },
+            {
+              allowPrivate,
+              ...(resolve ? { resolve } : {}),
+              beforeConnect: async (address) => {
+                const room = await feed.takeHostToken(rateKey(address), hostRate, now());
+                if (!room.ok) throw new HostBusy(room.retryAfterMs);
+              },
+            },
           ),
         );
       } catch (err) {
+        // Not a failure of the receiver: tried again once the host's bucket has a token.
+        if (err instanceof HostBusy) {
+          throw ApplicationFailure.create({
+            message: 'rate_limited',
+            type: 'WebhookHostBusy',
+            nextRetryDelay: err.retryAfterMs,
+          });
+        }
         const code = webhookErrorCode(err);
         const refused = code === 'private_target' || code === 'dns' || code === 'invalid_url';
         throw await fail(code, refused ? 'WebhookTargetRefused' : 'WebhookDeliveryFailed');

@@ -31,10 +31,17 @@ export async function postWebhook(
   target: string,
   secret: string,
   message: WebhookMessage,
-  options: { allowPrivate: boolean; timeoutMs?: number; resolve?: Resolve },
+  options: {
+    allowPrivate: boolean;
+    timeoutMs?: number;
+    resolve?: Resolve;
+    /** Called with the checked address before connecting; throws to send nothing (e.g. the host's rate). */
+    beforeConnect?: (address: string) => Promise<void>;
+  },
 ): Promise<number> {
   const url = parseWebhookUrl(target, options.allowPrivate);
   const [checked] = await resolveTarget(url.hostname, options.allowPrivate, options.resolve ?? systemResolve);
+  await options.beforeConnect?.(checked!.address);
   const lookup: LookupFunction = (_host, opts, callback) => {
     if ((opts as { all?: boolean }).all) callback(null, [checked!]);
     else callback(null, checked!.address, checked!.family);

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ApplicationFailure } from '@temporalio/common';
 import { openFeed, type FeedStore } from '../../store/agent-feed';
-import { createWebhookActivities } from '../../activities/agent-feed/webhook-activities';
+import { createWebhookActivities, rateKey } from '../../activities/agent-feed/webhook-activities';
 import { isNonPublicAddress, type Resolve } from '../../activities/agent-feed/webhook-target';
 import { useAppHarness } from '../support/service';
 import { call } from '../api/support';
@@ -237,11 +237,14 @@ describe('amplification', () => {
     const target = await receiver();
     try {
       const agent = newAgent().address;
-      const deliver = activities({ allowPrivate: true, hostRate: { burst: 3, perSecond: 0.001 } });
+      // Two names for one address: the rate is the address's, whatever name led there.
+      const resolve: Resolve = async () => [{ address: '127.0.0.1', family: 4 }];
+      const deliver = activities({ allowPrivate: true, resolve, hostRate: { burst: 3, perSecond: 0.001 } });
+      const port = new URL(target.url).port;
       const entry = await oneEntry(agent);
       const outcomes = [];
       for (let i = 0; i < 5; i++) {
-        const sub = await subscribe(agent, `${target.url}?n=${i}`);
+        const sub = await subscribe(agent, `http://${i % 2 ? 'one' : 'two'}.hooks.test:${port}/hook?n=${i}`);
         try {
           outcomes.push(await deliver.deliverWebhook(sub, entry));
         } catch (err) {
@@ -254,6 +257,9 @@ describe('amplification', () => {
       }
       assert.deepEqual(outcomes, ['delivered', 'delivered', 'delivered', 'busy', 'busy']);
       assert.equal(target.posts.length, 3);
+      // An IPv6 host is one by its /64.
+      assert.equal(rateKey('2001:db8:1:2:3:4:5:6'), rateKey('2001:db8:1:2::9'));
+      assert.notEqual(rateKey('2001:db8:1:2::9'), rateKey('2001:db8:1:3::9'));
     } finally {
       target.server.close();
     }
