@@ -1,6 +1,7 @@
 // Every activity the contract worker runs, composed from their factories.
 import { createWebhookActivities } from './agent-feed/webhook-activities';
 import type { FeedStore } from '../store/agent-feed';
+import type { BucketRule } from '../store/rate-limit';
 import { createDrawActivities } from './draw-activities';
 import type { Ledger } from './ledger';
 import { createLedgerActivities } from './ledger-activities';
@@ -15,14 +16,18 @@ export interface ActivityDeps {
   /** Where terminal contracts' records go (docs/records.md). */
   records: ContractRecordStore;
   /** The agent feed, for webhook delivery (docs/agents.md); without it the worker delivers no webhook. */
-  feed?: { store: FeedStore; allowPrivate: boolean };
+  feed?: { store: FeedStore; allowPrivate: boolean; hostRate?: BucketRule };
 }
 
 export function createActivities({ ledger, records, feed }: ActivityDeps) {
   return {
     ...(feed === undefined
       ? {}
-      : createWebhookActivities({ feed: feed.store, allowPrivate: feed.allowPrivate })),
+      : createWebhookActivities({
+          feed: feed.store,
+          allowPrivate: feed.allowPrivate,
+          ...(feed.hostRate === undefined ? {} : { hostRate: feed.hostRate }),
+        })),
     ...createLedgerActivities({ ledger }),
     ...createPanelActivities({ ledger }),
     ...createScoringActivities(),

@@ -17,6 +17,7 @@ import { jsonDepthLimit } from './json-depth';
 import { errorBody, validationHook } from './errors';
 import { authMiddleware } from './middleware';
 import { addressLimit, DEFAULT_RATE_LIMITS, MemoryRateLimitStore } from './rate-limit';
+import { clientAddressMiddleware, NO_TRUSTED_PROXIES } from './client-address';
 import { MemoryStreamSlots } from './stream-caps';
 import { agentsApp } from './routes/agents';
 import { agentFeedApp } from './routes/agent-feed';
@@ -133,7 +134,9 @@ export function createApp(deps: AppDeps) {
   const auth = authMiddleware(ctx);
   const app = new OpenAPIHono({ defaultHook: validationHook });
 
-  // First of all: a refused request costs no more than a bucket lookup.
+  // First of all: whose address this is (the peer, or the client a trusted proxy forwarded), then a
+  // refused request costs no more than a bucket lookup.
+  app.use('*', clientAddressMiddleware(deps.trustedProxies ?? NO_TRUSTED_PROXIES));
   app.use('*', addressLimit({ ...ctx.limits, now: ctx.now }));
   // Before any signature check: requireSignature reads the whole body to digest it.
   const maxSize = deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;

@@ -15,6 +15,7 @@ import type { KeyVault } from '../store/vault/sqlite';
 import type { FeedStore } from '../store/agent-feed';
 import type { Resolve } from '../activities/agent-feed/webhook-target';
 import type { WebhookWorkflows } from './webhook-workflows';
+import type { TrustedProxies } from './client-address';
 
 export interface AppDeps {
   temporal: Client;
@@ -43,6 +44,8 @@ export interface AppDeps {
   eventStream?: Partial<EventStreamSettings>;
   /** The agents' contracts, feeds and webhooks (docs/agents.md); without it those routes are not served. */
   feed?: AgentFeedDeps;
+  /** The reverse proxies whose forwarded client address is honoured (api/client-address.ts); default none. */
+  trustedProxies?: TrustedProxies;
   /** Rate limits and stream caps (api/rate-limit.ts); defaults: DEFAULT_RATE_LIMITS, in memory. */
   limits?: {
     settings?: Partial<RateLimitSettings>;

@@ -12,7 +12,7 @@ export class RateLimitSettingError extends Error {
   }
 }
 
-function bucket(name: string, value: string | undefined, fallback: BucketRule): BucketRule {
+export function bucket(name: string, value: string | undefined, fallback: BucketRule): BucketRule {
   const setting = value?.trim() ?? '';
   if (setting === '') return fallback;
   const match = /^(\d{1,9})\/(\d{1,9}(?:\.\d{1,6})?)$/.exec(setting);

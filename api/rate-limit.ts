@@ -6,11 +6,13 @@
 // `Retry-After` and changes nothing. The buckets live in a store:
 // in memory for one process (the SQLite default), in PostgreSQL when API processes share one
 // (store/rate-limit/postgres.ts), so every process spends from the same bucket.
-import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { RateLimitSettings, RateLimitStore } from '../store/rate-limit';
+import { clientAddress } from './client-address';
 import { errorBody } from './errors';
+
+export { clientAddress } from './client-address';
 
 export type { BucketRule, RateLimitSettings, RateLimitStore, TakeResult } from '../store/rate-limit';
 export { DEFAULT_RATE_LIMITS, MemoryRateLimitStore } from '../store/rate-limit';
@@ -20,19 +22,6 @@ export function tooManyRequests(c: Context, waitMs: number, message: string): Re
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
   c.header('Retry-After', String(seconds));
   return c.json(errorBody('rate_limited', message, { retryAfterSeconds: seconds }), 429);
-}
-
-/**
- * The client's address: the TCP peer as @hono/node-server saw it. Requests that did not come over a
- * socket (app.request() in tests) share one address. Behind a reverse proxy every client has the
- * proxy's address: give the proxy its own limits, or raise the address bucket (docs/security.md).
- */
-export function clientAddress(c: Context): string {
-  try {
-    return getConnInfo(c).remote.address ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
 }
 
 export interface Limits {
@@ -49,23 +38,51 @@ export interface Limits {
 const hasSignatureHeaders = (c: Context) =>
   c.req.header('Signature') !== undefined || c.req.header('Signature-Input') !== undefined;
 
+/** The keyid a request's `Signature-Input` claims, lowercase; read without checking anything else. */
+function claimedKeyid(c: Context): string | null {
+  const match = /;\s*keyid="(0x[0-9a-fA-F]{40})"/.exec(c.req.header('Signature-Input') ?? '');
+  return match ? match[1]!.toLowerCase() : null;
+}
+
 /**
  * Every request, before anything else. Unsigned ones spend a token of their address's bucket. Signed
  * ones are charged once their signature is verified (agentLimit); one that no agent paid for (a bad
- * signature, or signature headers on a public route) spends its address's unverified bucket, and an
- * address whose unverified bucket is empty gets 429 before a signature is even checked, so forged
- * signatures cannot be sent without limit.
+ * signature, or signature headers on a public route) spends its address's unverified bucket.
+ *
+ * A stranger sharing the address (a NAT, a cloud egress, every client behind one proxy) can empty
+ * that bucket, so it does not stop a request on its own: once it is empty, a request is still
+ * verified when the keyid it claims is an agent with money at stake (every party of an open contract
+ * is) and the address's bucket for forgeries of that keyid has a token. So forgeries claiming fresh
+ * keys are refused before any signature is checked (verifying costs ~2 ms of CPU; keys are free),
+ * forgeries claiming staked keys are bounded per staked key, and a party's correctly signed request is
+ * refused only if someone on its own address forges that party's own keyid faster than its bucket refills.
  */
 export function addressLimit(limits: Limits): MiddlewareHandler {
   const { address, unverified } = limits.settings;
   return createMiddleware(async (c, next) => {
     const host = clientAddress(c);
-    const signed = hasSignatureHeaders(c);
-    const [key, rule] = signed ? [`unverified:${host}`, unverified] : [`address:${host}`, address];
-    const taken = await limits.store.take(key, rule, signed ? 0 : 1, limits.now());
-    if (!taken.ok) return tooManyRequests(c, taken.retryAfterMs, 'too many requests from this address');
+    if (!hasSignatureHeaders(c)) {
+      const taken = await limits.store.take(`address:${host}`, address, 1, limits.now());
+      if (!taken.ok) return tooManyRequests(c, taken.retryAfterMs, 'too many requests from this address');
+      return next();
+    }
+    const hostKey = `unverified:${host}`;
+    const room = await limits.store.take(hostKey, unverified, 0, limits.now());
+    const keyid = claimedKeyid(c);
+    const keyKey = keyid === null ? null : `forged:${host}:${keyid}`;
+    let keyed = false;
+    if (!room.ok) {
+      const staked = keyKey !== null && (await limits.atStake?.(keyid!)) === true;
+      const keyRoom = staked ? await limits.store.take(keyKey, unverified, 0, limits.now()) : room;
+      if (!keyRoom.ok) {
+        return tooManyRequests(c, keyRoom.retryAfterMs, 'too many unverified signatures from this address');
+      }
+      keyed = true;
+    }
     await next();
-    if (signed && c.get('caller') === undefined) await limits.store.take(key, rule, 1, limits.now());
+    if (c.get('caller') !== undefined) return;
+    await limits.store.take(hostKey, unverified, 1, limits.now());
+    if (keyed) await limits.store.take(keyKey!, unverified, 1, limits.now());
   });
 }
 

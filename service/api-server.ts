@@ -104,6 +104,7 @@ export async function startApiServer(settings: Settings, options: ApiServerOptio
       loopbackDecode: settings.embedded,
       allowedOrigins: settings.codecUiOrigins,
     },
+    trustedProxies: settings.trustedProxies,
     limits: {
       settings: settings.rateLimits,
       ...('pool' in stores ? { store: stores.rateLimits, streams: stores.streamSlots } : {}),

@@ -9,7 +9,10 @@ import { z } from 'zod';
 import type { LedgerConfig } from '../activities/ledger';
 import { parseOperatorToken } from '../api/auth';
 import type { RateLimitSettings } from '../api/rate-limit';
-import { parseRateLimits, RateLimitSettingError } from '../api/rate-limit-settings';
+import { bucket, parseRateLimits, RateLimitSettingError } from '../api/rate-limit-settings';
+import type { BucketRule } from '../api/rate-limit';
+import { DEFAULT_WEBHOOK_HOST_RATE } from '../activities/agent-feed/webhook-activities';
+import { parseTrustedProxies, type TrustedProxies } from '../api/client-address';
 import { dataDirOf, dataFile } from '../store/data-files';
 import { parseMasterKey } from '../store/vault/sqlite';
 import { embeddedUiPort, usesExternalCluster } from '../temporal.config';
@@ -46,11 +49,15 @@ export interface Settings {
   secretsFile: string | null;
   /** Token buckets and event-stream caps of the API (docs/security.md "API limits"). */
   rateLimits: RateLimitSettings;
+  /** OPENCONTRACT_TRUSTED_PROXIES: the reverse proxies whose forwarded client address is honoured. */
+  trustedProxies: TrustedProxies;
   /**
    * OPENCONTRACT_WEBHOOK_ALLOW_PRIVATE: webhooks may target http and loopback or private addresses
    * (local development). Unset: allowed on the embedded default when the API listens on loopback only.
    */
   webhookAllowPrivate: boolean;
+  /** OPENCONTRACT_WEBHOOK_HOST_RATE: webhook posts to one target host, across every subscription. */
+  webhookHostRate: BucketRule;
   /** OPENCONTRACT_FEED_REMINDER_MS: how long before an agent's action deadline its feed reminds it (default 1 h). */
   feedReminderLeadMs: number;
   /**
@@ -109,8 +116,6 @@ function parseDurationMs(name: string, value: string | undefined, fallback: numb
     throw new SettingsError(name, `${name} must be a whole number of milliseconds`);
   return Number(text);
 }
-
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 
 function parsePortSetting(name: string, value: string): number {
   const parsed = portSchema.safeParse(value.trim());
@@ -287,10 +292,18 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const embedded = !usesExternalCluster(env);
   const retentionDays = parseRetentionDays(env.OPENCONTRACT_TEMPORAL_RETENTION_DAYS);
   const rateLimits = rateLimitSettings(env);
+  const trustedProxies = setting('OPENCONTRACT_TRUSTED_PROXIES', () =>
+    parseTrustedProxies(env.OPENCONTRACT_TRUSTED_PROXIES),
+  );
   const webhookAllowPrivate = parseFlag(
     'OPENCONTRACT_WEBHOOK_ALLOW_PRIVATE',
     env.OPENCONTRACT_WEBHOOK_ALLOW_PRIVATE,
-    embedded && LOOPBACK_HOSTS.has(host),
+    // Refused on every profile unless set: a loopback API is often published through a reverse proxy,
+    // and then any agent could make the service post into its own network.
+    false,
+  );
+  const webhookHostRate = setting('OPENCONTRACT_WEBHOOK_HOST_RATE', () =>
+    bucket('OPENCONTRACT_WEBHOOK_HOST_RATE', env.OPENCONTRACT_WEBHOOK_HOST_RATE, DEFAULT_WEBHOOK_HOST_RATE),
   );
   const feedReminderLeadMs = parseDurationMs(
     'OPENCONTRACT_FEED_REMINDER_MS',
@@ -333,7 +346,9 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     retentionDays,
     secretsFile,
     rateLimits,
+    trustedProxies,
     webhookAllowPrivate,
+    webhookHostRate,
     feedReminderLeadMs,
     codecUiOrigins,
   };

@@ -78,6 +78,11 @@ async function main(): Promise<void> {
     }
     if (settings.secretsFile)
       console.log(`Secrets:      ${settings.secretsFile} (operator token, vault, codec and cursor keys)`);
+    if (role !== 'worker' && !settings.webhookAllowPrivate)
+      console.log(
+        'Webhooks:     https to public addresses only; for agents with a local receiver (http, loopback),\n' +
+          '              start with OPENCONTRACT_WEBHOOK_ALLOW_PRIVATE=1 (never on a published service)',
+      );
     console.log('Ready. Ctrl-C stops everything.');
   } catch (err) {
     console.error(err instanceof SettingsError ? `invalid setting — ${err.message}` : err);

@@ -32,7 +32,7 @@ export async function startWorker(
     taskQueue: TASK_QUEUE,
     ledger,
     records,
-    feed: { store: feed, allowPrivate: settings.webhookAllowPrivate },
+    feed: { store: feed, allowPrivate: settings.webhookAllowPrivate, hostRate: settings.webhookHostRate },
     dataConverter: workerDataConverter(settings.payloadCodecKey),
     workflowBundle: await prebuiltWorkflowBundle(),
     ...(tuning === undefined ? {} : { tuning }),

@@ -6,13 +6,50 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { FeedStore } from '../../store/agent-feed';
 import type { WebhookActivities } from '../../workflows/activity-interfaces';
 import type { FeedEntry } from '../../store/agent-feed/types';
+import type { BucketRule } from '../../store/rate-limit';
 import { postWebhook } from './webhook-post';
+import { webhookErrorCode } from './webhook-errors';
 import type { Resolve } from './webhook-target';
-import { WebhookTargetRefused } from './webhook-target';
+
+/** Posts to one target host, across every subscription and worker (OPENCONTRACT_WEBHOOK_HOST_RATE). */
+export const DEFAULT_WEBHOOK_HOST_RATE: BucketRule = { burst: 60, perSecond: 10 };
+
+/**
+ * The rate's key: the address the post connects to, whatever name led there (many names can point at
+ * one host), an IPv6 host by its /64 (one host may hold a whole prefix).
+ */
+export function rateKey(address: string): string {
+  if (!address.includes(':')) return address;
+  const [head = '', tail] = address.toLowerCase().split('::');
+  const h = head === '' ? [] : head.split(':');
+  const t = tail === undefined || tail === '' ? [] : tail.split(':');
+  const groups = tail === undefined ? h : [...h, ...Array<string>(8 - h.length - t.length).fill('0'), ...t];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
+}
+
+class HostBusy extends Error {
+  constructor(readonly retryAfterMs: number) {
+    super('rate_limited');
+  }
+}
+
+/** The URL as the claim compares it (scheme and host lowercased, default port dropped); null if unparsable. */
+function normalizedUrl(raw: string): string | null {
+  try {
+    return new URL(raw).href;
+  } catch {
+    return null;
+  }
+}
 
 export interface WebhookActivityDeps {
   feed: FeedStore;
   allowPrivate: boolean;
+  /** The per-target-host delivery rate (default DEFAULT_WEBHOOK_HOST_RATE). */
+  hostRate?: BucketRule;
   /** Tests only: another resolver than the system's. */
   resolve?: Resolve;
   now?: () => number;
@@ -45,6 +82,7 @@ export function webhookPayload(entry: FeedEntry): string {
 export function createWebhookActivities({
   feed,
   allowPrivate,
+  hostRate = DEFAULT_WEBHOOK_HOST_RATE,
   resolve,
   now = Date.now,
   heartbeat = () => Context.current().heartbeat(),
@@ -68,21 +106,47 @@ export function createWebhookActivities({
       if (sub === undefined) return 'gone';
       const [entry] = await feed.read(sub.agent, entryId - 1, 1);
       if (entry === undefined || Number(entry.id) !== entryId) return 'delivered'; // nothing to send under this id
+      const fail = async (code: string, type: string) => {
+        await feed.failed(subscriptionId, code, new Date(now()).toISOString());
+        return ApplicationFailure.retryable(code, type);
+      };
+      const url = normalizedUrl(sub.url);
+      if (url === null) throw await fail('invalid_url', 'WebhookTargetRefused');
+      // One post per event per URL, however many of the agent's subscriptions name it. The key is the
+      // entry (the event as this agent sees it): another agent's copy is signed with that agent's own
+      // secret, so no agent can claim, and so suppress, a delivery meant for another's receiver.
+      if (!(await feed.claimDelivery(entry.id, url, subscriptionId, now()))) {
+        await feed.delivered(subscriptionId, entryId, new Date(now()).toISOString());
+        return 'delivered';
+      }
       try {
         await heartbeating(heartbeat, () =>
           postWebhook(
             sub.url,
             sub.secret,
             { id: entry.id, timestamp: new Date(now()), payload: webhookPayload(entry) },
-            { allowPrivate, ...(resolve ? { resolve } : {}) },
+            {
+              allowPrivate,
+              ...(resolve ? { resolve } : {}),
+              beforeConnect: async (address) => {
+                const room = await feed.takeHostToken(rateKey(address), hostRate, now());
+                if (!room.ok) throw new HostBusy(room.retryAfterMs);
+              },
+            },
           ),
         );
       } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        await feed.failed(subscriptionId, message, new Date(now()).toISOString());
-        if (err instanceof WebhookTargetRefused)
-          throw ApplicationFailure.retryable(message, 'WebhookTargetRefused');
-        throw ApplicationFailure.retryable(message, 'WebhookDeliveryFailed');
+        // Not a failure of the receiver: tried again once the host's bucket has a token.
+        if (err instanceof HostBusy) {
+          throw ApplicationFailure.create({
+            message: 'rate_limited',
+            type: 'WebhookHostBusy',
+            nextRetryDelay: err.retryAfterMs,
+          });
+        }
+        const code = webhookErrorCode(err);
+        const refused = code === 'private_target' || code === 'dns' || code === 'invalid_url';
+        throw await fail(code, refused ? 'WebhookTargetRefused' : 'WebhookDeliveryFailed');
       }
       await feed.delivered(subscriptionId, entryId, new Date(now()).toISOString());
       return 'delivered';

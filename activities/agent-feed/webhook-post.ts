@@ -6,6 +6,7 @@ import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { parseWebhookUrl, resolveTarget, systemResolve, type Resolve } from './webhook-target';
+import { WebhookDeliveryFailed, webhookErrorCode } from './webhook-errors';
 
 export interface WebhookMessage {
   /** `webhook-id`: the feed entry's id, the receiver's deduplication key. */
@@ -14,12 +15,7 @@ export interface WebhookMessage {
   payload: string;
 }
 
-export class WebhookDeliveryFailed extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'WebhookDeliveryFailed';
-  }
-}
+export { WebhookDeliveryFailed } from './webhook-errors';
 
 /** The three Standard Webhooks headers for `message`, signed with `secret` (`whsec_…`). */
 export function signedHeaders(secret: string, message: WebhookMessage): Record<string, string> {
@@ -35,10 +31,17 @@ export async function postWebhook(
   target: string,
   secret: string,
   message: WebhookMessage,
-  options: { allowPrivate: boolean; timeoutMs?: number; resolve?: Resolve },
+  options: {
+    allowPrivate: boolean;
+    timeoutMs?: number;
+    resolve?: Resolve;
+    /** Called with the checked address before connecting; throws to send nothing (e.g. the host's rate). */
+    beforeConnect?: (address: string) => Promise<void>;
+  },
 ): Promise<number> {
   const url = parseWebhookUrl(target, options.allowPrivate);
   const [checked] = await resolveTarget(url.hostname, options.allowPrivate, options.resolve ?? systemResolve);
+  await options.beforeConnect?.(checked!.address);
   const lookup: LookupFunction = (_host, opts, callback) => {
     if ((opts as { all?: boolean }).all) callback(null, [checked!]);
     else callback(null, checked!.address, checked!.family);
@@ -61,13 +64,11 @@ export async function postWebhook(
         res.resume();
         const status = res.statusCode ?? 0;
         if (status >= 200 && status < 300) resolve(status);
-        else reject(new WebhookDeliveryFailed(`the receiver answered ${status}`));
+        else reject(new WebhookDeliveryFailed(`http_${status}`));
       },
     );
-    req.on('timeout', () => req.destroy(new WebhookDeliveryFailed('the receiver did not answer in time')));
-    req.on('error', (err) =>
-      reject(err instanceof WebhookDeliveryFailed ? err : new WebhookDeliveryFailed(err.message)),
-    );
+    req.on('timeout', () => req.destroy(new WebhookDeliveryFailed('timeout')));
+    req.on('error', (err) => reject(new WebhookDeliveryFailed(webhookErrorCode(err))));
     req.end(message.payload);
   });
 }

@@ -6,7 +6,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 
-const NON_PUBLIC = new BlockList();
+const NON_PUBLIC_V4 = new BlockList();
 for (const [net, prefix] of [
   ['0.0.0.0', 8],
   ['10.0.0.0', 8],
@@ -23,10 +23,11 @@ for (const [net, prefix] of [
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
 ] as const)
-  NON_PUBLIC.addSubnet(net, prefix, 'ipv4');
+  NON_PUBLIC_V4.addSubnet(net, prefix, 'ipv4');
+
+// Kept apart from the IPv4 list: a BlockList compares IPv4 addresses with IPv4-mapped IPv6 rules.
+const NON_PUBLIC_V6 = new BlockList();
 for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
   ['64:ff9b::', 96],
   ['100::', 64],
   ['2001:db8::', 32],
@@ -34,24 +35,57 @@ for (const [net, prefix] of [
   ['fe80::', 10],
   ['ff00::', 8],
 ] as const)
-  NON_PUBLIC.addSubnet(net, prefix, 'ipv6');
+  NON_PUBLIC_V6.addSubnet(net, prefix, 'ipv6');
+
+/** The eight 16-bit groups of an IPv6 address (a dotted IPv4 tail counted as two). */
+function ipv6Groups(address: string): number[] {
+  let text = address.toLowerCase();
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted[1]!.split('.').map(Number) as [number, number, number, number];
+    text = `${text.slice(0, -dotted[1]!.length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::') as [string, string | undefined];
+  const parse = (part: string | undefined) => (part ? part.split(':').map((g) => parseInt(g, 16)) : []);
+  const [h, t] = [parse(head), parse(tail)];
+  return tail === undefined ? h : [...h, ...Array<number>(8 - h.length - t.length).fill(0), ...t];
+}
+
+/**
+ * The IPv4 address an IPv6 address carries in its last 32 bits, when it is one of the forms that reach
+ * IPv4: IPv4-mapped (::ffff:a.b.c.d, in any spelling), IPv4-translated (::ffff:0:a.b.c.d) and the
+ * deprecated IPv4-compatible (::a.b.c.d, with :: and ::1 themselves).
+ */
+function embeddedIpv4(address: string): string | null {
+  const g = ipv6Groups(address);
+  const zeros = (n: number) => g.slice(0, n).every((x) => x === 0);
+  const carries = (zeros(5) && g[5] === 0xffff) || (zeros(4) && g[4] === 0xffff && g[5] === 0) || zeros(6);
+  if (!carries) return null;
+  return [g[6]! >> 8, g[6]! & 255, g[7]! >> 8, g[7]! & 255].join('.');
+}
 
 /** True for loopback, private, link-local, unique-local, shared, documentation, multicast and reserved addresses. */
 export function isNonPublicAddress(address: string): boolean {
   const family = isIP(address);
-  if (family === 4) return NON_PUBLIC.check(address, 'ipv4');
+  if (family === 4) return NON_PUBLIC_V4.check(address, 'ipv4');
   if (family !== 6) return true;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return NON_PUBLIC.check(mapped[1]!, 'ipv4');
-  return NON_PUBLIC.check(address, 'ipv6');
+  const v4 = embeddedIpv4(address);
+  if (v4 !== null) return NON_PUBLIC_V4.check(v4, 'ipv4');
+  return NON_PUBLIC_V6.check(address, 'ipv6');
 }
 
 export type Resolve = (host: string) => Promise<{ address: string; family: number }[]>;
 
 export const systemResolve: Resolve = (host) => dnsLookup(host, { all: true, verbatim: true });
 
+/** Why a target was refused, in the fixed vocabulary of a delivery's `lastError` (./webhook-errors.ts). */
+export type TargetRefusal = 'invalid_url' | 'dns' | 'private_target';
+
 export class WebhookTargetRefused extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly code: TargetRefusal = 'invalid_url',
+  ) {
     super(message);
     this.name = 'WebhookTargetRefused';
   }
@@ -86,13 +120,14 @@ export async function resolveTarget(
     try {
       addresses = await resolve(bare);
     } catch {
-      throw new WebhookTargetRefused(`the host ${bare} does not resolve`);
+      throw new WebhookTargetRefused(`the host ${bare} does not resolve`, 'dns');
     }
   }
-  if (addresses.length === 0) throw new WebhookTargetRefused(`the host ${bare} does not resolve`);
+  if (addresses.length === 0) throw new WebhookTargetRefused(`the host ${bare} does not resolve`, 'dns');
   if (!allowPrivate && addresses.some((a) => isNonPublicAddress(a.address)))
     throw new WebhookTargetRefused(
-      `the host ${bare} resolves to a loopback, private or reserved address; webhooks go to public addresses only`,
+      `the host ${bare} is not on a public address; webhooks go to public addresses only`,
+      'private_target',
     );
   return addresses;
 }

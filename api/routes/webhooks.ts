@@ -71,9 +71,10 @@ export function webhooksApp(feed: AgentFeedContext, auth: AuthMiddleware, now: (
     }),
     async (c) => {
       const agent = ownAddress(c.req.valid('param').address, c.var.caller, 'webhooks');
-      const { url } = c.req.valid('json');
+      let url: string;
       try {
-        await checkWebhookTarget(url, feed.webhookAllowPrivate, feed.resolve);
+        url = (await checkWebhookTarget(c.req.valid('json').url, feed.webhookAllowPrivate, feed.resolve))
+          .href;
       } catch (err) {
         if (!(err instanceof WebhookTargetRefused)) throw err;
         throw badRequest(
@@ -82,6 +83,14 @@ export function webhooksApp(feed: AgentFeedContext, auth: AuthMiddleware, now: (
           'webhook_target_refused',
         );
       }
+      // A URL is one agent's: another agent's subscription to it could not be signed with this one's
+      // secret, so one delivery per event per URL needs one owner (docs/agents.md "Webhooks").
+      if ((await feed.store.agentsAt(url)).some((other) => other !== agent))
+        throw conflict(
+          'another agent has a webhook at this url; use a url of your own (another path or query)',
+          { fields: [{ field: 'url', message: 'taken by another agent' }] },
+          'webhook_url_taken',
+        );
       if ((await feed.store.subscriptions(agent)).length >= MAX_WEBHOOKS_PER_AGENT)
         throw conflict(
           `an agent holds at most ${MAX_WEBHOOKS_PER_AGENT} webhooks`,

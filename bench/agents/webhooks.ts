@@ -47,6 +47,9 @@ async function retried<T>(call: () => Promise<T>): Promise<T> {
 const progress = (what: string) => console.error(`[bench ${new Date().toISOString()}] ${what}`);
 
 async function main(): Promise<void> {
+  // Every agent's receiver is on one host here; the per-host rate (10 posts a second by default)
+  // would measure the limit, not the delivery path.
+  process.env.OPENCONTRACT_WEBHOOK_HOST_RATE ??= '100000/100000';
   const h = await startDevServiceHarness();
   const latencies = new Map<string, number>();
   let deliveries = 0;
@@ -69,7 +72,8 @@ async function main(): Promise<void> {
     const agents: AgentClient[] = Array.from({ length: AGENTS }, () => agent(h));
     await pool(agents, 20, async (a) => {
       await fund(h, a.address);
-      await a.addWebhook(url);
+      // A URL is one agent's (docs/agents.md "No amplifier"): each agent its own path on the receiver.
+      await a.addWebhook(`${url}/${a.address}`);
     });
     const subscribedMs = Date.now() - started;
     progress(`${AGENTS} agents subscribed in ${subscribedMs} ms`);

@@ -45,8 +45,11 @@ async function webhookCaps() {
       const answers = [];
       for (let i = 0; i < 12; i++)
         answers.push(
-          (await send(k, 'POST', `/agents/${k.address}/webhooks`, { url: `https://93.184.216.34/h${i}` }))
-            .status,
+          (
+            await send(k, 'POST', `/agents/${k.address}/webhooks`, {
+              url: `https://93.184.216.34/${k.address}/h${i}`,
+            })
+          ).status,
         );
       return answers;
     }),

@@ -15,9 +15,14 @@ import type {
   WebhookSubscription,
 } from './types';
 import type { AgentRole } from '../../workflows/rules/next-action';
+import { refilled, retryAfterMs, type BucketRule, type TakeResult } from '../rate-limit';
 
 /** Arbitrary constant: serializes feed appends on PostgreSQL. */
 const APPEND_LOCK_KEY = 4_242_117;
+/** Arbitrary constant: serializes the webhook host buckets' takes on PostgreSQL. */
+const HOST_BUCKET_LOCK_KEY = 4_242_118;
+/** A claim is kept this long: longer than a delivery's whole retry budget (25 hours). */
+const CLAIM_KEPT_MS = 48 * 3_600_000;
 
 function ddl(dialect: SqlDb['dialect']): string[] {
   const id = dialect === 'sqlite' ? 'INTEGER PRIMARY KEY AUTOINCREMENT' : 'BIGSERIAL PRIMARY KEY';
@@ -64,6 +69,21 @@ function ddl(dialect: SqlDb['dialect']): string[] {
       abandoned INTEGER NOT NULL
     )`,
     'CREATE INDEX IF NOT EXISTS webhook_subscriptions_by_agent ON webhook_subscriptions (agent)',
+    // One delivery per event per URL: the first subscription to claim (event, url) posts it.
+    `CREATE TABLE IF NOT EXISTS webhook_claims (
+      event_key TEXT NOT NULL,
+      url TEXT NOT NULL,
+      subscription_id TEXT NOT NULL,
+      claimed_at BIGINT NOT NULL,
+      PRIMARY KEY (event_key, url)
+    )`,
+    'CREATE INDEX IF NOT EXISTS webhook_claims_by_age ON webhook_claims (claimed_at)',
+    // The per-target-host delivery rate, a token bucket per host shared by every worker.
+    `CREATE TABLE IF NOT EXISTS webhook_host_buckets (
+      host TEXT PRIMARY KEY,
+      tokens ${dialect === 'sqlite' ? 'REAL' : 'DOUBLE PRECISION'} NOT NULL,
+      refilled_at BIGINT NOT NULL
+    )`,
   ];
 }
 
@@ -138,6 +158,8 @@ export interface FeedStore {
   subscription(id: string): Promise<WebhookSubscription | undefined>;
   /** True when it deleted a live subscription of this agent. */
   deleteSubscription(agent: string, id: string): Promise<boolean>;
+  /** The agents holding a live subscription to exactly this URL. */
+  agentsAt(url: string): Promise<string[]>;
   /** Live subscriptions of any of these agents. */
   subscriptionsOf(agents: readonly string[]): Promise<WebhookSubscription[]>;
   /** A delivery answered 2xx: the cursor moves (never back) and the failure count resets. */
@@ -145,6 +167,13 @@ export interface FeedStore {
   failed(id: string, error: string, at: string): Promise<void>;
   /** The retry budget ran out for this entry: the cursor moves past it, counted as abandoned. */
   abandoned(id: string, entryId: number): Promise<void>;
+  /**
+   * Claims the delivery of event `eventKey` to `url` for subscription `id`: true when it is this
+   * subscription's to post (it claimed it now or earlier), false when another subscription has it.
+   */
+  claimDelivery(eventKey: string, url: string, id: string, now: number): Promise<boolean>;
+  /** Takes a token of `host`'s delivery bucket (refilled to `now` first); atomic across processes. */
+  takeHostToken(host: string, rule: BucketRule, now: number): Promise<TakeResult>;
   close(): Promise<void>;
 }
 
@@ -167,6 +196,7 @@ async function insertEntries(q: SqlRunner, commit: FeedCommit): Promise<string[]
 }
 
 export function feedStoreOn(db: SqlDb): FeedStore {
+  let claims = 0;
   const subscriptionColumns =
     'id, agent, url, secret, created_at, delivered_through, failures, last_error, last_failure_at, last_success_at, abandoned';
   return {
@@ -331,6 +361,13 @@ export function feedStoreOn(db: SqlDb): FeedStore {
         )) > 0
       );
     },
+    async agentsAt(url) {
+      const rows = await db.all<{ agent: string }>(
+        'SELECT DISTINCT agent FROM webhook_subscriptions WHERE url = ? AND deleted = 0',
+        [url],
+      );
+      return rows.map((r) => r.agent);
+    },
     async subscriptionsOf(agents) {
       if (agents.length === 0) return [];
       const rows = await db.all<SubscriptionRow>(
@@ -359,6 +396,39 @@ export function feedStoreOn(db: SqlDb): FeedStore {
          delivered_through = CASE WHEN delivered_through < ? THEN ? ELSE delivered_through END WHERE id = ?`,
         [entryId, entryId, id],
       );
+    },
+    async claimDelivery(eventKey, url, id, now) {
+      if (++claims % 500 === 0) {
+        await db.run('DELETE FROM webhook_claims WHERE claimed_at < ?', [now - CLAIM_KEPT_MS]);
+      }
+      await db.run(
+        `INSERT INTO webhook_claims (event_key, url, subscription_id, claimed_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (event_key, url) DO NOTHING`,
+        [eventKey, url, id, now],
+      );
+      const rows = await db.all<{ subscription_id: string }>(
+        'SELECT subscription_id FROM webhook_claims WHERE event_key = ? AND url = ?',
+        [eventKey, url],
+      );
+      return rows[0]?.subscription_id === id;
+    },
+    takeHostToken(host, rule, now) {
+      return db.tx(async (q) => {
+        const [row] = await q.all<{ tokens: number | string; refilled_at: number | string }>(
+          'SELECT tokens, refilled_at FROM webhook_host_buckets WHERE host = ?',
+          [host],
+        );
+        const at = Math.max(now, row === undefined ? now : Number(row.refilled_at));
+        const tokens =
+          row === undefined ? rule.burst : refilled(Number(row.tokens), Number(row.refilled_at), now, rule);
+        const ok = tokens >= 1;
+        await q.run(
+          `INSERT INTO webhook_host_buckets (host, tokens, refilled_at) VALUES (?, ?, ?)
+           ON CONFLICT (host) DO UPDATE SET tokens = excluded.tokens, refilled_at = excluded.refilled_at`,
+          [host, ok ? tokens - 1 : tokens, at],
+        );
+        return ok ? { ok: true as const } : { ok: false as const, retryAfterMs: retryAfterMs(tokens, rule) };
+      }, HOST_BUCKET_LOCK_KEY);
     },
     close: () => db.close(),
   };

@@ -40,6 +40,10 @@ test('each invalid setting stops the start with an error naming it, never echoin
     ['OPENCONTRACT_CODEC_UI_ORIGINS', 'temporal-ui.example.com'],
     ['OPENCONTRACT_CODEC_UI_ORIGINS', 'https://ui.example.com/namespaces'],
     ['OPENCONTRACT_CODEC_UI_ORIGINS', 'https://ui.example.com,ftp://ui.example.com'],
+    ['OPENCONTRACT_TRUSTED_PROXIES', 'proxy.internal'],
+    ['OPENCONTRACT_TRUSTED_PROXIES', '10.0.0.0/40'],
+    ['OPENCONTRACT_WEBHOOK_HOST_RATE', 'fast'],
+    ['OPENCONTRACT_WEBHOOK_ALLOW_PRIVATE', 'yes'],
   ] as const) {
     assert.throws(
       () => loadSettings({ ...valid(dir), [name]: value }),
@@ -91,6 +95,22 @@ test('defaults, and the params overrides applied', () => {
   assert.equal(
     loadSettings({ ...valid(dir), OPENCONTRACT_LEDGER: 'postgres://u@h/db' }).ledger.kind,
     'postgres',
+  );
+  // Private webhook targets are refused on every profile unless allowed, the embedded default included.
+  const embedded = { ...valid(dir), TEMPORAL_ADDRESS: '' };
+  assert.equal(loadSettings(embedded).embedded, true);
+  assert.equal(loadSettings(embedded).webhookAllowPrivate, false);
+  assert.equal(s.webhookAllowPrivate, false);
+  assert.equal(
+    loadSettings({ ...embedded, OPENCONTRACT_WEBHOOK_ALLOW_PRIVATE: '1' }).webhookAllowPrivate,
+    true,
+  );
+  assert.deepEqual(s.webhookHostRate, { burst: 60, perSecond: 10 });
+  assert.equal(s.trustedProxies.has('10.0.0.2'), false);
+  const proxied = loadSettings({ ...valid(dir), OPENCONTRACT_TRUSTED_PROXIES: '10.0.0.2, fd00::/8' });
+  assert.deepEqual(
+    ['10.0.0.2', 'fd00::7', '10.0.0.3'].map((a) => proxied.trustedProxies.has(a)),
+    [true, true, false],
   );
 });
 

@@ -516,3 +516,110 @@ test('bait bidders, poor Clients and failed locks never stop the honest Client',
       { numRuns: BAIT_RUNS, seed: SEED, endOnFailure: true },
     );
   }));
+
+// Quote floods at a full cap: 100 junk bidders fill an auction's cap, then a flood of newcomers and
+// replacements arrives concurrently at random prices. Whatever the order, the cap never refuses a
+// quote better than the worst standing one, the standing quotes are always the best of what was taken,
+// every replaced bidder has its bond back at once, the Client's award matches the best quote, and the
+// ledger balances with nothing held at the end.
+const FLOOD_RUNS = Number(process.env.HOSTILE_FC_RUNS ?? 3);
+const CAP = 100;
+
+const floodScenario = fc.record({
+  junkPrices: fc.array(fc.integer({ min: 1_000, max: 5_000 }), { minLength: CAP, maxLength: CAP }),
+  flood: fc.array(
+    fc.record({
+      price: fc.integer({ min: 500, max: 5_500 }),
+      confidence: fc.option(fc.constantFrom(0, 0.5, 1), { nil: undefined }),
+    }),
+    { minLength: 1, maxLength: 30 },
+  ),
+  concurrency: fc.constantFrom(1, 4, 10),
+});
+type FloodScenario = typeof floodScenario extends fc.Arbitrary<infer V> ? V : never;
+
+let floodRound = 0;
+const flooder = (i: number) => `0x${(0xf1000000 + floodRound * 256 + i).toString(16).padStart(40, '0')}`;
+/** Prices in hundreds of minor units (at most 0.55 USDC): every bond is the floor, so each bidder funds exactly one. */
+const UNIT = 100n;
+
+async function runFloodScenario(h: Harness, k: FloodScenario): Promise<void> {
+  floodRound++;
+  const input = await h.input({ ...KINDS.auction, verificationMode: 'privacy-preserving' });
+  const { handle } = await h.create(input);
+  for (let i = 0; i <= CAP + 30; i++) {
+    await h.ledger.deposit({
+      id: `flood:${floodRound}:${i}`,
+      asset: 'USDC',
+      to: agentOwner(flooder(i)),
+      amount: FLOOR,
+    });
+  }
+  const quote = (i: number, price: number, confidence?: number) =>
+    send(
+      handle,
+      honest('quote', 0, {
+        price: (BigInt(price) * UNIT).toString(),
+        ...(confidence === undefined ? {} : { confidence }),
+      }),
+      flooder(i),
+    );
+  for (const [i, price] of k.junkPrices.entries()) assert.notEqual(await quote(i, price), 'refused');
+  assert.equal((await h.view(handle)).quotes.length, CAP);
+
+  const answers: unknown[] = new Array(k.flood.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: k.concurrency }, async () => {
+      while (next < k.flood.length) {
+        const n = next++;
+        const q = k.flood[n]!;
+        // Newcomers only: each displacement then lowers (never raises) the worst standing quote.
+        answers[n] = await quote(CAP + n, q.price, q.confidence);
+      }
+    }),
+  );
+
+  const view = await h.view(handle);
+  assert.ok(view.quotes.length <= CAP);
+  const standing = new Set(view.quotes.map((q: { bidder: string }) => q.bidder));
+  // Every bidder without a standing quote holds nothing; every standing one exactly its bond.
+  for (let i = 0; i <= CAP + 30; i++) {
+    const [available, held] = await usdcOf(h, flooder(i));
+    assert.deepEqual([available, held], standing.has(flooder(i)) ? [0n, FLOOR] : [FLOOR, 0n], flooder(i));
+  }
+  // A refused newcomer was no better than every standing quote: the cap kept the best ones.
+  const worst = view.quotes.reduce(
+    (w: bigint, q: { price: string }) => (BigInt(q.price) > w ? BigInt(q.price) : w),
+    0n,
+  );
+  for (const [n, q] of k.flood.entries()) {
+    if (answers[n] !== 'refused') continue;
+    assert.ok(
+      BigInt(q.price) * UNIT >= worst || view.quotes.length < CAP,
+      `refused ${q.price} below the worst ${worst}`,
+    );
+  }
+  const best = [...view.quotes].sort((a: { price: string }, b: { price: string }) =>
+    Number(BigInt(a.price) - BigInt(b.price)),
+  )[0]!;
+  assert.notEqual(await send(handle, honest('award', 0)), 'refused', 'the Client’s award matches');
+  const matched = await h.view(handle);
+  assert.equal(matched.status, 'matched');
+  assert.equal(matched.price, best.price);
+  await h.sleep(14 * 24 * HOUR);
+  const outcome = await handle.result();
+  assert.ok(outcome.created && isTerminal(outcome.status as ContractStatus), JSON.stringify(outcome));
+  await h.assertNothingPending(input.contractId);
+  for (let i = 0; i <= CAP + 30; i++) assert.equal((await usdcOf(h, flooder(i)))[1], 0n);
+  await h.ledger.audit();
+}
+
+test('quote floods at a full cap: a better quote always gets in, the replaced bonds come back, the ledger balances', () =>
+  withHarness(async (h) => {
+    await h.makeEligible();
+    await fc.assert(
+      fc.asyncProperty(floodScenario, (k) => runFloodScenario(h, k)),
+      { numRuns: FLOOD_RUNS, seed: SEED, endOnFailure: true },
+    );
+  }));

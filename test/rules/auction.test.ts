@@ -3,8 +3,10 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Address } from '../../workflows/rules/address';
 import {
+  beatsBest,
   bestQuote,
   checkQuote,
+  displacedQuote,
   matchOrder,
   quoteBodySchema,
   rankQuotes,
@@ -97,6 +99,44 @@ describe('ranking', () => {
         const ranked = rankQuotes(qs);
         assert.deepEqual(rankQuotes([...qs].reverse()), ranked);
         for (let i = 1; i < ranked.length; i++) assert.ok(ranked[i - 1]!.price <= ranked[i]!.price);
+      }),
+    );
+  });
+});
+
+describe('a full cap (displacedQuote)', () => {
+  test('a newcomer replaces the worst only when it ranks above it; a tie goes to the standing quote', () => {
+    const standing = [quote('a', 1, 100n, 0.5, 0), quote('b', 2, 300n, 0.5, 1), quote('c', 3, 200n, null, 2)];
+    assert.equal(displacedQuote(standing, quote('n', 9, 299n, null, 10))?.quoteId, 'b');
+    assert.equal(displacedQuote(standing, quote('n', 9, 300n, 0.6, 10))?.quoteId, 'b');
+    assert.equal(displacedQuote(standing, quote('n', 9, 300n, 0.5, 10)), null);
+    assert.equal(displacedQuote(standing, quote('n', 9, 301n, 1, 10)), null);
+    assert.equal(beatsBest(standing, quote('n', 9, 99n, null, 10)), true);
+    assert.equal(beatsBest(standing, quote('n', 9, 100n, 0.5, 10)), false);
+  });
+
+  test('property: admitting arrivals one by one at a cap keeps exactly the best `cap` of them', () => {
+    const arrival = fc.record({
+      price: fc.bigInt({ min: 1n, max: 20n }),
+      confidence: fc.option(fc.constantFrom(0, 0.5, 1), { nil: null }),
+    });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 8 }), fc.array(arrival, { maxLength: 40 }), (cap, arrivals) => {
+        let standing: Quote[] = [];
+        const all = arrivals.map((a, i) => quote(`q${i}`, i, a.price, a.confidence, i));
+        for (const q of all) {
+          if (standing.length < cap) standing.push(q);
+          else {
+            const out = displacedQuote(standing, q);
+            if (out !== null) standing = [...standing.filter((s) => s !== out), q];
+          }
+        }
+        assert.deepEqual(
+          rankQuotes(standing).map((q) => q.quoteId),
+          rankQuotes(all)
+            .slice(0, cap)
+            .map((q) => q.quoteId),
+        );
       }),
     );
   });

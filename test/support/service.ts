@@ -65,7 +65,7 @@ export async function runContractWorker(
     taskQueue,
     ledger,
     records,
-    feed: { store: feed, allowPrivate: settings.webhookAllowPrivate },
+    feed: { store: feed, allowPrivate: settings.webhookAllowPrivate, hostRate: settings.webhookHostRate },
     dataConverter: workerDataConverter(settings.payloadCodecKey),
     workflowBundle: await contractBundle(),
   });
@@ -98,6 +98,10 @@ export function testSettingsEnv(
     TEMPORAL_NAMESPACE: env.namespace ?? 'default',
     // The tests' webhook receivers listen on loopback.
     OPENCONTRACT_WEBHOOK_ALLOW_PRIVATE: '1',
+    // A benchmark whose receivers all share one host raises the per-host delivery rate.
+    ...(process.env.OPENCONTRACT_WEBHOOK_HOST_RATE
+      ? { OPENCONTRACT_WEBHOOK_HOST_RATE: process.env.OPENCONTRACT_WEBHOOK_HOST_RATE }
+      : {}),
     ...(params ? { OPENCONTRACT_PARAMS: JSON.stringify(params) } : {}),
   };
 }

@@ -9,13 +9,23 @@ import { FailureType } from '../definitions';
 import { toWire } from '../rules/money';
 import { scheduled } from './activity-proxies';
 import { isInsufficientFunds, reject, rejection } from './rejection';
-import type { Contract, HeldFunds } from './state';
+import type { AuctionQuote, Contract, HeldFunds } from './state';
 
-/** Holds `amount` as `bidder`'s bid bond, releasing its earlier quote's; 402 when it cannot fund it. */
-export async function holdBidBond(c: Contract, bidder: Address, amount: bigint): Promise<HeldFunds> {
-  const earlier = c.quotes.find((q) => q.bidder === bidder)?.bond;
+/**
+ * Holds `amount` as `bidder`'s bid bond, releasing its earlier quote's and the bond of the quote it
+ * displaces at a full cap, in the same batch; 402 when it cannot fund it (then nothing moves).
+ */
+export async function holdBidBond(
+  c: Contract,
+  bidder: Address,
+  amount: bigint,
+  displaced: AuctionQuote | null,
+): Promise<HeldFunds> {
+  const released = [c.quotes.find((q) => q.bidder === bidder)?.bond, displaced?.bond].filter(
+    (b): b is HeldFunds => b !== undefined,
+  );
   const postings = [
-    ...(earlier === undefined ? [] : [{ type: 'void' as const, holdId: earlier.holdId }]),
+    ...released.map((b) => ({ type: 'void' as const, holdId: b.holdId })),
     { type: 'hold' as const, owner: bidder, kind: 'stake' as const, amount: toWire(amount) },
   ];
   try {

@@ -7,6 +7,7 @@ import {
   checkQuotePrice,
   quoteBodySchema,
   quoteByClient,
+  type Quote,
   type QuoteRejection,
   type QuoteRejectionCode,
 } from '../rules/auction';
@@ -103,6 +104,23 @@ export function validateQuote(c: Contract, input: unknown): Rejection | null {
   );
 }
 
+/**
+ * A checked quote as it would stand if taken now: ranked by the match order against the standing
+ * quotes (it arrives after every one of them, so a tie in price and confidence goes to them).
+ */
+export function candidateQuote(c: Contract, input: QuoteInput): Quote {
+  const parsed = parseQuoteFields(input);
+  if (!parsed.ok) throw new RangeError(`a candidate quote after a failed check: ${parsed.r.message}`);
+  return {
+    quoteId: '',
+    bidder: callerOf(input)!,
+    price: parsed.fields.price,
+    confidence: parsed.fields.confidence ?? null,
+    submittedAt: Date.now(),
+    sequence: c.quoteSequence + 1,
+  };
+}
+
 /** A checked quote's price. */
 export function quotedPrice(input: QuoteInput): bigint {
   const parsed = parseQuoteFields(input);
@@ -119,8 +137,17 @@ export function admitQuote(c: Contract, input: QuoteInput): number {
   return c.nextQuoteSequence();
 }
 
-/** Records a checked quote with its held bid bond; the bidder's earlier quote, if any, is replaced. Never waits. */
-export function recordQuote(c: Contract, input: QuoteInput, bond: HeldFunds, sequence: number): AuctionQuote {
+/**
+ * Records a checked quote with its held bid bond; the bidder's earlier quote, if any, is replaced, and
+ * so is `displaced` (the worst quote a better newcomer replaces at a full cap). Never waits.
+ */
+export function recordQuote(
+  c: Contract,
+  input: QuoteInput,
+  bond: HeldFunds,
+  sequence: number,
+  displaced: AuctionQuote | null,
+): AuctionQuote {
   const bidder = callerOf(input)!;
   const parsed = parseQuoteFields(input);
   if (!parsed.ok) throw new RangeError(`recordQuote after a failed check: ${parsed.r.message}`);
@@ -135,7 +162,7 @@ export function recordQuote(c: Contract, input: QuoteInput, bond: HeldFunds, seq
     sequence,
     bond,
   };
-  c.quoted(quote);
+  c.quoted(quote, displaced);
   // Sealed bids: the log says who bid and the quote's ID, never its price or confidence.
   c.record(quoteReceivedEvent(c.eventContext(bidder), { quoteId: quote.quoteId }));
   return quote;

@@ -3,12 +3,14 @@
 // the Signal path, never again after a wait. The parties and the drawn panel are never refused for
 // headroom: the budget left once non-parties are cut off is theirs.
 import { workflowInfo } from '@temporalio/workflow';
-import { FailureType } from '../definitions';
+import { FailureType, type QuoteInput } from '../definitions';
 import type { Address } from '../rules/address';
+import { beatsBest, displacedQuote, type Quote } from '../rules/auction';
 import { BUDGET } from '../rules/budget';
+import { candidateQuote } from './bidding';
 import type { ContractMessage } from '../rules/message-names';
 import { rejection, type Rejection } from './rejection';
-import type { Contract } from './state';
+import type { AuctionQuote, Contract } from './state';
 import { callerOf, firstBroken, type Check } from './validators';
 
 /** The Client, the matched (or named) Worker, or a drawn Backup Agent. */
@@ -36,19 +38,46 @@ const headroom =
       : null;
   };
 
+/** Where a bidder's quote stands against the bidder cap: room, the worst quote it replaces, or refused. */
+export type CapPlace = { kind: 'room' } | { kind: 'replaces'; quote: AuctionQuote } | { kind: 'full' };
+
+/**
+ * A bidder already quoting, or a cap with room, takes the quote; at a full cap a newcomer's quote that
+ * ranks above the worst standing quote replaces it (rules/auction displacedQuote), any other is refused.
+ */
+export function placeAtCap(c: Contract, candidate: Quote): CapPlace {
+  const newBidder = !c.quotes.some((q) => q.bidder === candidate.bidder);
+  if (!newBidder || c.quotes.length < BUDGET.biddersPerContract) return { kind: 'room' };
+  const displaced = displacedQuote(c.quotes, candidate);
+  return displaced === null ? { kind: 'full' } : { kind: 'replaces', quote: displaced };
+}
+
+export const bidderLimit = (): Rejection =>
+  limit(
+    'bidder_limit',
+    `this auction has its ${BUDGET.biddersPerContract} bidders: a new quote must rank above the worst standing one`,
+  );
+
+/**
+ * The per-bidder cap bounds each key; the per-contract total bounds the run's history, except for a
+ * quote that would become the best (it lowers the price its bidder is bonded to; the non-party
+ * headroom still bounds those). The bidder cap never refuses a better quote (placeAtCap).
+ */
 const quoteLimits =
-  (c: Contract, bidder: Address): Check =>
+  (c: Contract, input: QuoteInput): Check =>
   () => {
-    if (c.spent.quotesOf(bidder) >= BUDGET.quotesPerBidder) {
+    const candidate = candidateQuote(c, input);
+    if (c.spent.quotesOf(candidate.bidder) >= BUDGET.quotesPerBidder) {
       return limit('quote_limit', `a bidder may quote at most ${BUDGET.quotesPerBidder} times on a contract`);
     }
-    if (c.quoteSequence >= BUDGET.quotesPerContract) {
-      return limit('quote_limit', `this auction took its ${BUDGET.quotesPerContract} quotes`);
+    if (c.quoteSequence >= BUDGET.quotesPerContract && !beatsBest(c.quotes, candidate)) {
+      // Not lasting: a better quote from the same caller would pass.
+      return limit(
+        'quote_limit_total',
+        `this auction took its ${BUDGET.quotesPerContract} quotes: only a quote better than the best is taken`,
+      );
     }
-    const newBidder = !c.quotes.some((q) => q.bidder === bidder);
-    return newBidder && c.quotes.length >= BUDGET.biddersPerContract
-      ? limit('bidder_limit', `this auction has its ${BUDGET.biddersPerContract} bidders`)
-      : null;
+    return placeAtCap(c, candidate).kind === 'full' ? bidderLimit() : null;
   };
 
 /**
@@ -92,7 +121,7 @@ export function admit(c: Contract, message: ContractMessage, input: unknown): Re
   if (caller === null) return null;
   const party = isParty(c, caller);
   const checks: Check[] = party ? [] : [headroom(c)];
-  if (message === 'quote') checks.push(quoteLimits(c, caller));
+  if (message === 'quote') checks.push(quoteLimits(c, input as QuoteInput));
   if (LOCKING.includes(message) && !party) checks.push(lockLimits(c, caller));
   if (message === 'accept') checks.push(oneAcceptAtATime(c, caller));
   return firstBroken(...checks);

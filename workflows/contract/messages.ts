@@ -70,10 +70,17 @@ import {
 } from './rejection';
 import { verifyDelivery } from './auto-verifier';
 import { votesResult } from './record';
-import { admit, mayLogRejection, settleSpending } from './budget';
+import { admit, bidderLimit, mayLogRejection, placeAtCap, settleSpending } from './budget';
 import { receipt } from './receipt';
 import { awardContract } from './auction-match';
-import { admitQuote, quotedPrice, recordQuote, validateAward, validateQuote } from './bidding';
+import {
+  admitQuote,
+  candidateQuote,
+  quotedPrice,
+  recordQuote,
+  validateAward,
+  validateQuote,
+} from './bidding';
 import { holdBidBond } from './bid-bond';
 import type { Contract } from './state';
 import { lockWorkerStake } from './worker-stake';
@@ -372,8 +379,13 @@ const quote: MessageSpec<QuoteInput> = {
     const sequence = admitQuote(c, input);
     return c.matchLock.run(async () => {
       recheck(c, input, validateQuote);
-      const bond = await holdBidBond(c, callerOf(input)!, workerStakeFor(quotedPrice(input), c.params));
-      recordQuote(c, input, bond, sequence);
+      // Quotes taken while this one waited for the lock may have filled the cap or raised the worst.
+      const place = placeAtCap(c, candidateQuote(c, input));
+      if (place.kind === 'full') reject(bidderLimit());
+      const displaced = place.kind === 'replaces' ? place.quote : null;
+      const amount = workerStakeFor(quotedPrice(input), c.params);
+      const bond = await holdBidBond(c, callerOf(input)!, amount, displaced);
+      recordQuote(c, input, bond, sequence, displaced);
     });
   },
 };

@@ -275,10 +275,12 @@ class ContractState {
     return ++this.bondSteps;
   }
 
-  /** Auctions: a checked quote replaces the bidder's earlier one; publishes (the quote count). */
-  quoted(quote: AuctionQuote): void {
-    const earlier = this.quotes.findIndex((q) => q.bidder === quote.bidder);
-    if (earlier !== -1) this.quotes.splice(earlier, 1);
+  /**
+   * Auctions: a checked quote replaces the bidder's earlier one, and the quote it displaced at a full
+   * cap (whose bond was released in the same ledger batch); publishes (the quote count).
+   */
+  quoted(quote: AuctionQuote, displaced: AuctionQuote | null = null): void {
+    this.quotes = this.quotes.filter((q) => q.bidder !== quote.bidder && q !== displaced);
     this.quotes.push(quote);
     this.publish();
   }

@@ -92,6 +92,27 @@ export function bestQuote(quotes: readonly Quote[]): Quote | undefined {
   return rankQuotes(quotes)[0];
 }
 
+/** The worst standing quote by the match order: the one a better newcomer replaces at a full cap. */
+export function worstQuote<Q extends Quote>(quotes: readonly Q[]): Q | undefined {
+  return rankQuotes(quotes).at(-1);
+}
+
+/**
+ * At a full cap, the standing quote a newcomer's `candidate` replaces: the worst, when the candidate
+ * ranks strictly above it by the match order; null when it does not (a cap never refuses a better quote,
+ * and refuses every other one). The candidate arrives last, so a tie in price and confidence loses.
+ */
+export function displacedQuote<Q extends Quote>(quotes: readonly Q[], candidate: Quote): Q | null {
+  const worst = worstQuote(quotes);
+  return worst !== undefined && compareQuotes(candidate, worst) < 0 ? worst : null;
+}
+
+/** True when `candidate` would rank above every standing quote (or there is none). */
+export function beatsBest(quotes: readonly Quote[], candidate: Quote): boolean {
+  const best = bestQuote(quotes);
+  return best === undefined || compareQuotes(candidate, best) < 0;
+}
+
 /**
  * The order in which a match is attempted when bidding closes: the best quote, then, if its bidder's
  * stake lock fails, the next best, and so on. Each bidder appears once, with its best quote.

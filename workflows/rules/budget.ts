@@ -6,7 +6,7 @@
 export const BUDGET = {
   /** Accepted quotes per bidder: its first quote and 9 replacements. */
   quotesPerBidder: 10,
-  /** Bidders holding a live quote at once. */
+  /** Bidders holding a live quote at once; at the cap a better quote replaces the worst. */
   biddersPerContract: 100,
   /** Accepted quotes per contract, replacements included. */
   quotesPerContract: 300,
@@ -28,12 +28,7 @@ export const BUDGET = {
  * Refusal codes that stay true for the caller, the message and the contract once given (the counts
  * behind them only grow), so the API may answer a repeat without asking the workflow again.
  */
-export const LASTING_REFUSALS: readonly string[] = [
-  'quote_limit',
-  'bidder_limit',
-  'lock_limit',
-  'contract_busy',
-];
+export const LASTING_REFUSALS: readonly string[] = ['quote_limit', 'lock_limit', 'contract_busy'];
 
 /** Temporal's per-run limits (server defaults) that the budget keeps clear of. */
 export const TEMPORAL_LIMITS = {
