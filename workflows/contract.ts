@@ -6,7 +6,7 @@ import { lockEscrow, runContract } from './contract/lifecycle';
 import { registerHandlers } from './contract/messages';
 import { registerArbiterHandler } from './contract/arbiter';
 import { registerOperatorHandlers } from './contract/needs-operator';
-import { writeRecord } from './contract/record';
+import { writeReadModel } from './contract/read-model';
 import { newContract } from './contract/state';
 
 export { holdReconcilerWorkflow } from './reconciler';
@@ -21,6 +21,7 @@ export async function contractWorkflow(input: ContractInput): Promise<ContractOu
   await condition(allHandlersFinished);
   const { contractId, escrow } = contract;
   if (escrow.state === 'refused') return { created: false, reason: escrow.reason, contractId };
-  await writeRecord(contract);
+  // The terminal write: the contract's durable record (docs/records.md).
+  await writeReadModel(contract);
   return { created: true, status: contract.status, contractId };
 }

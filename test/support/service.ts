@@ -161,7 +161,6 @@ export async function startAppHarness(options: { params?: object } = {}): Promis
     taskQueue: TASK_QUEUE,
     records,
     store: feedStore,
-    cursorSecret: settings.operatorToken,
     webhookAllowPrivate: false,
     projector: { intervalMs: 200 },
   });

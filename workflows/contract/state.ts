@@ -39,6 +39,7 @@ import type { Verdict } from '../rules/verdicts';
 import { BudgetSpent } from './budget-spent';
 import { WorkflowLock } from './lock';
 import { publish, publishNow, type Publication } from './observability';
+import type { ReadModelWrites } from './read-model';
 
 /** The terms as the workflow keeps them (WorkflowTermsWire decoded): ContractTerms, the materials reduced to a key-less reference. */
 export type WorkflowTerms = Omit<ContractTerms, 'supplementaryMaterials'> & {
@@ -163,6 +164,8 @@ class ContractState {
   events: ContractEvent[] = [];
   /** What observability.publish last sent and whether a change waits to be published. */
   readonly publication: Publication = { key: '', pending: false };
+  /** What the read model was last written with (read-model.ts). */
+  readonly readModel: ReadModelWrites = { key: '', version: 0, confirmed: { version: 0, events: 0 } };
   /** Serializes the messages that race for the match (accept, decline, cancel, award) and the Match Deadline. */
   readonly matchLock = new WorkflowLock();
   /** Auctions (bidding.ts): the live quotes, one per bidder, in arrival order. */
