@@ -16,7 +16,7 @@ import {
 } from '../../activities/records';
 import { startPostgres, type PostgresServer } from '../support/postgres';
 
-const TERMINAL = ['settled-fully-met', 'cancelled-absent', 'cancelled'];
+const TERMINAL = ['settled-fully-met', 'cancelled-absent', 'cancelled-by-client'];
 const OPEN = ['created', 'matched', 'under-review'];
 
 type Event = ContractRecord['events'][number];
@@ -97,11 +97,11 @@ for (const [name, config] of dialects) {
           ['created', 'matched'],
         );
         // A retried task's write (a higher version) replaces the tail a failed task wrote.
-        const retried = write('c-1', 'cancelled', 30, { from: 1, types: ['cancelled'] });
+        const retried = write('c-1', 'cancelled-by-client', 30, { from: 1, types: ['cancelled-by-client'] });
         assert.deepEqual(await store.write(retried), { outcome: 'written', storedEvents: 2 });
         assert.deepEqual(
           (await store.get('c-1'))?.events.map((e) => e.type),
-          ['created', 'cancelled'],
+          ['created', 'cancelled-by-client'],
         );
       } finally {
         await store.close();
@@ -109,7 +109,7 @@ for (const [name, config] of dialects) {
       // A second connection (another process after a restart) reads the same contract.
       const reopened = await openRecords(cfg);
       try {
-        assert.equal((await reopened.get('c-1'))?.view.status, 'cancelled');
+        assert.equal((await reopened.get('c-1'))?.view.status, 'cancelled-by-client');
       } finally {
         await reopened.close();
       }
