@@ -2,7 +2,14 @@
 // (as a ledger posting does) inside the workflow task that took it, then writes its read model through a
 // second local activity before it answers (as workflows/contract/read-model.ts does). Readers read that
 // store; the query stays registered for operators only.
-import { condition, defineQuery, defineUpdate, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  condition,
+  defineQuery,
+  defineUpdate,
+  proxyLocalActivities,
+  setHandler,
+} from '@temporalio/workflow';
 
 export const postUpdate = defineUpdate<number, [number]>('post');
 export const postedQuery = defineQuery<number>('posted');
@@ -27,5 +34,6 @@ export async function postingWorkflow(workflowId: string, postingMs: number, pos
   });
   setHandler(postedQuery, () => posted);
   await condition(() => posted >= posts);
+  await condition(allHandlersFinished);
   return posted;
 }
