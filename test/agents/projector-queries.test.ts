@@ -67,8 +67,6 @@ describe("a projector's look at a contract", () => {
     assert.ok(types.includes('contract.matched') && types.includes('contract.delivered'), types.join(', '));
 
     assert.deepEqual(await look(id), [], 'nothing new');
-    const agents = await call(app, client, 'GET', `/agents/${client.address}/contracts`);
-    assert.equal(agents.status, 200, agents.text);
     assert.equal(queries(), 0, 'the API and the projector sent no workflow query');
   });
 });
