@@ -11,9 +11,12 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
+import { temporal } from '@temporalio/proto';
 import { CONTRACT_WORKER_TUNING, STICKY_QUEUE_TIMEOUT } from '../../service/worker';
 import { createDevServerEnv } from '../support/temporal';
 import { postUpdate, postingWorkflow, type PostingActivities } from './local-activity-workflow';
+
+const { EventType } = temporal.api.enums.v1;
 
 /** More contracts at once than the worker has workflow-task slots, so tasks reach it out of order. */
 const CONTRACTS = 24;
@@ -22,7 +25,7 @@ const POSTS = 10;
 /** A ledger posting on a busy host. */
 const POSTING_MS = 100;
 /** Far above a posting's wait for a local-activity slot on a busy host; below a lost task's 10 s. */
-const ANSWERED_WITHIN_MS = 8_000;
+const ANSWERED_WITHIN_MS = 9_500;
 
 let env: TestWorkflowEnvironment;
 before(async () => {
@@ -92,6 +95,14 @@ test('Updates waiting on local activities are answered promptly while every cont
         }
         assert.equal(backwards, 0, 'a read never went backwards');
         assert.equal(await handle.result(), POSTS);
+        // A lost workflow task shows in the history as a timed-out or failed task.
+        const { events } = await handle.fetchHistory();
+        const lost = (events ?? []).filter((e) =>
+          [EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT, EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED].includes(
+            e.eventType!,
+          ),
+        );
+        assert.equal(lost.length, 0, `${workflowId}: ${lost.length} workflow tasks timed out or failed`);
         return longest;
       }),
     ),
