@@ -39,7 +39,6 @@ import type { Verdict } from '../rules/verdicts';
 import { BudgetSpent } from './budget-spent';
 import { WorkflowLock } from './lock';
 import { publish, publishNow, type Publication } from './observability';
-import type { ReadModelWrites } from './read-model';
 
 /** The terms as the workflow keeps them (WorkflowTermsWire decoded): ContractTerms, the materials reduced to a key-less reference. */
 export type WorkflowTerms = Omit<ContractTerms, 'supplementaryMaterials'> & {
@@ -103,6 +102,16 @@ export interface Snapshot {
   criteriaMet: Verdict[] | null;
   voteRows: VoteRowView[] | null;
   payment: bigint | null;
+}
+
+/** The read model's bookkeeping (read-model.ts), kept on the contract and changed only there. */
+export interface ReadModelWrites {
+  /** The state the last write carried (unchanged: no write). */
+  key: string;
+  /** The last version handed out. */
+  version: number;
+  /** The highest version the store answered, and how many events it then held. */
+  confirmed: { version: number; events: number };
 }
 
 /** Arrays read-only too: the outside reads a list, it never pushes to it. */
