@@ -6,7 +6,7 @@ import { lockEscrow, runContract } from './contract/lifecycle';
 import { registerHandlers } from './contract/messages';
 import { registerArbiterHandler } from './contract/arbiter';
 import { registerOperatorHandlers } from './contract/needs-operator';
-import { writeReadModel } from './contract/read-model';
+import { registerReadModelRebuild, writeReadModel } from './contract/read-model';
 import { newContract } from './contract/state';
 
 export { holdReconcilerWorkflow } from './reconciler';
@@ -17,6 +17,7 @@ export async function contractWorkflow(input: ContractInput): Promise<ContractOu
   registerHandlers(contract);
   registerOperatorHandlers(contract);
   registerArbiterHandler(contract);
+  registerReadModelRebuild(contract);
   if (await lockEscrow(contract)) await runContract(contract);
   await condition(allHandlersFinished);
   const { contractId, escrow } = contract;

@@ -7,7 +7,9 @@
 // events the store may lack; the store keeps only a higher version (compare-and-set), so a view never
 // goes back. A retried task's writes carry higher versions than the failed task's (the workflow's clock
 // moved on), so a write the history never kept is overwritten by the one it keeps.
+import { setHandler } from '@temporalio/workflow';
 import type { VotesResult } from '../definitions';
+import { rewriteReadModelSignal } from '../operator-messages';
 import { local } from './activity-proxies';
 import type { Contract } from './state';
 
@@ -56,4 +58,17 @@ export async function writeReadModel(c: Contract): Promise<void> {
     w.confirmed = { version, events: result.storedEvents };
     w.key = '';
   }
+}
+
+/**
+ * The operator's rebuild of a lost read model (scripts/rebuild-read-model.ts): the next write carries the
+ * whole state and log again, whatever the store answered before.
+ */
+export function registerReadModelRebuild(c: Contract): void {
+  setHandler(rewriteReadModelSignal, async () => {
+    const w = c.readModel;
+    w.key = '';
+    w.confirmed = { version: w.confirmed.version, events: 0 };
+    await writeReadModel(c);
+  });
 }
