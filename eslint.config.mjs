@@ -13,6 +13,35 @@ const NO_DRIVERS = {
   message: 'api/ holds no table, SQL or pool: open and query databases through store/.',
 };
 
+/**
+ * Reads never wake a workflow (docs/records.md): the API, the service, the stores and the feed read the
+ * contract read model, never a workflow query. The Temporal UI's queries stay registered for operators.
+ */
+const NO_WORKFLOW_QUERIES = [
+  'error',
+  {
+    selector:
+      'ImportDeclaration[source.value=/workflows\\/definitions$/] > ImportSpecifier[imported.name=/Query$/]',
+    message: 'Reads come from the contract read model (activities/records), never a workflow query.',
+  },
+  {
+    selector: "CallExpression[callee.property.name='query'][callee.object.callee.property.name='getHandle']",
+    message: 'Reads come from the contract read model (activities/records), never a workflow query.',
+  },
+  {
+    selector: "CallExpression[callee.property.name='query'][callee.object.name=/[hH]andle$/]",
+    message: 'Reads come from the contract read model (activities/records), never a workflow query.',
+  },
+  {
+    selector: "CallExpression[callee.property.name='query'][callee.object.callee.name=/[hH]andle$/]",
+    message: 'Reads come from the contract read model (activities/records), never a workflow query.',
+  },
+  {
+    selector: "MemberExpression[property.name='queryWorkflow'], CallExpression[callee.name='defineQuery']",
+    message: 'Reads come from the contract read model (activities/records), never a workflow query.',
+  },
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/**', '.temporal/**', '.data/**', '.build/**'] },
   js.configs.recommended,
@@ -68,6 +97,16 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    files: [
+      'api/**/*.ts',
+      'service/**/*.ts',
+      'store/**/*.ts',
+      'activities/agent-feed/**/*.ts',
+      'mcp/**/*.ts',
+    ],
+    rules: { 'no-restricted-syntax': NO_WORKFLOW_QUERIES },
   },
   {
     // Workflow code runs in Temporal's deterministic sandbox: no Node builtins, drivers or non-workflow SDK parts.

@@ -1,8 +1,7 @@
-// The activity that writes a terminal contract's durable record (docs/records.md). Idempotent by
-// contract id: a retry with the same record is a no-op, a different record a non-retryable failure.
-import { ApplicationFailure } from '@temporalio/common';
+// The activity that writes a contract's read model (docs/records.md): a compare-and-set on the
+// workflow's version, so a retry, a late write or an earlier task's write never takes a view back.
 import type { RecordActivities } from '../workflows/activity-interfaces';
-import { RecordConflict, type ContractRecord, type ContractRecordStore, type SaveOutcome } from './records';
+import type { ContractRecordStore } from './records';
 
 export interface RecordActivityDeps {
   records: ContractRecordStore;
@@ -10,15 +9,6 @@ export interface RecordActivityDeps {
 
 export function createRecordActivities({ records }: RecordActivityDeps): RecordActivities {
   return {
-    async recordContract(record: ContractRecord): Promise<SaveOutcome> {
-      try {
-        return await records.save(record);
-      } catch (error) {
-        if (error instanceof RecordConflict) {
-          throw ApplicationFailure.nonRetryable(error.message, 'RecordConflict');
-        }
-        throw error;
-      }
-    },
+    writeContract: (write) => records.write(write),
   };
 }

@@ -6,7 +6,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { contractWorkflowId } from '../workflows/definitions';
 import type { Hold, Ledger } from './ledger';
 import type { StrandedHoldWire } from '../workflows/activity-interfaces';
-import type { ContractRecordStore } from './records';
+import { isClosedRecord, type ContractRecordStore } from './records';
 
 /** Voids every open hold of the contract (op id `<holdId>:release`); a retry finds nothing open. */
 export async function releaseContractHolds(ledger: Ledger, contractId: string): Promise<Hold[]> {
@@ -66,7 +66,7 @@ export function contractClosedCheck(
   workflows: WorkflowDescriber,
 ): IsClosed {
   return async (contractId) => {
-    if ((await records.get(contractId)) !== undefined) return true;
+    if (isClosedRecord(await records.get(contractId))) return true;
     try {
       const described = await workflows.getHandle(contractWorkflowId(contractId)).describe();
       return described.status.name !== 'RUNNING';

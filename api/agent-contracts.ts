@@ -1,7 +1,7 @@
 // GET /agents/:address/contracts: the contracts an agent takes part in (as the feed recorded them:
 // Client, named or matched Worker, bidder, seated Backup Agent), newest first, each with its status
-// now and what the agent is expected to do next (workflows/rules/next-action.ts). Open contracts
-// are read from their workflow, closed ones from their durable record.
+// now and what the agent is expected to do next (workflows/rules/next-action.ts), read from the
+// contract read model (docs/records.md), open or closed alike.
 import type { FeedStore } from '../store/agent-feed';
 import type { AgentContractRow } from '../store/agent-feed/types';
 import {

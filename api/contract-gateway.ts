@@ -2,18 +2,14 @@
 // and the listing (api/contract-listing.ts). Temporal's own errors are turned into the API's
 // (docs/api.md "Errors") here or in the app's onError (api/error-mapping.ts).
 import type { Client, WorkflowClient, WorkflowHandle } from '@temporalio/client';
-import { QueryNotRegisteredError, WithStartWorkflowOperation } from '@temporalio/client';
+import { WithStartWorkflowOperation } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
-import type { QueryDefinition, UpdateDefinition } from '@temporalio/common';
+import type { UpdateDefinition } from '@temporalio/common';
 import {
   CONTRACT_WORKFLOW_TYPE,
-  contractQuery,
   contractWorkflowId,
   createdUpdate,
-  eventsQuery,
-  votesQuery,
   type VotesResult,
-  snapshotQuery,
   type ContractInput,
   type ContractSnapshot,
   type ContractView,
@@ -40,11 +36,11 @@ export interface ContractGateway {
    * was lost): waits, as the first call did, until the escrow is held or refused.
    */
   created(contractId: string): Promise<ContractView | undefined>;
-  /** The event log of a contract already known to exist: one query, no existence check. */
+  /** The event log of a contract already known to exist (none for an unknown one). */
   eventLog(contractId: string): Promise<ContractEvent[]>;
   /**
    * The view, the event log and the current panel's Backup Agents whose ballot is in (none once closed: no
-   * panel votes any more), in one query; undefined when no such contract exists. For next actions only: the
+   * panel votes any more), read together; undefined when no such contract exists. For next actions only: the
    * ballots are never answered to a caller (who has voted is sealed until the tally).
    */
   snapshot(contractId: string): Promise<ContractSnapshot | undefined>;
@@ -56,7 +52,8 @@ export interface ContractGateway {
    * Sends a message as an Update and returns the view after it. The Update answers a small receipt
    * (the history keeps it); a bounded message's receipt carries the view, which the API completes
    * from what it remembers of the contract (api/contract-facts-memo.ts); otherwise (a quote, an
-   * award, a contract it remembers nothing of) the view is read by query, which writes no history.
+   * award, a contract it remembers nothing of) the view is read from the read model, which the
+   * workflow wrote before it answered.
    */
   send<Arg>(
     contractId: string,
@@ -64,7 +61,7 @@ export interface ContractGateway {
     arg: Arg,
     updateId?: string,
   ): Promise<ContractView>;
-  /** Open contracts from visibility, closed ones from their records (api/contract-listing.ts). */
+  /** Open and closed contracts from the read model (api/contract-listing.ts). */
   list(filter: ListFilter): Promise<ContractPage>;
   /** True when the Temporal server answers. */
   ping(timeoutMs?: number): Promise<boolean>;
@@ -110,10 +107,9 @@ export function startContract(
 }
 
 /**
- * Reads answer from the contract's durable record once it has one (a terminal contract, whatever
- * Temporal still keeps of its workflow), else from the workflow (docs/records.md).
+ * Every read answers from the contract read model (docs/records.md): the store the workflow writes at
+ * each transition, before an Update answers. No read queries or polls a workflow.
  */
-
 export function createContractGateway({
   client,
   taskQueue,
@@ -126,7 +122,7 @@ export function createContractGateway({
   /** The deployment's key that seals listing cursors (CURSOR_KEY; api/contract-listing.ts). */
   cursorKey: Uint8Array;
 }): ContractGateway {
-  const listing = { client, records, cursorKey: listingCursorKey(cursorKey) };
+  const listing = { records, cursorKey: listingCursorKey(cursorKey) };
   const refusals = new RefusalMemo();
   const stakes = new FixedStakeMemo();
   const facts = new ContractFactsMemo();
@@ -138,38 +134,9 @@ export function createContractGateway({
   const handle = (contractId: string): WorkflowHandle =>
     client.workflow.getHandle(contractWorkflowId(contractId));
 
-  /**
-   * The read of each contract in flight: a read that arrives meanwhile shares its answer, so a crowd reading
-   * one contract costs its worker one query at a time. A message this process sent ends the sharing (the
-   * reads after it see it): send() drops the entry once its Update is answered.
-   */
-  const reading = new Map<string, Promise<ContractView | undefined>>();
-
-  function readView(contractId: string): Promise<ContractView | undefined> {
-    const shared = reading.get(contractId);
-    if (shared) return shared;
-    const read = readFresh(contractId).finally(() => {
-      if (reading.get(contractId) === read) reading.delete(contractId);
-    });
-    reading.set(contractId, read);
-    return read;
-  }
-
-  async function readFresh(contractId: string): Promise<ContractView | undefined> {
+  async function readView(contractId: string): Promise<ContractView | undefined> {
     const record = await records.get(contractId);
-    if (record) return seen(record.view);
-    const view = await queryOrNone(contractId, contractQuery);
-    return view?.created ? seen(view) : undefined;
-  }
-
-  async function queryOrNone<T>(contractId: string, query: QueryDefinition<T>): Promise<T | undefined> {
-    try {
-      return await handle(contractId).query(query);
-    } catch (err) {
-      // A workflow that failed before registering its handlers (e.g. started without the codec key).
-      if (err instanceof WorkflowNotFoundError || err instanceof QueryNotRegisteredError) return undefined;
-      throw err;
-    }
+    return record ? seen(record.view) : undefined;
   }
 
   /**
@@ -178,17 +145,13 @@ export function createContractGateway({
    */
   async function answeredView(contractId: string, answer: MessageReceipt): Promise<ContractView | undefined> {
     if (answer.view === undefined) return undefined;
-    if (isTerminal(answer.view.status)) {
-      const record = await records.get(contractId);
-      if (record) return seen(record.view);
-    }
+    if (isTerminal(answer.view.status)) return readView(contractId);
     const view = facts.complete(answer.view);
     return view && seen(view);
   }
 
   async function eventLog(contractId: string): Promise<ContractEvent[]> {
-    const record = await records.get(contractId);
-    return record ? record.events : handle(contractId).query(eventsQuery);
+    return (await records.get(contractId))?.events ?? [];
   }
 
   return {
@@ -213,17 +176,10 @@ export function createContractGateway({
 
     async snapshot(contractId) {
       const record = await records.get(contractId);
-      if (record) return { view: seen(record.view), events: record.events, ballotsCast: [] };
-      const snapshot = await queryOrNone(contractId, snapshotQuery);
-      return snapshot?.view.created ? { ...snapshot, view: seen(snapshot.view) } : undefined;
+      return record && { view: seen(record.view), events: record.events, ballotsCast: record.ballotsCast };
     },
 
-    async votes(contractId) {
-      const record = await records.get(contractId);
-      if (record) return record.votes;
-      if ((await readView(contractId)) === undefined) return undefined;
-      return handle(contractId).query(votesQuery);
-    },
+    votes: async (contractId) => (await records.get(contractId))?.votes,
 
     async earlierAnswer(contractId, updateId) {
       if (updateId === undefined) return undefined;
@@ -247,7 +203,6 @@ export function createContractGateway({
             ...(updateId ? { updateId } : {}),
           }),
         );
-        reading.delete(contractId);
       } catch (err) {
         refusals.note(contractId, update.name, caller, err);
         if (!(err instanceof WorkflowNotFoundError)) throw err;

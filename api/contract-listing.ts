@@ -1,24 +1,12 @@
-// GET /contracts (docs/records.md): open contracts from Temporal visibility, closed ones from their
-// durable records — one source per status, so a contract is listed once, and a closed one stays
-// listed after Temporal's retention. Open contracts come first (visibility's order: newest started
-// first), then closed ones (newest closed first). The cursor is opaque to callers: which source the
-// next page reads, and where in it (visibility's page token, or the last closed row's key). It is
-// sealed with an HMAC under the deployment's secret, so a forged one is refused with a 400 before
-// anything of it reaches Temporal (a made-up page token would otherwise be retried there for seconds).
+// GET /contracts (docs/records.md): every contract from the read model, open ones first (newest
+// created first), then closed ones (newest closed first) — one source per status, so a contract is
+// listed once, and a closed one stays listed after Temporal's retention. The cursor is opaque to
+// callers: which part the next page reads and the last row's key there. It is sealed with an HMAC
+// under the deployment's secret, so a forged one is refused with a 400.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Client } from '@temporalio/client';
-import { decodeTypedSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
-import { optionalTsToDate } from '@temporalio/common/lib/time';
 import { z } from 'zod';
-import type { ClosedPosition, ContractRecordStore } from '../activities/records';
+import type { ClosedPosition, ContractRecordStore, ListedRow, OpenPosition } from '../activities/records';
 import { CONTRACT_STATUSES, isTerminal, type ContractStatus } from '../workflows/rules/status';
-import { CONTRACT_WORKFLOW_TYPE } from '../workflows/definitions';
-import {
-  contractCodeKey,
-  contractStatusKey,
-  nextDeadlineKey,
-  quoteCountKey,
-} from '../workflows/search-attributes';
 import { CONTRACT_CODES } from '../workflows/rules/contract-kinds';
 import { badRequest } from './errors';
 
@@ -46,7 +34,11 @@ const OPEN_STATUSES = CONTRACT_STATUSES.filter((s) => !isTerminal(s));
 const TERMINAL_STATUSES = CONTRACT_STATUSES.filter((s) => isTerminal(s));
 
 const cursorSchema = z.discriminatedUnion('source', [
-  z.object({ filter: z.string(), source: z.literal('open'), token: z.string() }),
+  z.object({
+    filter: z.string(),
+    source: z.literal('open'),
+    after: z.object({ createdAt: z.string(), contractId: z.string() }).optional(),
+  }),
   z.object({
     filter: z.string(),
     source: z.literal('closed'),
@@ -96,56 +88,15 @@ function decodeCursor(value: string, filter: string, key: Buffer): Cursor {
   return parsed.data;
 }
 
-function quote(value: string): string {
-  return `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
-}
-
-/** The visibility query for open contracts: only those whose escrow is held carry ContractStatus. */
-export function openListQuery(filter: Omit<ListFilter, 'limit' | 'cursor'>): string {
-  const statuses = filter.status === undefined ? OPEN_STATUSES : [filter.status];
-  const clauses = [
-    `WorkflowType = ${quote(CONTRACT_WORKFLOW_TYPE)}`,
-    `ContractStatus IN (${statuses.map(quote).join(', ')})`,
-  ];
-  if (filter.contractCodes !== undefined) {
-    clauses.push(`ContractCode IN (${filter.contractCodes.map(quote).join(', ')})`);
-  }
-  return clauses.join(' AND ');
-}
-
-async function openPage(
-  client: Client,
-  filter: Omit<ListFilter, 'limit' | 'cursor'>,
-  limit: number,
-  token: string,
-): Promise<{ contracts: ListedContract[]; token: string | null }> {
-  const response = await client.workflowService.listWorkflowExecutions({
-    namespace: client.options.namespace,
-    query: openListQuery(filter),
-    pageSize: limit,
-    nextPageToken: Buffer.from(token, 'base64'),
-  });
-  const contracts: ListedContract[] = [];
-  for (const execution of response.executions) {
-    const attrs = decodeTypedSearchAttributes(execution.searchAttributes?.indexedFields);
-    const status = oneOf(CONTRACT_STATUSES, attrs.get(contractStatusKey));
-    if (status === undefined) continue;
-    contracts.push({
-      contractId: execution.execution!.workflowId!.slice('contract-'.length),
-      status,
-      contractCode: oneOf(CONTRACT_CODES, attrs.get(contractCodeKey)) ?? null,
-      nextDeadline: attrs.get(nextDeadlineKey)?.toISOString() ?? null,
-      createdAt: optionalTsToDate(execution.startTime)!.toISOString(),
-      closedAt: null,
-      quoteCount: attrs.get(quoteCountKey) ?? null,
-    });
-  }
-  const next = response.nextPageToken;
-  return { contracts, token: next && next.length > 0 ? Buffer.from(next).toString('base64') : null };
+/** A row of the read model as listed; undefined for a status or code this service never wrote. */
+function listed(row: ListedRow): ListedContract | undefined {
+  const status = oneOf(CONTRACT_STATUSES, row.status);
+  if (status === undefined) return undefined;
+  return { ...row, status, contractCode: oneOf(CONTRACT_CODES, row.contractCode) ?? null };
 }
 
 export async function listContracts(
-  { client, records, cursorKey: key }: { client: Client; records: ContractRecordStore; cursorKey: Buffer },
+  { records, cursorKey: key }: { records: ContractRecordStore; cursorKey: Buffer },
   { limit, cursor, ...filter }: ListFilter,
 ): Promise<ContractPage> {
   const filterOf = filterKey(filter);
@@ -154,36 +105,41 @@ export async function listContracts(
   let position: Cursor =
     cursor === undefined
       ? withOpen
-        ? { filter: filterOf, source: 'open', token: '' }
+        ? { filter: filterOf, source: 'open' }
         : { filter: filterOf, source: 'closed' }
       : decodeCursor(cursor, filterOf, key);
+  const codes = filter.contractCodes === undefined ? {} : { contractCodes: filter.contractCodes };
 
   const contracts: ListedContract[] = [];
   if (position.source === 'open') {
-    const page = await openPage(client, filter, limit, position.token);
-    contracts.push(...page.contracts);
-    if (page.token !== null)
-      return { contracts, nextCursor: encodeCursor({ ...position, token: page.token }, key) };
+    // One row more than the page shows: whether a next page exists, without an empty last page.
+    const open = await records.listOpen({
+      statuses: filter.status === undefined ? OPEN_STATUSES : [filter.status],
+      ...codes,
+      limit: limit + 1,
+      ...(position.after === undefined ? {} : { after: position.after }),
+    });
+    const shown = open.slice(0, limit);
+    contracts.push(...shown.map(listed).filter((c) => c !== undefined));
+    const last: OpenPosition | undefined = shown[shown.length - 1];
+    if (open.length > limit && last !== undefined) {
+      const after = { createdAt: last.createdAt, contractId: last.contractId };
+      return { contracts, nextCursor: encodeCursor({ filter: filterOf, source: 'open', after }, key) };
+    }
     if (!withClosed) return { contracts, nextCursor: null };
     position = { filter: filterOf, source: 'closed' };
     if (contracts.length >= limit) return { contracts, nextCursor: encodeCursor(position, key) };
   }
 
   const wanted = limit - contracts.length;
-  // One row more than the page shows: whether a next page exists, without an empty last page.
   const closed = await records.listClosed({
     statuses: filter.status === undefined ? TERMINAL_STATUSES : [filter.status],
-    ...(filter.contractCodes === undefined ? {} : { contractCodes: filter.contractCodes }),
+    ...codes,
     limit: wanted + 1,
     ...(position.after === undefined ? {} : { after: position.after }),
   });
   const shown = closed.slice(0, wanted);
-  for (const row of shown) {
-    const status = oneOf(CONTRACT_STATUSES, row.status);
-    if (status === undefined) continue;
-    const contractCode = oneOf(CONTRACT_CODES, row.contractCode) ?? null;
-    contracts.push({ ...row, status, contractCode, nextDeadline: null });
-  }
+  contracts.push(...shown.map(listed).filter((c) => c !== undefined));
   const last: ClosedPosition | undefined = shown[shown.length - 1];
   const more = closed.length > wanted && last !== undefined;
   return {

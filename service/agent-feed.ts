@@ -4,13 +4,13 @@
 import type { Client } from '@temporalio/client';
 import {
   createFeedProjector,
+  readModelSource,
   type FeedProjector,
   type ProjectorSettings,
 } from '../activities/agent-feed/projector';
 import type { FeedStore } from '../store/agent-feed';
 import type { Resolve } from '../activities/agent-feed/webhook-target';
 import type { ContractRecordStore } from '../activities/records';
-import { createContractGateway } from '../api/contract-gateway';
 import type { AgentFeedDeps } from '../api/deps';
 import { webhookWorkflows } from '../api/webhook-workflows';
 
@@ -25,8 +25,6 @@ export function startAgentFeed(options: {
   taskQueue: string;
   records: ContractRecordStore;
   store: FeedStore;
-  /** Seals the listing cursors of the gateway the projector reads through (CURSOR_KEY). */
-  cursorKey: Uint8Array;
   webhookAllowPrivate: boolean;
   projector?: Partial<ProjectorSettings>;
   resolve?: Resolve;
@@ -43,7 +41,7 @@ export function startAgentFeed(options: {
   });
   const projector = createFeedProjector({
     store,
-    source: createContractGateway({ client, taskQueue, records, cursorKey: options.cursorKey }),
+    source: readModelSource(records),
     ...(options.projector === undefined ? {} : { settings: options.projector }),
     onAppended: (agents) => webhooks.notify(agents),
   });

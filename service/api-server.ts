@@ -82,7 +82,6 @@ export async function startApiServer(settings: Settings, options: ApiServerOptio
     taskQueue,
     records,
     store: feedStore,
-    cursorKey: settings.cursorKey,
     webhookAllowPrivate: settings.webhookAllowPrivate,
     projector: { reminderLeadMs: settings.feedReminderLeadMs },
   });

@@ -6,7 +6,7 @@ import { lockEscrow, runContract } from './contract/lifecycle';
 import { registerHandlers } from './contract/messages';
 import { registerArbiterHandler } from './contract/arbiter';
 import { registerOperatorHandlers } from './contract/needs-operator';
-import { writeRecord } from './contract/record';
+import { registerReadModelRebuild, writeReadModel } from './contract/read-model';
 import { newContract } from './contract/state';
 
 export { holdReconcilerWorkflow } from './reconciler';
@@ -17,10 +17,12 @@ export async function contractWorkflow(input: ContractInput): Promise<ContractOu
   registerHandlers(contract);
   registerOperatorHandlers(contract);
   registerArbiterHandler(contract);
+  registerReadModelRebuild(contract);
   if (await lockEscrow(contract)) await runContract(contract);
   await condition(allHandlersFinished);
   const { contractId, escrow } = contract;
   if (escrow.state === 'refused') return { created: false, reason: escrow.reason, contractId };
-  await writeRecord(contract);
+  // The terminal write: the contract's durable record (docs/records.md).
+  await writeReadModel(contract);
   return { created: true, status: contract.status, contractId };
 }

@@ -1,6 +1,6 @@
 // The operator's messages to a contract workflow (docs/operations.md): resolve a money step the ledger
-// refused for good. Sent by the API's operator routes only (operator token); sandbox-safe.
-import { defineQuery, defineUpdate } from '@temporalio/workflow';
+// refused for good; write a lost read model again. Sent by the API's operator routes only (operator token); sandbox-safe.
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { OperatorAction } from './rules/events';
 import type { ContractStatus } from './rules/status';
 
@@ -29,6 +29,9 @@ export const OPERATOR_ACTIONS: readonly OperatorAction[] = ['retry', 'release'];
 
 export const resolveStuckUpdate = defineUpdate<ResolveStuckResult, [ResolveStuckInput]>('resolveStuck');
 export const needsOperatorQuery = defineQuery<StuckStep | null>('needsOperator');
+
+/** Writes the contract's read model again from the start (a lost read model: docs/records.md). */
+export const rewriteReadModelSignal = defineSignal('rewriteReadModel');
 
 /** The trusted arbiter's verdicts: one `met` or `not met` per criterion, in criterion order. */
 export interface ArbiterVerdictsInput {

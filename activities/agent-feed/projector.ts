@@ -1,21 +1,32 @@
-// Fills the agent feed from the contracts' event logs, outside the workflow (it adds no history event):
-// a contract is read (its snapshot: view, log and ballots in one query, or its durable record once closed) and what is new
-// since the last projection is written in one compare-and-set transaction, so any number of
-// projectors (one per API process) write each entry once. A contract is looked at while it is hot
-// (the API touches it on every message it sends), once its next deadline or reminder falls due, and
-// in a slow sweep of every open contract that catches what happens without a message (a draw that
-// waited for eligible agents, a restart of every process). Looks are queries the workers answer, so
-// both are paced: a hot contract that shows nothing new is looked at half as often each time (from
+// Fills the agent feed from the contracts' read model (docs/records.md), outside the workflow: a
+// contract's row (view, log and ballots, as its workflow last wrote them) is read and what is new since
+// the last projection is written in one compare-and-set transaction, so any number of projectors (one per
+// API process) write each entry once. No look queries or wakes a workflow: a look is two database reads.
+// A contract is looked at while it is hot (the API touches it on every message it sends), once its next
+// deadline or reminder falls due, and in a slow sweep of every open contract that catches what happens
+// without a message (a timer's transition, a draw that waited for eligible agents, a restart). Looks are
+// paced all the same: a hot contract that shows nothing new is looked at half as often each time (from
 // `intervalMs` up to `hotMaxGapMs`), its turn kept in the store so that one projector of all takes each
 // look, and the sweep looks at no more than `sweepBatch` contracts a pass.
 import type { ContractSnapshot } from '../../workflows/definitions';
 import { panelVoting } from '../../workflows/rules/next-action';
 import { projectContract } from './project';
 import type { FeedStore } from '../../store/agent-feed';
+import type { ContractRecordStore } from '../records';
 
 export interface ContractSource {
-  /** The view, the event log and who of the current panel has voted (one query); undefined when none exists. */
+  /** The view, the event log and who of the current panel has voted; undefined when none exists. */
   snapshot(contractId: string): Promise<ContractSnapshot | undefined>;
+}
+
+/** The projector's source: the contract read model. */
+export function readModelSource(records: Pick<ContractRecordStore, 'get'>): ContractSource {
+  return {
+    async snapshot(contractId) {
+      const record = await records.get(contractId);
+      return record && { view: record.view, events: record.events, ballotsCast: record.ballotsCast };
+    },
+  };
 }
 
 export interface ProjectorSettings {

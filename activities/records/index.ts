@@ -1,4 +1,4 @@
-// Opens the contract record store beside the ledger: the same SQLite file, or the same PostgreSQL
+// Opens the contract read model beside the ledger: the same SQLite file, or the same PostgreSQL
 // database and schema (docs/records.md).
 import { openPostgresPool } from '../../store/postgres/pool';
 import type { LedgerConfig } from '../ledger';
@@ -12,9 +12,13 @@ export type {
   ClosedQuery,
   ContractRecord,
   ContractRecordStore,
-  SaveOutcome,
+  ContractWrite,
+  ContractWriteResult,
+  ListedRow,
+  OpenPosition,
+  OpenQuery,
 } from './types';
-export { RecordConflict } from './types';
+export { isClosedRecord } from './types';
 
 export async function openRecords(config: LedgerConfig): Promise<ContractRecordStore> {
   if (config.kind === 'sqlite') return openSqliteRecords(config.path);

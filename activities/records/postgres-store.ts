@@ -1,49 +1,109 @@
-// Contract records in the ledger's PostgreSQL database and schema (a pool of their own).
+// The contract read model in the ledger's PostgreSQL database and schema (a pool of its own). A write
+// is one transaction: the view row is created if missing and locked, its version compared, the log's
+// tail replaced, the row updated; concurrent writes of one contract queue on the row's lock.
 import type { PostgresPool } from '../../store/postgres/pool';
 import { createTables } from '../../store/postgres/pool';
-import { closedFromRow, closedListingSql, postgresDialect, type ClosedRow } from './listing';
-import type { ContractRecord, ContractRecordStore } from './types';
-import { RECORD_TABLE, saveRecord } from './types';
+import {
+  closedFromRow,
+  listedFromRow,
+  listingSql,
+  postgresDialect,
+  readModelTables,
+  upsertViewSql,
+} from './listing';
+import type { ListedDbRow } from './listing';
+import type { ContractRecordStore, ContractWrite, ContractWriteResult, StoredHead } from './types';
+import { judgeWrite, recordOf, viewRow } from './types';
+
+async function writeIn(pool: PostgresPool, w: ContractWrite): Promise<ContractWriteResult> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    // A placeholder (version -1, no events) makes the row lockable on a contract's first write.
+    await client.query(
+      `INSERT INTO contract_views (contract_id, version, status, created_at, event_count, body)
+       VALUES ($1, -1, '', '', 0, '') ON CONFLICT (contract_id) DO NOTHING`,
+      [w.contractId],
+    );
+    const { rows } = await client.query<{ version: string; events: number }>(
+      'SELECT version, event_count AS events FROM contract_views WHERE contract_id = $1 FOR UPDATE',
+      [w.contractId],
+    );
+    const stored: StoredHead | undefined =
+      rows[0] === undefined || Number(rows[0].version) < 0
+        ? undefined
+        : { version: Number(rows[0].version), events: rows[0].events };
+    const result = judgeWrite(stored, w);
+    if (result.outcome !== 'written') {
+      await client.query('ROLLBACK');
+      return result;
+    }
+    await client.query('DELETE FROM contract_view_events WHERE contract_id = $1 AND seq >= $2', [
+      w.contractId,
+      w.from,
+    ]);
+    for (const [i, e] of w.events.entries()) {
+      await client.query('INSERT INTO contract_view_events (contract_id, seq, body) VALUES ($1, $2, $3)', [
+        w.contractId,
+        w.from + i,
+        JSON.stringify(e),
+      ]);
+    }
+    const row = viewRow(w);
+    await client.query(upsertViewSql(postgresDialect), [
+      w.contractId,
+      w.version,
+      row.status,
+      row.contractCode,
+      row.createdAt,
+      row.terminal ? new Date().toISOString() : null,
+      row.nextDeadline,
+      row.quoteCount,
+      row.events,
+      row.body,
+    ]);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
 
 export async function openPostgresRecords(pool: PostgresPool): Promise<ContractRecordStore> {
-  await createTables(pool, `${RECORD_TABLE};\n${postgresDialect.closedIndex}`);
-  const select = async (contractId: string) => {
-    const { rows } = await pool.query<{ body: string }>(
-      'SELECT body FROM contract_records WHERE contract_id = $1',
-      [contractId],
-    );
-    return rows[0]?.body;
+  await createTables(pool, readModelTables(postgresDialect));
+  const list = async (order: 'created_at' | 'closed_at', query: Parameters<typeof listingSql>[2]) => {
+    const { sql, params } = listingSql(postgresDialect, order, query);
+    return (await pool.query<ListedDbRow>(sql, params)).rows;
   };
   return {
-    save(record: ContractRecord) {
-      const id = record.contractId;
-      return saveRecord(record, {
-        insert: async (status, body) => {
-          const { rowCount } = await pool.query(
-            `INSERT INTO contract_records (contract_id, status, body, recorded_at) VALUES ($1, $2, $3, $4)
-             ON CONFLICT (contract_id) DO NOTHING`,
-            [id, status, body, new Date().toISOString()],
-          );
-          return rowCount === 1;
-        },
-        body: async () => (await select(id))!,
-        replace: async (stored, status, body) => {
-          const { rowCount } = await pool.query(
-            'UPDATE contract_records SET status = $1, body = $2 WHERE contract_id = $3 AND body = $4',
-            [status, body, id, stored],
-          );
-          return rowCount === 1;
-        },
-      });
-    },
+    write: (w) => writeIn(pool, w),
     async get(contractId) {
-      const body = await select(contractId);
-      return body === undefined ? undefined : (JSON.parse(body) as ContractRecord);
+      // One statement: the view and the log of the same write (one snapshot).
+      const { rows } = await pool.query<{ version: string; body: string; events: string[] | null }>(
+        `SELECT v.version, v.body,
+           (SELECT array_agg(e.body ORDER BY e.seq) FROM contract_view_events e WHERE e.contract_id = v.contract_id) AS events
+         FROM contract_views v WHERE v.contract_id = $1 AND v.version >= 0`,
+        [contractId],
+      );
+      const row = rows[0];
+      return row === undefined ? undefined : recordOf(contractId, row.version, row.body, row.events ?? []);
     },
-    async listClosed(query) {
-      const { sql, params } = closedListingSql(postgresDialect, query);
-      const { rows } = await pool.query<ClosedRow>(sql, params);
-      return rows.map(closedFromRow);
+    async listOpen({ after, ...query }) {
+      const page = await list('created_at', {
+        ...query,
+        ...(after === undefined ? {} : { after: { at: after.createdAt, contractId: after.contractId } }),
+      });
+      return page.map(listedFromRow);
+    },
+    async listClosed({ after, ...query }) {
+      const page = await list('closed_at', {
+        ...query,
+        ...(after === undefined ? {} : { after: { at: after.closedAt, contractId: after.contractId } }),
+      });
+      return page.map(closedFromRow);
     },
     close: () => pool.end(),
   };

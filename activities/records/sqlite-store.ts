@@ -1,46 +1,87 @@
-// Contract records in the ledger's SQLite file (a connection of their own, WAL like the ledger's).
+// The contract read model in the ledger's SQLite file (a connection of its own, WAL like the ledger's).
+// A write is one synchronous transaction: compare the version, replace the log's tail, upsert the view.
 import Database from 'better-sqlite3';
-import { closedFromRow, closedListingSql, sqliteDialect, type ClosedRow } from './listing';
-import type { ContractRecord, ContractRecordStore, SaveOutcome } from './types';
-import { RECORD_TABLE, saveRecord } from './types';
+import {
+  closedFromRow,
+  listedFromRow,
+  listingSql,
+  readModelTables,
+  sqliteDialect,
+  upsertViewSql,
+} from './listing';
+import type { ListedDbRow } from './listing';
+import type { ContractRecordStore, ContractWrite, ContractWriteResult, StoredHead } from './types';
+import { judgeWrite, recordOf, viewRow } from './types';
 
 export function openSqliteRecords(path: string): ContractRecordStore {
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('busy_timeout = 10000');
-  db.exec(RECORD_TABLE);
-  db.exec(sqliteDialect.closedIndex);
-  const insert = db.prepare(
-    `INSERT INTO contract_records (contract_id, status, body, recorded_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT (contract_id) DO NOTHING`,
+  db.exec(readModelTables(sqliteDialect));
+  const head = db.prepare<[string], StoredHead>(
+    'SELECT version, event_count AS events FROM contract_views WHERE contract_id = ?',
   );
-  const select = db.prepare<[string], { body: string }>(
-    'SELECT body FROM contract_records WHERE contract_id = ?',
+  const dropTail = db.prepare('DELETE FROM contract_view_events WHERE contract_id = ? AND seq >= ?');
+  const insertEvent = db.prepare(
+    'INSERT INTO contract_view_events (contract_id, seq, body) VALUES (?, ?, ?)',
   );
-  const replace = db.prepare(
-    'UPDATE contract_records SET status = ?, body = ? WHERE contract_id = ? AND body = ?',
+  const upsert = db.prepare(upsertViewSql(sqliteDialect));
+  const selectView = db.prepare<[string], { version: number; body: string }>(
+    'SELECT version, body FROM contract_views WHERE contract_id = ?',
   );
+  const selectEvents = db
+    .prepare<[string], { body: string }>(
+      'SELECT body FROM contract_view_events WHERE contract_id = ? ORDER BY seq',
+    )
+    .pluck();
+  // Read as one snapshot: the view and the log of the same write.
+  const read = db.transaction((contractId: string) => {
+    const row = selectView.get(contractId);
+    if (row === undefined) return undefined;
+    return recordOf(contractId, row.version, row.body, selectEvents.all(contractId) as unknown as string[]);
+  });
+  const write = db.transaction((w: ContractWrite): ContractWriteResult => {
+    const result = judgeWrite(head.get(w.contractId), w);
+    if (result.outcome !== 'written') return result;
+    dropTail.run(w.contractId, w.from);
+    w.events.forEach((e, i) => insertEvent.run(w.contractId, w.from + i, JSON.stringify(e)));
+    const row = viewRow(w);
+    upsert.run(
+      w.contractId,
+      w.version,
+      row.status,
+      row.contractCode,
+      row.createdAt,
+      row.terminal ? new Date().toISOString() : null,
+      row.nextDeadline,
+      row.quoteCount,
+      row.events,
+      row.body,
+    );
+    return result;
+  });
+  const list = (order: 'created_at' | 'closed_at', query: Parameters<typeof listingSql>[2]) => {
+    const { sql, params } = listingSql(sqliteDialect, order, query);
+    return db.prepare<unknown[], ListedDbRow>(sql).all(...params);
+  };
   return {
-    // async: a conflict is a rejected promise, as on PostgreSQL, never a synchronous throw.
-    save(record: ContractRecord): Promise<SaveOutcome> {
-      const id = record.contractId;
-      return saveRecord(record, {
-        insert: async (status, body) => insert.run(id, status, body, new Date().toISOString()).changes === 1,
-        body: async () => select.get(id)!.body,
-        replace: async (stored, status, body) => replace.run(status, body, id, stored).changes === 1,
+    // async: an error is a rejected promise, as on PostgreSQL, never a synchronous throw.
+    write: async (w) => write.immediate(w),
+    get: async (contractId) => read(contractId),
+    async listOpen({ after, ...query }) {
+      const page = list('created_at', {
+        ...query,
+        ...(after === undefined ? {} : { after: { at: after.createdAt, contractId: after.contractId } }),
       });
+      return page.map(listedFromRow);
     },
-    async get(contractId) {
-      const row = select.get(contractId);
-      return row ? (JSON.parse(row.body) as ContractRecord) : undefined;
-    },
-    async listClosed(query) {
-      const { sql, params } = closedListingSql(sqliteDialect, query);
-      return db
-        .prepare<unknown[], ClosedRow>(sql)
-        .all(...params)
-        .map(closedFromRow);
+    async listClosed({ after, ...query }) {
+      const page = list('closed_at', {
+        ...query,
+        ...(after === undefined ? {} : { after: { at: after.closedAt, contractId: after.contractId } }),
+      });
+      return page.map(closedFromRow);
     },
     async close() {
       db.close();

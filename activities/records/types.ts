@@ -1,19 +1,25 @@
-// The store of contracts' durable records (docs/records.md): its listing, its rows and its conflicts.
-// The record itself is defined beside the activity that writes it (workflows/activity-interfaces).
-import type { ContractRecord, SaveOutcome } from '../../workflows/activity-interfaces';
+// The contract read model's store (docs/records.md): every contract's current view, its append-only
+// event log and its vote rows, as its workflow wrote them, and the listings read from them. The row
+// and write shapes are defined beside the activity that writes them (workflows/activity-interfaces).
+import type { ContractRecord, ContractWrite, ContractWriteResult } from '../../workflows/activity-interfaces';
+import { isTerminal, type ContractStatus } from '../../workflows/rules/status';
 
-export type { ContractRecord, RecordWriter, SaveOutcome } from '../../workflows/activity-interfaces';
+export type { ContractRecord, ContractWrite, ContractWriteResult } from '../../workflows/activity-interfaces';
 
-/** A closed contract as the listing shows it (docs/records.md). */
-export interface ClosedContract {
+/** A contract as the listing shows it (docs/records.md). */
+export interface ListedRow {
   contractId: string;
   status: string;
   contractCode: string | null;
   createdAt: string;
-  /** When its record was written: the listing's order, newest first. */
-  closedAt: string;
+  /** When its terminal status was written (null while open): closed contracts' order, newest first. */
+  closedAt: string | null;
+  nextDeadline: string | null;
   quoteCount: number | null;
 }
+
+/** A closed contract as the listing shows it. */
+export type ClosedContract = ListedRow & { closedAt: string };
 
 /** Where a page of closed contracts starts: after this row in (closedAt, contractId) descending order. */
 export interface ClosedPosition {
@@ -21,17 +27,29 @@ export interface ClosedPosition {
   contractId: string;
 }
 
-export interface ClosedQuery {
-  statuses?: readonly string[];
-  contractCodes?: readonly string[];
-  limit: number;
-  after?: ClosedPosition;
+/** Where a page of open contracts starts: after this row in (createdAt, contractId) descending order. */
+export interface OpenPosition {
+  createdAt: string;
+  contractId: string;
 }
 
+export interface ListQuery<P> {
+  statuses: readonly string[];
+  contractCodes?: readonly string[];
+  limit: number;
+  after?: P;
+}
+
+export type ClosedQuery = ListQuery<ClosedPosition>;
+export type OpenQuery = ListQuery<OpenPosition>;
+
 export interface ContractRecordStore {
-  /** Stores a record; a different record under the same contract id is refused (RecordConflict). */
-  save(record: ContractRecord): Promise<SaveOutcome>;
+  /** Keeps a write whose version is above the stored one, its events replacing the log from `from` on. */
+  write(write: ContractWrite): Promise<ContractWriteResult>;
+  /** The contract as last written, open or closed; undefined when none was written (or never created). */
   get(contractId: string): Promise<ContractRecord | undefined>;
+  /** Open contracts, newest created first, ties by contract id (descending); keyset paging. */
+  listOpen(query: OpenQuery): Promise<ListedRow[]>;
   /**
    * Closed contracts, newest closed first, ties by contract id (descending). Keyset paging: a page
    * that starts `after` a row never repeats or skips a row because of an insert in between.
@@ -40,59 +58,54 @@ export interface ContractRecordStore {
   close(): Promise<void>;
 }
 
-export class RecordConflict extends Error {
-  constructor(readonly contractId: string) {
-    super(`contract ${contractId} already has a different record`);
-    this.name = 'RecordConflict';
-  }
+/** A contract's read model at a terminal status: its durable record. */
+export function isClosedRecord(record: ContractRecord | undefined): record is ContractRecord {
+  return record !== undefined && isTerminal(record.view.status as ContractStatus);
 }
 
-/** The table both dialects share word for word. */
-export const RECORD_TABLE = `CREATE TABLE IF NOT EXISTS contract_records (
-  contract_id TEXT PRIMARY KEY,
-  status TEXT NOT NULL,
-  body TEXT NOT NULL,
-  recorded_at TEXT NOT NULL
-)`;
-
-export function encodeRecord(record: ContractRecord): string {
-  return JSON.stringify(record);
+/** What the store holds of a contract before a write: its version and how many events. */
+export interface StoredHead {
+  version: number;
+  events: number;
 }
 
-/** What a store does with one contract's row (each dialect's statements). */
-export interface RecordRow {
-  /** Inserts the row unless one exists; true when it inserted. */
-  insert(status: string, body: string): Promise<boolean>;
-  /** The stored body (the row exists). */
-  body(): Promise<string>;
-  /** Replaces the body if it is still `stored`; true when it did. */
-  replace(stored: string, status: string, body: string): Promise<boolean>;
+/** The compare-and-set of a write against what is stored (both dialects). */
+export function judgeWrite(stored: StoredHead | undefined, write: ContractWrite): ContractWriteResult {
+  const storedEvents = stored?.events ?? 0;
+  if (stored !== undefined && stored.version >= write.version) return { outcome: 'stale', storedEvents };
+  if (write.from > storedEvents) return { outcome: 'gap', storedEvents };
+  return { outcome: 'written', storedEvents: write.from + write.events.length };
 }
 
-/** Judges a row already there: same body is a retry, a later task of the same run replaces it. */
-function judgeExisting(record: ContractRecord, storedBody: string): 'unchanged' | 'rewrite' {
-  if (storedBody === encodeRecord(record)) return 'unchanged';
-  const stored = (JSON.parse(storedBody) as ContractRecord).writer;
-  const writer = record.writer;
-  if (
-    writer === undefined ||
-    stored === undefined ||
-    writer.runId !== stored.runId ||
-    writer.at === stored.at
-  )
-    throw new RecordConflict(record.contractId);
-  return writer.at > stored.at ? 'rewrite' : 'unchanged';
+/** The view row's columns of a write (both dialects), `closed_at` aside. */
+export function viewRow(write: ContractWrite) {
+  const { view } = write;
+  return {
+    status: view.status,
+    contractCode: view.contractCode,
+    createdAt: view.createdAt,
+    nextDeadline: view.nextDeadline?.at ?? null,
+    quoteCount: view.quoteCount,
+    events: write.from + write.events.length,
+    body: JSON.stringify({ view, votes: write.votes, ballotsCast: write.ballotsCast }),
+    terminal: isTerminal(view.status),
+  };
 }
 
-/** Saves a record through a dialect's row statements (RecordConflict for a different record). */
-export async function saveRecord(record: ContractRecord, row: RecordRow): Promise<SaveOutcome> {
-  const body = encodeRecord(record);
-  const status = record.view.status;
-  if (await row.insert(status, body)) return 'saved';
-  // Compare-and-set: a concurrent rewrite in between is judged again.
-  for (;;) {
-    const stored = await row.body();
-    if (judgeExisting(record, stored) === 'unchanged') return 'unchanged';
-    if (await row.replace(stored, status, body)) return 'rewritten';
-  }
+/** The record a view row and its events read back as. */
+export function recordOf(
+  contractId: string,
+  version: number | string,
+  body: string,
+  events: readonly string[],
+): ContractRecord {
+  const { view, votes, ballotsCast } = JSON.parse(body) as Omit<ContractRecord, 'contractId' | 'events'>;
+  return {
+    contractId,
+    version: Number(version),
+    view,
+    votes,
+    ballotsCast,
+    events: events.map((e) => JSON.parse(e) as ContractRecord['events'][number]),
+  };
 }

@@ -1,9 +1,9 @@
 // GET /contracts/:id/events/stream: the content-free event log as Server-Sent Events (docs/scoring.md §6). The
-// events already logged are sent first, then each new one as the workflow records it (the `events`
-// query, polled). Each message's `id` is the event's 1-based position in the log, so a client that
-// reconnects with `Last-Event-ID` gets only what it missed. The stream ends with an `end` message once
-// the contract is terminal (a reconnect after that is answered 204: EventSource stops retrying), when
-// the client disconnects, or after `maxDurationMs` (the client reconnects and resumes).
+// events already logged are sent first, then each new one as the workflow records it (the read model's
+// log, polled: a database read, docs/records.md). Each message's `id` is the event's 1-based position in
+// the log, so a client that reconnects with `Last-Event-ID` gets only what it missed. The stream ends with
+// an `end` message once the contract is terminal (a reconnect after that is answered 204: EventSource stops
+// retrying), when the client disconnects, or after `maxDurationMs` (the client reconnects and resumes).
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { accessRoute } from '../route-access';
 import { streamSSE } from 'hono/streaming';

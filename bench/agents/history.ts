@@ -1,7 +1,7 @@
 // History events of the FDP happy path (create, accept, deliver, approve, settle) on the dev server, with
 // the agent feed running: its projector reads each contract while it is hot, the named Worker's feed
-// is read, a webhook of the Worker receives every entry. The feed writes no history event (it only
-// queries); this counts the contract workflow's events to show it. Run: npx tsx bench/agents/history.ts
+// is read, a webhook of the Worker receives every entry. The feed writes no history event (it reads the
+// contract read model); this counts the contract workflow's events to show it. Run: npx tsx bench/agents/history.ts
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { contractWorkflowId } from '../../workflows/definitions';

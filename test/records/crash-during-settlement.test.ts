@@ -3,7 +3,9 @@
 // itself; Temporal retries the activity on a fresh worker once its start-to-close timeout passes.
 // The retry posts nothing (same operation ids), the contract settles once, the balances are exact.
 // The same with the worker killed after writing the durable record: the retried task writes it again
-// (a later task of the same run: the store takes the rewrite) and the workflow completes. And the
+// (a higher version: the store takes the rewrite) and the workflow completes. The worker killed before
+// a transition's read-model write: reads show the contract as it was until a fresh worker retries the
+// task, which writes it. And the
 // worker killed right after a direct award's stake lock, a local activity inside the accept's task:
 // the retried task locks it again under the same id, so one stake is held and the accept answers;
 // the same for the Client's Dispute Bond.
@@ -43,9 +45,18 @@ after(async () => {
 });
 
 /** Starts the crashing worker (it bundles, then polls); the returned promise settles when it dies. */
+type CrashActivity = 'settle' | 'writeContract' | 'lockStake' | 'lockBond';
+
+/** When a `writeContract` crash strikes: at the write of this status, after (default) or before it commits. */
+interface CrashPoint {
+  whenStatus?: string;
+  before?: boolean;
+}
+
 function startCrashingWorker(
   settingsEnv: NodeJS.ProcessEnv,
-  activity: 'settle' | 'recordContract' | 'lockStake' | 'lockBond',
+  activity: CrashActivity,
+  point: CrashPoint = {},
 ) {
   const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'crashing-worker.ts')], {
     env: {
@@ -53,6 +64,8 @@ function startCrashingWorker(
       ...settingsEnv,
       CRASH_TASK_QUEUE: TASK_QUEUE,
       CRASH_ACTIVITY: activity,
+      ...(point.whenStatus === undefined ? {} : { CRASH_WHEN_STATUS: point.whenStatus }),
+      ...(point.before ? { CRASH_BEFORE: '1' } : {}),
       LOG_LEVEL: 'WARN',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -71,13 +84,13 @@ const usdc = async (address: string) => (await ledger.balances(agentOwner(addres
  * `activity` committed: the money has moved already. `approving` settles once a fresh worker finishes.
  */
 /** The API (no worker of its own), the ledger, a crashing worker, and a funded Client and Worker. */
-async function partiesWithCrashingWorker(activity: 'settle' | 'recordContract' | 'lockStake' | 'lockBond') {
+async function partiesWithCrashingWorker(activity: CrashActivity, point: CrashPoint = {}) {
   // A short recruitment window: a dispute that finds no panel goes to the operator within seconds.
   const settingsEnv = testSettingsEnv(env, dir, { baRecruitmentWindow: 3_000 });
   const settings = loadSettings(settingsEnv);
   ledger ??= await openLedger(settings.ledger);
   api ??= await startApiServer(settings, { env: settingsEnv, taskQueue: TASK_QUEUE });
-  const crashed = startCrashingWorker(settingsEnv, activity);
+  const crashed = startCrashingWorker(settingsEnv, activity, point);
 
   const operator = createOperatorClient({ baseUrl: api.url, token: settings.operatorToken });
   const client = createAgentClient({ baseUrl: api.url, privateKey: randomPrivateKey() });
@@ -98,8 +111,9 @@ async function crashOf(crashed: Promise<[number | null, NodeJS.Signals | null]>,
   assert.equal(signal, 'SIGKILL');
 }
 
-async function approvedIntoCrash(activity: 'settle' | 'recordContract') {
-  const { settings, crashed, client, worker } = await partiesWithCrashingWorker(activity);
+async function approvedIntoCrash(activity: 'settle' | 'writeContract') {
+  const point = activity === 'writeContract' ? { whenStatus: 'settled-fully-met' } : {};
+  const { settings, crashed, client, worker } = await partiesWithCrashingWorker(activity, point);
   const { contractId: id } = await client.createContract(fixedTerms(worker.address));
   await worker.accept(id);
   await worker.deliver(id, DELIVERY);
@@ -154,18 +168,56 @@ test('a worker killed after the settle commit: the retry posts nothing twice, th
   assert.equal((await recordOf(run.settings, run.id))?.view.status, 'settled-fully-met');
 });
 
-test('a worker killed after writing the record (a local activity): the retried task rewrites it, money moves once', async () => {
-  const run = await approvedIntoCrash('recordContract');
+test('a worker killed after writing the durable record (a local activity): the retried task rewrites it, money moves once', async () => {
+  const run = await approvedIntoCrash('writeContract');
   const first = await recordOf(run.settings, run.id);
   assert.equal(first?.view.status, 'settled-fully-met');
-  assert.ok(first?.writer, 'the record names its writer');
   await settlesOnceOnFreshWorker(run);
   const last = await recordOf(run.settings, run.id);
   assert.equal(last?.view.status, 'settled-fully-met');
-  assert.equal(last?.writer?.runId, first.writer.runId, 'the same run rewrote it');
-  assert.ok(last.writer.at > first.writer.at, 'the retried task, later by the workflow clock, wrote it');
+  assert.ok(last.version > first.version, 'the retried task, later by the workflow clock, wrote it again');
   const settled = last.events.filter((e) => e.type === 'contract.settled');
-  assert.equal(settled.length, 1, "the record is one task's, never a mix");
+  assert.equal(settled.length, 1, "the log is one task's, never a mix");
+});
+
+test('a worker killed between a transition and its read-model write: the view catches up on a fresh worker', async () => {
+  const { settings, crashed, client, worker } = await partiesWithCrashingWorker('writeContract', {
+    whenStatus: 'under-review',
+    before: true,
+  });
+  const { contractId: id } = await client.createContract(fixedTerms(worker.address));
+  await worker.accept(id);
+  const delivering = worker.deliver(id, DELIVERY).catch((err: unknown) => err);
+  await crashOf(crashed, delivering);
+  // The delivery took effect in the dead worker's task, which never completed: the read model still
+  // shows the contract as it was, and so does every read.
+  assert.equal((await recordOf(settings, id))?.view.status, 'matched');
+  assert.equal((await client.getContract(id)).status, 'matched');
+
+  const fresh = await runContractWorker(env, ledger, settings);
+  try {
+    const answered = await delivering;
+    if (answered instanceof Error) {
+      // The answer was lost with the worker: the retried task took the delivery, a second one is refused.
+      await worker
+        .deliver(id, DELIVERY)
+        .catch((err: unknown) => assert.ok(err instanceof AgentApiError && err.status === 409, String(err)));
+    }
+    const view = await eventually(
+      () => client.getContract(id),
+      (v) => v.status === 'under-review',
+      90_000,
+    );
+    assert.equal(view.status, 'under-review');
+    const { events } = await client.getEvents(id);
+    assert.equal(events.filter((e) => e.type === 'contract.delivered').length, 1);
+    await client.approve(id);
+    assert.equal((await client.getContract(id)).status, 'settled-fully-met');
+  } finally {
+    await fresh.stop();
+  }
+  assert.deepEqual(await usdc(client.address), settledBalances.client);
+  assert.deepEqual(await usdc(worker.address), settledBalances.worker);
 });
 
 test("a worker killed after a direct award's stake lock (a local activity): one stake held, the accept answers", async () => {

@@ -1,6 +1,7 @@
 // A contract worker in its own process whose `settle` activity (or CRASH_ACTIVITY) dies the hard way:
-// it runs the real activity (the ledger batch or the record commits) and then SIGKILLs its own process
-// before the reply reaches Temporal. The worker-crash tests (crash-during-settlement.test.ts) run it
+// it runs the real activity (the ledger batch or the read model's write commits) and then SIGKILLs its
+// own process before the reply reaches Temporal; with CRASH_BEFORE=1 it dies before running it. For
+// `writeContract`, CRASH_WHEN_STATUS names the status whose write dies (the others run). The worker-crash tests (crash-during-settlement.test.ts) run it
 // as a child process. Environment: the service's settings (service/settings.ts) and CRASH_TASK_QUEUE.
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
@@ -16,7 +17,9 @@ async function main(): Promise<void> {
   const records = await openRecords(settings.ledger);
   const activities = createActivities({ ledger, records });
   const crashing = (process.env.CRASH_ACTIVITY ?? 'settle') as
-    'settle' | 'recordContract' | 'lockStake' | 'lockBond';
+    'settle' | 'writeContract' | 'lockStake' | 'lockBond';
+  const whenStatus = process.env.CRASH_WHEN_STATUS;
+  const before = process.env.CRASH_BEFORE === '1';
   const real = activities[crashing] as (input: unknown) => Promise<unknown>;
   const connection = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS! });
   const worker = await Worker.create({
@@ -28,7 +31,9 @@ async function main(): Promise<void> {
     activities: {
       ...activities,
       async [crashing](input: unknown) {
-        await real(input);
+        const status = (input as { view?: { status?: string } }).view?.status;
+        if (whenStatus !== undefined && status !== whenStatus) return real(input);
+        if (!before) await real(input);
         process.kill(process.pid, 'SIGKILL');
         return new Promise<never>(() => {});
       },

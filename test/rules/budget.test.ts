@@ -9,7 +9,7 @@ import { BUDGET, EVENTS_PER_QUOTE, nonPartyEventBound, TEMPORAL_LIMITS } from '.
 const PARTIES_AFTER_MATCH = 200;
 
 test('non-parties cannot bring a run near the history limits', () => {
-  assert.equal(nonPartyEventBound(), 5_130);
+  assert.equal(nonPartyEventBound(), 5_140);
   assert.ok(nonPartyEventBound() + PARTIES_AFTER_MATCH < TEMPORAL_LIMITS.historyEventsWarn);
   assert.ok(BUDGET.quotesPerContract * EVENTS_PER_QUOTE <= BUDGET.nonPartyHistoryEvents);
 });

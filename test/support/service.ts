@@ -175,7 +175,6 @@ export async function startAppHarness(options: { params?: object } = {}): Promis
     taskQueue: TASK_QUEUE,
     records,
     store: feedStore,
-    cursorKey: settings.cursorKey,
     webhookAllowPrivate: false,
     projector: { intervalMs: 200 },
   });

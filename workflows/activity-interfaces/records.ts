@@ -1,38 +1,49 @@
-// A contract's durable record (docs/records.md) and the activity that writes it
-// (activities/record-activities.ts): what the API reads once its workflow is closed or gone. Written
-// once, when the contract reaches a terminal status; never changed afterwards.
+// The contract read model (docs/records.md) and the activity that writes it
+// (activities/record-activities.ts): what the API reads of every contract, open or closed. The
+// workflow writes it at each change (workflows/contract/read-model.ts); the write of a terminal
+// status is the durable record that outlives the workflow's retention.
 import type { ContractView, VotesResult } from '../definitions';
+import type { Address } from '../rules/address';
 import type { ContractEvent } from '../rules/events';
 
+/**
+ * One write of a contract's read model: its state now, and its event log from `from` on. The store
+ * keeps it only when `version` is above the stored one (compare-and-set), so a view never goes back.
+ */
+export interface ContractWrite {
+  contractId: string;
+  /** Computed deterministically by the workflow: higher for every later write, and for every write of a retried task. */
+  version: number;
+  /** The workflow's full view (the API redacts it per caller). */
+  view: ContractView;
+  votes: VotesResult;
+  /** The current panel's Backup Agents whose ballot is in: for next actions only, never answered to a caller. */
+  ballotsCast: Address[];
+  /** The sequence number (0-based) of `events[0]`: the log from here on replaces what the store has. */
+  from: number;
+  events: ContractEvent[];
+}
+
+/**
+ * `written`; `stale` when the store holds a higher version; `gap` when the store holds fewer events
+ * than `from` (a lost or rebuilt read model): nothing written, the workflow writes again from `storedEvents`.
+ */
+export interface ContractWriteResult {
+  outcome: 'written' | 'stale' | 'gap';
+  storedEvents: number;
+}
+
+/** A contract as the read model holds it. */
 export interface ContractRecord {
   contractId: string;
-  /** The workflow's full view (the API redacts it per caller exactly as it does a live one). */
+  version: number;
   view: ContractView;
   /** The content-free event log, successCriteria included. */
   events: ContractEvent[];
   votes: VotesResult;
-  /** Who wrote it, when a local activity did (workflows/contract/record.ts); absent on older records. */
-  writer?: RecordWriter;
+  ballotsCast: Address[];
 }
-
-/**
- * A workflow run and its clock when it wrote the record. A local activity's record is durable before
- * the workflow task that wrote it is: when that task fails, the run's next task (later, by the
- * workflow's clock) decides again and writes its own record, which replaces the first; an earlier
- * task's late write never replaces a later one. Another run (a reset, a reused id) is refused.
- */
-export interface RecordWriter {
-  runId: string;
-  /** The workflow's clock (ms since the epoch) at the write: later for each retried task. */
-  at: number;
-}
-
-/**
- * `saved` the first time, `unchanged` for a repeat of the same record (an activity retry) or an
- * earlier task's late write, `rewritten` for a later task of the same run (`RecordWriter`).
- */
-export type SaveOutcome = 'saved' | 'unchanged' | 'rewritten';
 
 export interface RecordActivities {
-  recordContract(record: ContractRecord): Promise<SaveOutcome>;
+  writeContract(write: ContractWrite): Promise<ContractWriteResult>;
 }

@@ -6,8 +6,8 @@
 //
 // Local activities, run on the worker that runs the workflow task and recorded as one marker event
 // (instead of three events and a workflow task): the escrow lock (its body is the contract's input),
-// the contract's last batch, the panel's seats, the scoring, the draw secret and the durable record
-// (record.ts: the store takes a retried task's rewrite). A local activity is run again only when
+// the contract's last batch, the panel's seats, the scoring, the draw secret and the read model's
+// writes (read-model.ts: the store keeps a retried task's higher version). They run one at a time. A local activity is run again only when
 // its workflow task fails before completing; the retried task replays the same history and makes the
 // same call, which the ledger answers as a replay (or refuses as a conflict: never a second move).
 // Scheduled: a hold a message locks where messages race (an open tender's accepts, an auction's
@@ -26,6 +26,7 @@ import type {
   ScoringActivities,
   SettleInput,
 } from '../activity-interfaces';
+import { WorkflowLock } from './lock';
 
 const options = {
   startToCloseTimeout: '30 seconds',
@@ -49,18 +50,36 @@ export const scheduled = {
   panels: proxyActivities<PanelActivities>(options),
 };
 
+/**
+ * One local activity at a time per run (module state is per workflow run in the sandbox). Two local
+ * activities in flight at once complete in separate activations when run, but a replay may resolve both
+ * in one, so the handlers they resume could emit their commands in another order (a nondeterminism
+ * error). Every local activity queues for its turn here, so each resolves alone, live and in replay.
+ */
+const turn = new WorkflowLock();
+
+function oneAtATime<T extends object>(proxy: T): T {
+  return new Proxy(proxy, {
+    get(target, name) {
+      const call = Reflect.get(target, name) as (...args: unknown[]) => Promise<unknown>;
+      return (...args: unknown[]) => turn.run(() => call(...args));
+    },
+  });
+}
+
 export const local = {
-  ledger: proxyLocalActivities<LedgerActivities>(options),
-  panels: proxyLocalActivities<PanelActivities>(options),
+  ledger: oneAtATime(proxyLocalActivities<LedgerActivities>(options)),
+  panels: oneAtATime(proxyLocalActivities<PanelActivities>(options)),
   /**
    * The draw secret (draw-secret.ts), sealed in the history. A retried task draws a new secret, which
    * is safe: the one drawn before is in no history and its commitment reached nobody (both are
    * written by the task that completes).
    */
-  draws: proxyLocalActivities<DrawActivities>(options),
-  records: proxyLocalActivities<RecordActivities>(options),
+  draws: oneAtATime(proxyLocalActivities<DrawActivities>(options)),
+  /** The read model's writes (read-model.ts). */
+  records: oneAtATime(proxyLocalActivities<RecordActivities>(options)),
   /** The automatic verifier's scoring (auto-verifier.ts): no side effect. */
-  scoring: proxyLocalActivities<ScoringActivities>(scoringOptions),
+  scoring: oneAtATime(proxyLocalActivities<ScoringActivities>(scoringOptions)),
 };
 
 /**

@@ -12,6 +12,7 @@ import { agentVerifiedEvent } from '../rules/event-constructors';
 import { arbiterVerdictsProblem } from '../rules/recruitment';
 import { reject, rejection } from './rejection';
 import type { Contract } from './state';
+import { writeReadModel } from './read-model';
 
 function validateVerdicts(c: Contract, input: unknown): void {
   if (!c.awaitingArbiter) {
@@ -44,6 +45,7 @@ export function registerArbiterHandler(c: Contract): void {
       );
       c.decide({ kind: 'resolve', source: 'trusted-arbiter', criteriaMet, actor: 'operator' });
       await condition(() => c.terminal || c.operator.stuck !== null);
+      await writeReadModel(c);
       return {
         contractId: c.contractId,
         status: c.status,

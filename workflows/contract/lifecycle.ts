@@ -17,6 +17,7 @@ import { releaseByOperator, underWatch } from './needs-operator';
 import { withdrawStartAttributes } from './observability';
 import { decideTally, drawPanelFor, settleUnappealed } from './panel';
 import { DeadlineTimer } from './deadline-timer';
+import { writeReadModel } from './read-model';
 import { activityFailureMessage, activityFailureType } from './rejection';
 import type { Contract } from './state';
 
@@ -128,8 +129,10 @@ export async function runContract(c: Contract): Promise<void> {
       continue;
     }
     c.publishNow(); // e.g. NextDeadline moves from the withdrawal to the delivery deadline
-    const next = c.nextDeadline(Date.now());
     const seen = c.revision;
+    // Before the wait (a change a message makes meanwhile wakes it): a timer's change is written too.
+    await writeReadModel(c);
+    const next = c.nextDeadline(Date.now());
     // It also wakes for a change to publish alone (a quote): the timer keeps running.
     const changed = await timer.until(() => c.revision !== seen || c.publication.pending, next);
     if (!changed && next !== null) await onDeadline(c, next.kind);

@@ -69,7 +69,7 @@ import {
   type Rejection,
 } from './rejection';
 import { verifyDelivery } from './auto-verifier';
-import { votesResult } from './record';
+import { votesResult, writeReadModel } from './read-model';
 import { admit, bidderLimit, mayLogRejection, placeAtCap, settleSpending } from './budget';
 import { receipt } from './receipt';
 import { awardContract } from './auction-match';
@@ -429,6 +429,20 @@ function refusedAfterAdmission<I>(
   return refused;
 }
 
+async function signalled<I>(c: Contract, spec: MessageSpec<I>, input: I): Promise<void> {
+  const broken = admission(c, spec, input);
+  if (broken !== null) return recordRejection(c, spec.message, input, broken);
+  try {
+    await spec.run(c, input);
+  } catch (error) {
+    if (refusedAfterAdmission(c, spec, input, error) !== null) return;
+    // A Signal has no caller to answer: a step that failed for good is logged, never fails the run
+    // (which would leave every hold of the contract held).
+    if (!(error instanceof TemporalFailure)) throw error;
+    recordRejection(c, spec.message, input, rejection(FailureType.Conflict, 'step_failed', error.message));
+  }
+}
+
 // The handlers keep the shape (the awaits) they had before the budget: the order in which an Update
 // completes and the main loop wakes within one activation is part of the saved histories.
 function register<I>(c: Contract, spec: MessageSpec<I>): void {
@@ -440,8 +454,11 @@ function register<I>(c: Contract, spec: MessageSpec<I>): void {
         await spec.run(c, input);
       } catch (error) {
         refusedAfterAdmission(c, spec, input, error);
+        await writeReadModel(c);
         throw error;
       }
+      // Before the answer: a read right after it sees the change.
+      await writeReadModel(c);
       return receipt(c, spec.message, input);
     },
     {
@@ -452,17 +469,8 @@ function register<I>(c: Contract, spec: MessageSpec<I>): void {
     },
   );
   setHandler(spec.signal, async (input: I) => {
-    const broken = admission(c, spec, input);
-    if (broken !== null) return recordRejection(c, spec.message, input, broken);
-    try {
-      await spec.run(c, input);
-    } catch (error) {
-      if (refusedAfterAdmission(c, spec, input, error) !== null) return;
-      // A Signal has no caller to answer: a step that failed for good is logged, never fails the run
-      // (which would leave every hold of the contract held).
-      if (!(error instanceof TemporalFailure)) throw error;
-      recordRejection(c, spec.message, input, rejection(FailureType.Conflict, 'step_failed', error.message));
-    }
+    await signalled(c, spec, input);
+    await writeReadModel(c);
   });
 }
 
@@ -475,6 +483,7 @@ function registerCreated(c: Contract): void {
         code: c.escrow.reason,
       });
     }
+    await writeReadModel(c);
     return c.view();
   });
 }

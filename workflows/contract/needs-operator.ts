@@ -25,6 +25,7 @@ import { needsOperatorKey } from '../search-attributes';
 import { local, operator } from './activity-proxies';
 import { activityFailureType, reject, rejection } from './rejection';
 import type { Contract } from './state';
+import { writeReadModel } from './read-model';
 
 function flag(c: Contract, stuck: StuckStep | null): void {
   c.flagStuck(stuck);
@@ -97,6 +98,7 @@ export function registerOperatorHandlers(c: Contract): void {
           c.operator.completed > completed ||
           (c.operator.stuck !== null && c.operator.stuck !== stuck),
       );
+      await writeReadModel(c);
       return { contractId: c.contractId, status: c.status, needsOperator: c.operator.stuck };
     },
     { validator: (input) => validateResolve(c, input) },

@@ -104,6 +104,16 @@ export interface Snapshot {
   payment: bigint | null;
 }
 
+/** The read model's bookkeeping (read-model.ts), kept on the contract and changed only there. */
+export interface ReadModelWrites {
+  /** The state the last write carried (unchanged: no write). */
+  key: string;
+  /** The last version handed out. */
+  version: number;
+  /** The highest version the store answered, and how many events it then held. */
+  confirmed: { version: number; events: number };
+}
+
 /** Arrays read-only too: the outside reads a list, it never pushes to it. */
 type ReadOnlyField<V> = V extends readonly (infer E)[] ? readonly E[] : V;
 
@@ -163,6 +173,8 @@ class ContractState {
   events: ContractEvent[] = [];
   /** What observability.publish last sent and whether a change waits to be published. */
   readonly publication: Publication = { key: '', pending: false };
+  /** What the read model was last written with (read-model.ts). */
+  readonly readModel: ReadModelWrites = { key: '', version: 0, confirmed: { version: 0, events: 0 } };
   /** Serializes the messages that race for the match (accept, decline, cancel, award) and the Match Deadline. */
   readonly matchLock = new WorkflowLock();
   /** Auctions (bidding.ts): the live quotes, one per bidder, in arrival order. */

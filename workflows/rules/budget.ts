@@ -43,17 +43,17 @@ export const TEMPORAL_LIMITS = {
 /**
  * History events one accepted message may write, at most: UpdateAccepted + UpdateCompleted (or the
  * Signal's one event), a workflow task before and after an activity (3 events each), an activity
- * (scheduled, started, closed), a search-attribute upsert and a timer restart (started, cancelled).
- * A quote holds its bid bond with an activity.
+ * (scheduled, started, closed), a search-attribute upsert, a timer restart (started, cancelled) and the
+ * read model's write (one local-activity marker). A quote holds its bid bond with an activity.
  */
-export const EVENTS_PER_QUOTE = 2 + 3 + 3 + 3 + 1 + 2;
-export const EVENTS_PER_FAILED_LOCK = 2 + 3 + 3 + 3 + 2;
+export const EVENTS_PER_QUOTE = 2 + 3 + 3 + 3 + 1 + 2 + 1;
+export const EVENTS_PER_FAILED_LOCK = 2 + 3 + 3 + 3 + 2 + 1;
 
 /**
  * The most history every non-party together can write in one run (docs/security.md): the headroom
  * check refuses non-parties from `nonPartyHistoryEvents` on; it is made before a message is accepted, so
  * one last wave of up to `updatesInFlight` admitted messages can pass it together. The per-bidder and
- * per-contract quote caps alone stay below it (300 quotes write at most 4,200 events).
+ * per-contract quote caps alone stay below it (300 quotes write at most 4,500 events).
  */
 export function nonPartyEventBound(b: typeof BUDGET = BUDGET): number {
   return b.nonPartyHistoryEvents + TEMPORAL_LIMITS.updatesInFlight * EVENTS_PER_FAILED_LOCK;
