@@ -8,15 +8,23 @@ import type { Address } from '../rules/address';
 import { FailureType } from '../definitions';
 import { toWire } from '../rules/money';
 import { scheduled } from './activity-proxies';
-import { isInsufficientFunds, reject, rejection } from './rejection';
+import { isInsufficientFunds, mandateRefusal, reject, rejection } from './rejection';
+import { mandateOf } from './delegation';
+import type { Delegation } from '../definitions';
 import type { Contract, HeldFunds } from './state';
 
 /** Holds `amount` as `bidder`'s bid bond, releasing its earlier quote's; 402 when it cannot fund it. */
-export async function holdBidBond(c: Contract, bidder: Address, amount: bigint): Promise<HeldFunds> {
+export async function holdBidBond(
+  c: Contract,
+  bidder: Address,
+  amount: bigint,
+  delegation: Delegation | null,
+): Promise<HeldFunds> {
   const earlier = c.quotes.find((q) => q.bidder === bidder)?.bond;
+  const bond = { type: 'hold' as const, owner: bidder, kind: 'stake' as const, amount: toWire(amount) };
   const postings = [
     ...(earlier === undefined ? [] : [{ type: 'void' as const, holdId: earlier.holdId }]),
-    { type: 'hold' as const, owner: bidder, kind: 'stake' as const, amount: toWire(amount) },
+    { ...bond, ...mandateOf(delegation) },
   ];
   try {
     const { opIds } = await scheduled.ledger.settle({
@@ -26,6 +34,8 @@ export async function holdBidBond(c: Contract, bidder: Address, amount: bigint):
     });
     return { amount, holdId: opIds[opIds.length - 1]! };
   } catch (error) {
+    const refused = mandateRefusal(error);
+    if (refused !== null) return reject(refused);
     if (!isInsufficientFunds(error)) throw error;
     return reject(
       rejection(

@@ -17,7 +17,8 @@ import { releaseByOperator, underWatch } from './needs-operator';
 import { withdrawStartAttributes } from './observability';
 import { decideTally, drawPanelFor, settleUnappealed } from './panel';
 import { DeadlineTimer } from './deadline-timer';
-import { activityFailureMessage, activityFailureType } from './rejection';
+import { mandateOf } from './delegation';
+import { activityFailureMessage, activityFailureType, mandateRefusal } from './rejection';
 import type { Contract } from './state';
 
 /** Locks the Escrowed Funds (`<contractId>:escrow`). False when the ledger refuses: nothing is held. */
@@ -29,8 +30,20 @@ export async function lockEscrow(c: Contract): Promise<boolean> {
       contractId: c.contractId,
       client: c.terms.client,
       amount: toWire(amount),
+      ...mandateOf(c.creation),
     }));
   } catch (error) {
+    const refused = mandateRefusal(error);
+    if (refused !== null) {
+      c.escrowRefused({
+        state: 'refused',
+        failureType: refused.type,
+        reason: refused.code,
+        message: refused.message,
+      });
+      withdrawStartAttributes();
+      return false;
+    }
     const type = activityFailureType(error);
     if (type === null) throw error;
     const short = type === FailureType.InsufficientFunds;
@@ -48,7 +61,7 @@ export async function lockEscrow(c: Contract): Promise<boolean> {
   const drawSecret = await newDrawSecret();
   c.escrowHeld({ amount, holdId }, drawSecret);
   c.record(
-    contractCreatedEvent(c.eventContext(c.terms.client), {
+    contractCreatedEvent(c.eventContext(c.terms.client, c.creation), {
       contractCode: c.terms.code,
       contractType: c.terms.contractType,
       awardMethod: c.terms.awardMethod,

@@ -63,6 +63,7 @@ import {
   activityFailureMessage,
   asActivityFailure,
   isInsufficientFunds,
+  mandateRefusal,
   reject,
   rejection,
   rejectionOf,
@@ -77,6 +78,7 @@ import { admitQuote, quotedPrice, recordQuote, validateAward, validateQuote } fr
 import { holdBidBond } from './bid-bond';
 import type { Contract } from './state';
 import { lockWorkerStake } from './worker-stake';
+import { delegationOf, mandateOf } from './delegation';
 import {
   appealPartyOf,
   callerOf,
@@ -125,10 +127,12 @@ const accept: MessageSpec<{ caller: string }> = {
       try {
         recheck(c, input, validateAccept);
         const amount = c.stakeAmount();
-        const holdId = await lockOrRefuse('Worker Stake', amount, () => lockWorkerStake(c, worker, amount));
+        const holdId = await lockOrRefuse('Worker Stake', amount, () =>
+          lockWorkerStake(c, worker, amount, delegationOf(input)),
+        );
         c.matched(worker, { amount, holdId });
         c.record(
-          contractMatchedEvent(c.eventContext(worker), {
+          contractMatchedEvent(c.eventContext(worker, delegationOf(input)), {
             worker,
             via: 'accept',
             price: c.terms.amount,
@@ -152,7 +156,7 @@ function endBeforeMatch(
     run: async (c, input) => {
       await c.matchLock.run(() => {
         recheck(c, input, spec.validate);
-        c.decide({ kind: 'cancel', reason, actor: callerOf(input)! });
+        c.decide({ kind: 'cancel', reason, actor: callerOf(input)!, delegation: delegationOf(input) });
       });
       await untilClosed(c);
     },
@@ -176,8 +180,8 @@ const withdraw: MessageSpec<{ caller: string }> = {
   validate: validateWithdraw,
   run: async (c, input) => {
     const worker = callerOf(input)!;
-    c.record(contractWithdrawnEvent(c.eventContext(worker)));
-    c.decide({ kind: 'cancel', reason: 'withdrawn', actor: worker });
+    c.record(contractWithdrawnEvent(c.eventContext(worker, delegationOf(input))));
+    c.decide({ kind: 'cancel', reason: 'withdrawn', actor: worker, delegation: delegationOf(input) });
     await untilClosed(c);
   },
 };
@@ -195,7 +199,7 @@ const deliver: MessageSpec<DeliverInput> = {
     const panelDue = c.terms.verificationMode === 'standard';
     c.delivered({ uri: input.uri, sha256, contentHash, deliveredAt: Date.now() }, panelDue);
     c.record(
-      contractDeliveredEvent(c.eventContext(worker), {
+      contractDeliveredEvent(c.eventContext(worker, delegationOf(input)), {
         deliverySha256: sha256,
         contentSha256: contentHash,
         evidenceCriterionIndexes: (input.evidence ?? []).map((e) => e.criterionIndex),
@@ -216,14 +220,20 @@ const approve: MessageSpec<{ caller: string }> = {
     const client = callerOf(input)!;
     const criteriaMet = clientReviewVerdicts(c.terms.acceptanceCriteria.length, { approved: true });
     c.record(
-      agentVerifiedEvent(c.eventContext(client), {
+      agentVerifiedEvent(c.eventContext(client, delegationOf(input)), {
         agentId: client,
         role: 'client',
         deliverySha256: c.delivery!.sha256,
         verdicts: criteriaMet,
       }),
     );
-    c.decide({ kind: 'resolve', source: 'client-approval', criteriaMet, actor: client });
+    c.decide({
+      kind: 'resolve',
+      source: 'client-approval',
+      criteriaMet,
+      actor: client,
+      delegation: delegationOf(input),
+    });
     await untilClosed(c);
   },
 };
@@ -237,6 +247,8 @@ async function lockOrRefuse(
   try {
     return (await lock()).holdId;
   } catch (error) {
+    const refused = mandateRefusal(error);
+    if (refused !== null) return reject(refused);
     // A local lock's (activity-proxies.ts messageLock) other failures fail the step, as a scheduled one's.
     if (!isInsufficientFunds(error)) throw asActivityFailure(error, `lock ${what}`);
     return reject(
@@ -294,18 +306,19 @@ const dispute: MessageSpec<DisputeInput> = {
           kind: 'dispute-bond',
           party: client,
           amount: wire,
+          ...mandateOf(delegationOf(input)),
         }),
     );
     const claims = input.claims === undefined ? undefined : [...input.claims];
     c.record(
-      agentVerifiedEvent(c.eventContext(client), {
+      agentVerifiedEvent(c.eventContext(client, delegationOf(input)), {
         agentId: client,
         role: 'client',
         deliverySha256: c.delivery!.sha256,
         verdicts: clientReviewVerdicts(c.terms.acceptanceCriteria.length, { approved: false, claims }),
       }),
     );
-    c.record(contractDisputedEvent(c.eventContext(client), { disputeBond: amount }));
+    c.record(contractDisputedEvent(c.eventContext(client, delegationOf(input)), { disputeBond: amount }));
     c.disputed(holdId === null ? null : { amount, holdId }, claims ?? null);
     await condition(() => panelSettled(c));
   },
@@ -341,7 +354,7 @@ const appeal: MessageSpec<AppealInput> = {
     const caller = callerOf(input)!;
     if (input.waive === true) {
       c.waived(party);
-      c.record(contractAppealEvent(c.eventContext(caller), { party, appealBond: null }));
+      c.record(contractAppealEvent(c.eventContext(caller, delegationOf(input)), { party, appealBond: null }));
       settleUnappealed(c);
       return;
     }
@@ -350,9 +363,15 @@ const appeal: MessageSpec<AppealInput> = {
       'Appeal Bond',
       amount,
       (on) => c.appealLocking(on),
-      (wire) => messageLock(true).lockAppealBond({ contractId: c.contractId, party: caller, amount: wire }),
+      (wire) =>
+        messageLock(true).lockAppealBond({
+          contractId: c.contractId,
+          party: caller,
+          amount: wire,
+          ...mandateOf(delegationOf(input)),
+        }),
     );
-    c.record(contractAppealEvent(c.eventContext(caller), { party, appealBond: amount }));
+    c.record(contractAppealEvent(c.eventContext(caller, delegationOf(input)), { party, appealBond: amount }));
     c.appealed(party, holdId === null ? null : { amount, holdId });
     await condition(() => panelSettled(c));
   },
@@ -372,7 +391,9 @@ const quote: MessageSpec<QuoteInput> = {
     const sequence = admitQuote(c, input);
     return c.matchLock.run(async () => {
       recheck(c, input, validateQuote);
-      const bond = await holdBidBond(c, callerOf(input)!, workerStakeFor(quotedPrice(input), c.params));
+      const bidder = callerOf(input)!;
+      const amount = workerStakeFor(quotedPrice(input), c.params);
+      const bond = await holdBidBond(c, bidder, amount, delegationOf(input));
       recordQuote(c, input, bond, sequence);
     });
   },
@@ -391,7 +412,7 @@ function recordRejection(c: Contract, message: ContractMessage, input: unknown, 
   const actor = callerOf(input) ?? 'system';
   if (!mayLogRejection(c, actor)) return;
   c.record(
-    messageRejectedEvent(c.eventContext(actor), {
+    messageRejectedEvent(c.eventContext(actor, delegationOf(input)), {
       message,
       code: r.code,
       ...(r.field === undefined ? {} : { field: r.field }),
