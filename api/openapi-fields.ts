@@ -409,6 +409,16 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
     description: 'more, by code: e.g. `fields` for invalid input, `reason` for a 401',
     example: {},
   },
+  // Mandates (docs/agents.md "Mandates").
+  perContract: amountOf(
+    'the most one contract may commit under the mandate: escrow or budget as Client, Worker Stake or bid bond as Worker, a Dispute or Appeal Bond',
+    '50000000',
+  ),
+  'limits.total': amountOf('the most the mandate’s open commitments may hold at once', '200000000'),
+  perDay: amountOf(
+    'the most the mandate may newly commit in any 24 hours (a released hold does not give it back)',
+    '100000000',
+  ),
 };
 
 /** Path, query and header parameters, by name. */
