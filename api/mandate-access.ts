@@ -37,7 +37,7 @@ function closedToDelegates(method: string, path: string): boolean {
 }
 
 /** Resolves the acting party of a signed request; a request without On-Behalf-Of passes unchanged. */
-export function actingParty(options: { mandates: MandateRegistry; now: () => number }) {
+export function actingParty(options: { mandates: () => MandateRegistry; now: () => number }) {
   return createMiddleware<SignedEnv>(async (c, next) => {
     const header = c.req.header(ON_BEHALF_OF_HEADER);
     if (header === undefined) return next();
@@ -54,7 +54,7 @@ export function actingParty(options: { mandates: MandateRegistry; now: () => num
         'mandate_not_allowed',
       );
     }
-    const mandate = await options.mandates.newestFor(owner, delegate);
+    const mandate = await options.mandates().newestFor(owner, delegate);
     if (mandate === undefined) {
       throw forbidden(`${delegate} holds no mandate from ${owner}`, undefined, 'mandate_missing');
     }

@@ -18,7 +18,7 @@ export function authMiddleware(ctx: ApiContext) {
   const signed = every(
     requireSignature({ nonces: ctx.nonces, now: ctx.now }),
     agentLimit({ ...ctx.limits, now: ctx.now }),
-    actingParty({ mandates: ctx.ledger.mandates, now: ctx.now }),
+    actingParty({ mandates: () => ctx.ledger.mandates, now: ctx.now }),
   ) as MiddlewareHandler<SignedEnv>;
   const keyed = idempotency({ store: ctx.idempotency });
   const chains = {
