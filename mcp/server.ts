@@ -6,23 +6,11 @@
 // server" for a client configuration.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createAgentClient } from '../api/sdk';
+import { agentClientFromEnv } from '../api/sdk';
 import { registerAgentTools } from './tools';
 
 export function createMcpServer(env: NodeJS.ProcessEnv = process.env): McpServer {
-  const privateKey = env.OPENCONTRACT_PRIVATE_KEY;
-  if (privateKey === undefined || privateKey === '') {
-    throw new Error('OPENCONTRACT_PRIVATE_KEY must hold the agent’s private key (0x + 64 hex)');
-  }
-  const onBehalfOf = env.OPENCONTRACT_ON_BEHALF_OF;
-  if (onBehalfOf !== undefined && onBehalfOf !== '' && !/^0x[0-9a-fA-F]{40}$/.test(onBehalfOf)) {
-    throw new Error('OPENCONTRACT_ON_BEHALF_OF must be the owner’s address (0x + 40 hex)');
-  }
-  const agent = createAgentClient({
-    baseUrl: env.OPENCONTRACT_API_URL ?? 'http://127.0.0.1:3000',
-    privateKey,
-    ...(onBehalfOf ? { onBehalfOf } : {}),
-  });
+  const agent = agentClientFromEnv(env);
   const server = new McpServer({ name: 'opencontract', version: '1.0.0' });
   registerAgentTools(server, agent);
   return server;
