@@ -8,7 +8,6 @@ import { MandateExistsError, MandateRefusedError } from './errors';
 import { isAddress } from '../../workflows/rules/address-format';
 import { big, nullableStr, str } from './sql';
 import type { Row, SqlDriver, SqlTx } from './sql';
-import type { HoldOp } from './types';
 
 /** Same SQL for SQLite and PostgreSQL; created with the ledger's schema. */
 export const MANDATE_SCHEMA = `
@@ -139,7 +138,16 @@ export function mandateLapse(mandate: Mandate, now: string): 'mandate_revoked' |
  * (rolling the whole batch back) when the mandate is not the owner's, is revoked or expired, or when one
  * of its limits would be exceeded, counting every commitment the database holds at this moment.
  */
-export async function commitUnderMandate(tx: SqlTx, op: HoldOp & { mandate: string }, now: string) {
+/** The fields of a hold (types.ts HoldOp) its mandate reads. */
+export interface MandatedHold {
+  id: string;
+  owner: string;
+  amount: bigint;
+  contractId?: string;
+  mandate: string;
+}
+
+export async function commitUnderMandate(tx: SqlTx, op: MandatedHold, now: string) {
   const [row] = await tx.all(`SELECT ${MANDATE_COLUMNS} FROM mandates WHERE id = ?`, [op.mandate]);
   const mandate = row === undefined ? undefined : rowToMandate(row);
   if (mandate === undefined || `agent:${mandate.owner}` !== op.owner) {
