@@ -77,6 +77,14 @@ describe('mandates: delegate keys acting for their owners, end to end', () => {
     assert.equal(createdEvent.actor, client.address);
     assert.equal(createdEvent.delegate, forClient.signer);
     assert.equal(events.find((e) => e.type === 'contract.matched')!.delegate, forWorker.signer);
+    // The owner's feed shows the actions taken under its mandate.
+    await eventually(
+      () => client.myFeed(),
+      (page) =>
+        page.entries.some(
+          (e) => (e.event as { delegate?: string } | undefined)?.delegate === forClient.signer,
+        ),
+    );
 
     // A second contract: the delegate disputes, and the Dispute Bond is held from the owner.
     const second = await forClient.createContract(fixedTerms(worker.address));
