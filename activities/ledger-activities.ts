@@ -56,6 +56,17 @@ function parseParty(value: unknown, field: string): Owner {
   return value === 'treasury' ? 'treasury' : parseAgent(value, field);
 }
 
+/** The mandate a delegate's hold is committed under, when one is named. */
+function parseMandate(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  return parseKey(value, 'mandate');
+}
+
+function mandated(value: unknown): { mandate?: string } {
+  const mandate = parseMandate(value);
+  return mandate === undefined ? {} : { mandate };
+}
+
 function addressPart(owner: Owner): string {
   return owner.slice('agent:'.length);
 }
@@ -87,6 +98,7 @@ function toOp(posting: SettlementPosting, id: string, contractId: string, field:
         amount: parseAmount(posting.amount, `${field}.amount`),
         holdKind: posting.kind,
         ...(posting.kind === 'eligibility' ? {} : { contractId }),
+        ...mandated(posting.mandate),
       };
     }
     case 'mint':
@@ -110,9 +122,18 @@ export function createLedgerActivities({ ledger }: LedgerActivityDeps): LedgerAc
     amount: bigint,
     holdKind: HoldKind,
     contractId?: string,
+    mandate?: string,
   ): Promise<LockResult> {
     const result = await asActivity(() =>
-      ledger.hold({ id, owner, asset: 'USDC', amount, holdKind, ...(contractId ? { contractId } : {}) }),
+      ledger.hold({
+        id,
+        owner,
+        asset: 'USDC',
+        amount,
+        holdKind,
+        ...(contractId ? { contractId } : {}),
+        ...(mandate === undefined ? {} : { mandate }),
+      }),
     );
     return { holdId: id, replayed: result.replayed };
   }
@@ -134,7 +155,12 @@ export function createLedgerActivities({ ledger }: LedgerActivityDeps): LedgerAc
 
   return {
     /** Holds the Client's Escrowed Funds: hold `<contractId>:escrow`. */
-    async lockEscrow(input: { contractId: string; client: string; amount: WireAmount }): Promise<LockResult> {
+    async lockEscrow(input: {
+      contractId: string;
+      client: string;
+      amount: WireAmount;
+      mandate?: string;
+    }): Promise<LockResult> {
       const contractId = parseContractId(input.contractId);
       return lock(
         `${contractId}:escrow`,
@@ -142,11 +168,17 @@ export function createLedgerActivities({ ledger }: LedgerActivityDeps): LedgerAc
         parseAmount(input.amount, 'amount'),
         'escrow',
         contractId,
+        parseMandate(input.mandate),
       );
     },
 
     /** Holds a Worker Stake: hold `<contractId>:stake:<worker>`, one per caller in an open tender. */
-    async lockStake(input: { contractId: string; worker: string; amount: WireAmount }): Promise<LockResult> {
+    async lockStake(input: {
+      contractId: string;
+      worker: string;
+      amount: WireAmount;
+      mandate?: string;
+    }): Promise<LockResult> {
       const contractId = parseContractId(input.contractId);
       const worker = parseAgent(input.worker, 'worker');
       return lock(
@@ -155,6 +187,7 @@ export function createLedgerActivities({ ledger }: LedgerActivityDeps): LedgerAc
         parseAmount(input.amount, 'amount'),
         'stake',
         contractId,
+        parseMandate(input.mandate),
       );
     },
 
@@ -164,6 +197,7 @@ export function createLedgerActivities({ ledger }: LedgerActivityDeps): LedgerAc
       kind: 'dispute-bond' | 'ba-bond';
       party: string;
       amount: WireAmount;
+      mandate?: string;
     }): Promise<LockResult> {
       const contractId = parseContractId(input.contractId);
       if (input.kind !== 'dispute-bond' && input.kind !== 'ba-bond')
@@ -175,6 +209,7 @@ export function createLedgerActivities({ ledger }: LedgerActivityDeps): LedgerAc
         parseAmount(input.amount, 'amount'),
         input.kind,
         contractId,
+        parseMandate(input.mandate),
       );
     },
 
@@ -186,6 +221,7 @@ export function createLedgerActivities({ ledger }: LedgerActivityDeps): LedgerAc
       contractId: string;
       party: string;
       amount: WireAmount;
+      mandate?: string;
     }): Promise<LockResult> {
       const contractId = parseContractId(input.contractId);
       const party = parseAgent(input.party, 'party');
@@ -195,6 +231,7 @@ export function createLedgerActivities({ ledger }: LedgerActivityDeps): LedgerAc
         parseAmount(input.amount, 'amount'),
         'dispute-bond',
         contractId,
+        parseMandate(input.mandate),
       );
     },
 

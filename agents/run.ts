@@ -1,10 +1,11 @@
 // `npm run agent -- worker` · `npm run agent -- backup-agent`: a reference agent that runs unattended
 // (docs/agents.md). Like the MCP server, its key comes from the environment (OPENCONTRACT_PRIVATE_KEY,
-// never logged) and OPENCONTRACT_API_URL says where the API is (default http://127.0.0.1:3000).
+// never logged) and OPENCONTRACT_API_URL says where the API is (default http://127.0.0.1:3000); with
+// OPENCONTRACT_ON_BEHALF_OF=<owner> the key is a delegate's, acting for that owner within its mandate.
 // OPENCONTRACT_AGENT_STATE_DIR keeps its feed cursor (default .data/agents); the Worker's
 // OPENCONTRACT_WORKER_HANDLER names the module that does its work (agents/delivery-handler.ts).
 import { join, resolve } from 'node:path';
-import { createAgentClient } from '../api/sdk';
+import { agentClientFromEnv } from '../api/sdk';
 import { backupAgentStep, ensureEligible } from './backup-agent';
 import { loadHandler } from './delivery-handler';
 import { jsonLog, runAgent, untilReached, type RunOptions } from './runtime';
@@ -17,13 +18,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   const role = argv[0] as Role | undefined;
   if (role === undefined || !ROLES.includes(role))
     throw new Error('usage: npm run agent -- worker|backup-agent');
-  const privateKey = env.OPENCONTRACT_PRIVATE_KEY;
-  if (privateKey === undefined || privateKey === '')
-    throw new Error('OPENCONTRACT_PRIVATE_KEY must hold the agent’s private key (0x + 64 hex)');
-  const agent = createAgentClient({
-    baseUrl: env.OPENCONTRACT_API_URL ?? 'http://127.0.0.1:3000',
-    privateKey,
-  });
+  const agent = agentClientFromEnv(env);
   const log = jsonLog(role, agent.address);
   const stateDir = resolve(env.OPENCONTRACT_AGENT_STATE_DIR ?? join(__dirname, '..', '.data', 'agents'));
   const controller = new AbortController();
@@ -39,7 +34,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   await runAgent({
     agent,
     log,
-    statePath: join(stateDir, `${role}-${agent.address}.json`),
+    statePath: join(stateDir, `${role}-${agent.signer}.json`),
     step,
     ...(env.OPENCONTRACT_AGENT_RESCAN_MS ? { rescanMs: Number(env.OPENCONTRACT_AGENT_RESCAN_MS) } : {}),
     signal: controller.signal,

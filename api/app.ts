@@ -3,6 +3,8 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { codecServerApp } from './codec-server';
+import { mandateScoped } from './mandate-scope';
+import { mandatesApp } from './routes/mandates';
 import { agentOwner } from '../activities/ledger';
 import { createContractGateway, type ContractGateway } from './contract-gateway';
 import {
@@ -102,15 +104,18 @@ function feedContext(deps: AppDeps): AgentFeedContext | undefined {
 export function createApp(deps: AppDeps) {
   const logError = deps.logError ?? ((err: unknown) => console.error('unexpected API error', err));
   const ctx: ApiContext = {
-    contracts: touchingFeed(
-      createContractGateway({
-        client: deps.temporal,
-        taskQueue: deps.taskQueue,
-        records: deps.records,
-        cursorKey: deps.cursorKey,
-      }),
-      deps.feed,
-      logError,
+    contracts: mandateScoped(
+      touchingFeed(
+        createContractGateway({
+          client: deps.temporal,
+          taskQueue: deps.taskQueue,
+          records: deps.records,
+          cursorKey: deps.cursorKey,
+        }),
+        deps.feed,
+        logError,
+      ),
+      deps.ledger,
     ),
     feed: feedContext(deps),
     stuck: createStuckOperations({ client: deps.temporal, ledger: deps.ledger, records: deps.records }),
@@ -158,6 +163,7 @@ export function createApp(deps: AppDeps) {
   app.route('/contracts', eventStreamApp(ctx, auth));
   app.route('/agents', agentsApp(ctx, auth));
   app.route('/agents', withdrawalsApp(ctx, auth));
+  app.route('/agents', mandatesApp(ctx, auth));
   if (ctx.feed !== undefined) {
     app.route('/agents', agentFeedApp(ctx, ctx.feed, auth));
     app.route('/agents', webhooksApp(ctx.feed, auth, ctx.now));

@@ -39,6 +39,9 @@ const ledgerStatus: Record<string, number> = {
   HoldNotFound: 404,
   // A concurrent operation resolved the hold first (two processes' unlocks of one agent): a lost race.
   HoldAlreadyResolved: 409,
+  // A delegate's hold beyond its mandate (details.code: mandate_exceeded, _expired, _revoked).
+  MandateRefused: 403,
+  MandateExists: 409,
 };
 
 /**

@@ -5,6 +5,7 @@ import { createMiddleware } from 'hono/factory';
 import { requireOperatorToken, requireSignature, type Address, type SignedEnv } from './auth';
 import type { ApiContext } from './deps';
 import { idempotency } from './idempotency';
+import { actingParty } from './mandate-access';
 import { agentLimit } from './rate-limit';
 import { PUBLIC_ACCESS, type Access, type Middleware } from './route-access';
 
@@ -13,9 +14,11 @@ export type MaybeSignedEnv = { Variables: { caller?: Address } };
 export function authMiddleware(ctx: ApiContext) {
   // The verified signer spends a token of its bucket before the route does anything. Typed as
   // what it guarantees: a route behind it reads `c.var.caller` as an Address, never undefined.
+  // A delegate's request is charged to the delegate, then acts as its owner (api/mandate-access.ts).
   const signed = every(
     requireSignature({ nonces: ctx.nonces, now: ctx.now }),
     agentLimit({ ...ctx.limits, now: ctx.now }),
+    actingParty({ mandates: () => ctx.ledger.mandates, now: ctx.now }),
   ) as MiddlewareHandler<SignedEnv>;
   const keyed = idempotency({ store: ctx.idempotency });
   const chains = {

@@ -409,6 +409,37 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
     description: 'more, by code: e.g. `fields` for invalid input, `reason` for a 401',
     example: {},
   },
+  // Mandates (docs/agents.md "Mandates").
+  perContract: amountOf(
+    'the most one contract may commit under the mandate: escrow or budget as Client, Worker Stake or bid bond as Worker, a Dispute or Appeal Bond',
+    '50000000',
+  ),
+  'limits.total': amountOf('the most the mandate’s open commitments may hold at once', '200000000'),
+  'MandateLimits.total': amountOf('the most the mandate’s open commitments may hold at once', '200000000'),
+  limits: { description: 'what the delegate may commit of the owner’s balance, in which roles, with whom' },
+  delegate: {
+    description: 'the delegate key that acts for its owner under a mandate (its lowercase address)',
+    example: OTHER,
+  },
+  roles: {
+    description: 'the roles the delegate may act in; null: every role',
+    example: ['client', 'worker'],
+  },
+  counterparties: {
+    description: 'the only agents the delegate may contract with; null: anyone',
+    example: [ADDRESS],
+  },
+  'Mandate.expiresAt': instantOf('when the mandate ends', '2030-01-01T00:00:00Z'),
+  'Mandate.revokedAt': instantOf(
+    'when the owner revoked it; null while it is not revoked',
+    '2030-01-01T00:00:00Z',
+  ),
+  'Mandate.state': { description: '`live`, `revoked` or `expired`', example: 'live' },
+  mandates: { description: 'the owner’s mandates, newest first' },
+  perDay: amountOf(
+    'the most the mandate may newly commit in any 24 hours (a released hold does not give it back)',
+    '100000000',
+  ),
 };
 
 /** Path, query and header parameters, by name. */

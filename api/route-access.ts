@@ -49,6 +49,12 @@ function signatureHeaders(required: boolean, body: 'none' | 'optional' | 'requir
       `${when}sig1=:<base64 of the 65-byte secp256k1 signature r‖s‖v>: over the signature base as an EIP-191 personal message (${SIGNING_GUIDE_PATH}).`,
       'sig1=:e5AsQSJ2BLSP6AX6k4rgPXZezklGuERqr1YAgzhYldhAYLmZMebZhdbGoqtJUtywwAu/sYs4dcR4OeumWW2Yfxs=:',
     ),
+    header(
+      'On-Behalf-Of',
+      false,
+      `Only for a delegate key acting for its owner under a mandate (docs/agents.md "Mandates"): the owner's lowercase address, covered by the signature as the last component "on-behalf-of". The owner is then the caller; refusals 403 mandate_exceeded, mandate_expired, mandate_revoked, mandate_missing, mandate_role, mandate_counterparty, mandate_not_allowed.`,
+      EXAMPLE_ADDRESS,
+    ),
     ...(body === 'none'
       ? []
       : [

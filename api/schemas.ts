@@ -352,3 +352,80 @@ export const deliveryRequestSchema = deliveryBodySchema
   .openapi('Delivery');
 /** The Delivery body by reference, for a route that parses it itself (api/ingest): no validator. */
 export const deliveryRequestRef = { $ref: '#/components/schemas/Delivery' };
+
+// Mandates (docs/agents.md "Mandates"): what a delegate key may commit for its owner.
+const MANDATE_ROLE_VALUES = ['client', 'worker', 'backup-agent'] as const;
+export const MAX_MANDATE_COUNTERPARTIES = 100;
+
+export const mandateLimitsBody = z
+  .object({
+    perContract: positiveAmountSchema,
+    total: positiveAmountSchema,
+    perDay: positiveAmountSchema,
+    roles: z
+      .array(z.enum(MANDATE_ROLE_VALUES))
+      .min(1)
+      .max(3)
+      .optional()
+      .openapi({
+        description: 'the roles the delegate may act in (default: every role)',
+        example: ['worker'],
+      }),
+    counterparties: z
+      .array(address)
+      .min(1)
+      .max(MAX_MANDATE_COUNTERPARTIES)
+      .optional()
+      .openapi({
+        description:
+          'the only agents the delegate may contract with (default: anyone); with it, a delegate creates only direct awards to one of them',
+        example: ['0x14791697260e4c9a71f18484c9f997b308e59325'],
+      }),
+  })
+  .strict()
+  .openapi('MandateLimits');
+
+export const mandateBody = z
+  .object({
+    delegate: address.openapi({ description: 'the delegate key’s lowercase address' }),
+    limits: mandateLimitsBody,
+    expiresAt: z.iso.datetime({ offset: true }).openapi({
+      description: 'when the mandate ends (RFC 3339), in the future',
+      example: '2030-01-01T00:00:00Z',
+    }),
+  })
+  .strict()
+  .openapi('MandateRequest');
+
+const mandateLimitsSchema = z.object({
+  perContract: amount,
+  total: amount,
+  perDay: amount,
+  roles: z.array(z.enum(MANDATE_ROLE_VALUES)).nullable(),
+  counterparties: z.array(address).nullable(),
+});
+
+export const mandateSchema = z
+  .object({
+    id: z
+      .string()
+      .openapi({ description: 'the mandate’s id', example: 'm-8f14e45fceea167a5a36dedd4bea2543' }),
+    owner: address,
+    delegate: address,
+    limits: mandateLimitsSchema,
+    expiresAt: instant,
+    createdAt: instant,
+    revokedAt: instant.nullable(),
+    state: z.enum(['live', 'revoked', 'expired']).openapi({ example: 'live' }),
+    committed: amount.openapi({ description: 'what the mandate’s open commitments hold now' }),
+    committedLastDay: amount.openapi({
+      description: 'what it committed in the last 24 hours, released or not',
+    }),
+    left: amount.openapi({
+      description:
+        'what it may still commit: min(total − committed, perDay − committedLastDay); 0 once revoked or expired',
+    }),
+  })
+  .openapi('Mandate');
+
+export const mandateListSchema = z.object({ mandates: z.array(mandateSchema) }).openapi('Mandates');

@@ -1,20 +1,16 @@
 // `npm run mcp`: the OpenContract MCP server over stdio. The agent's key comes from the environment
 // (OPENCONTRACT_PRIVATE_KEY, never a tool argument, never logged); OPENCONTRACT_API_URL says where the
-// API is (default http://127.0.0.1:3000). See README "MCP server" for a client configuration.
+// API is (default http://127.0.0.1:3000). With OPENCONTRACT_ON_BEHALF_OF=<owner address> the key is a
+// delegate's: every tool acts for that owner within the owner's mandate to the key (docs/agents.md
+// "Mandates"), so an LLM behind this server never holds more than the mandate allows. See README "MCP
+// server" for a client configuration.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createAgentClient } from '../api/sdk';
+import { agentClientFromEnv } from '../api/sdk';
 import { registerAgentTools } from './tools';
 
 export function createMcpServer(env: NodeJS.ProcessEnv = process.env): McpServer {
-  const privateKey = env.OPENCONTRACT_PRIVATE_KEY;
-  if (privateKey === undefined || privateKey === '') {
-    throw new Error('OPENCONTRACT_PRIVATE_KEY must hold the agent’s private key (0x + 64 hex)');
-  }
-  const agent = createAgentClient({
-    baseUrl: env.OPENCONTRACT_API_URL ?? 'http://127.0.0.1:3000',
-    privateKey,
-  });
+  const agent = agentClientFromEnv(env);
   const server = new McpServer({ name: 'opencontract', version: '1.0.0' });
   registerAgentTools(server, agent);
   return server;

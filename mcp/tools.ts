@@ -66,9 +66,18 @@ export function registerAgentTools(server: McpServer, agent: AgentClient): void 
     server.registerTool(name, { description, inputSchema }, ((args: z.infer<z.ZodObject<S>>) =>
       run(() => action(args))) as never);
 
-  tool('whoami', 'Your agent address (the key this server signs with).', {}, async () => ({
-    address: agent.address,
-  }));
+  tool(
+    'whoami',
+    'Your agent address, the party of record; when this server acts for an owner under a mandate, that is the owner’s address and `signer` is the delegate key it signs with.',
+    {},
+    async () => ({ address: agent.address, signer: agent.signer }),
+  );
+  tool(
+    'list_mandates',
+    'Your (or your owner’s) mandates: what each delegate key may commit per contract, at once and per 24 h, what it has committed and what it has left. A refusal `mandate_exceeded` means an action would go beyond one of these limits.',
+    {},
+    () => agent.listMandates(),
+  );
   tool(
     'get_params',
     'The protocol parameters in force: Worker Stake rate, dispute bond rate, panel size, BA stakes and bonds, voting window.',

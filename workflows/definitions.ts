@@ -71,15 +71,36 @@ export type WorkflowTermsWire = Omit<ContractTermsWire, 'supplementaryMaterials'
   supplementaryMaterials: ContentRef | null;
 };
 
+/**
+ * A message a delegate key sent for its owner (docs/agents.md "Mandates"): the owner is the caller, the
+ * party of record whose balance pays; the delegate is recorded as the key that acted; every hold the
+ * message takes is committed under the mandate, whose limits the ledger checks in the hold's transaction.
+ */
+export interface Delegation {
+  mandate: string;
+  /** The delegate's lowercase address. */
+  delegate: string;
+}
+
 export interface ContractInput {
   contractId: string;
   terms: WorkflowTermsWire;
+  /** Set when a delegate created the contract for the Client: the escrow is committed under the mandate. */
+  delegation?: Delegation;
   /** The parameter snapshot in force at creation (rules/params paramsToWire), used for the whole life. */
   params: ProtocolParamsWire;
 }
 
 /** Why a contract was never created: its escrow lock was refused (the `created` Update's failure code). */
-export type EscrowRefusal = 'insufficient_funds' | 'escrow_refused';
+export type EscrowRefusal = 'insufficient_funds' | 'escrow_refused' | MandateRefusalCode;
+
+/** The codes of a hold its mandate refuses (a 403 to the delegate; nothing is held). */
+export type MandateRefusalCode = 'mandate_exceeded' | 'mandate_expired' | 'mandate_revoked';
+export const MANDATE_REFUSAL_CODES: readonly MandateRefusalCode[] = [
+  'mandate_exceeded',
+  'mandate_expired',
+  'mandate_revoked',
+];
 
 /** What the workflow returns when it completes. */
 export type ContractOutcome =
@@ -198,8 +219,10 @@ export interface KeyReaders {
 // Message arguments
 
 export interface CallerInput {
-  /** The verified signer's address, lowercase. */
+  /** The verified signer's address, lowercase; the owner's when a delegate signed for it. */
   caller: string;
+  /** Set when a delegate signed for the caller under a mandate. */
+  delegation?: Delegation;
 }
 
 export type AcceptInput = CallerInput;

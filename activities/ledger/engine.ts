@@ -9,6 +9,7 @@ import {
   InvariantViolationError,
   PartsMismatchError,
 } from './errors';
+import { commitUnderMandate, SqlMandateRegistry, type MandateRegistry } from './mandates';
 import { SqlPanelRegistry, type PanelRegistry } from './panels';
 import { big, nullableStr, placeholders, str } from './sql';
 import {
@@ -30,6 +31,7 @@ import type {
   EligibleAgent,
   Hold,
   HoldKind,
+  HoldOp,
   Ledger,
   LedgerOp,
   OpInput,
@@ -109,6 +111,9 @@ function accountsOf(op: LedgerOp, hold: (id: string) => HoldFacts): Array<[Owner
     }
   }
 }
+
+const isMandated = (op: LedgerOp): op is HoldOp & { mandate: string } =>
+  op.kind === 'hold' && op.mandate !== undefined;
 
 const accountKey = (owner: Owner, asset: Asset) => `${owner}|${asset}`;
 
@@ -206,9 +211,11 @@ function emptyBalances(): Balances {
 
 export class SqlLedger implements Ledger {
   readonly panels: PanelRegistry;
+  readonly mandates: MandateRegistry;
 
   constructor(private readonly db: SqlDriver) {
     this.panels = new SqlPanelRegistry(db);
+    this.mandates = new SqlMandateRegistry(db);
   }
 
   private readonly storedBody = (op: LedgerOp): string => {
@@ -255,7 +262,8 @@ export class SqlLedger implements Ledger {
    * (applyBatch), which reaches the same outcome and names the error.
    */
   private async apply(ops: LedgerOp[]): Promise<OpResult[]> {
-    if (this.db.autocommit) {
+    // A hold under a mandate reads its mandate's sums after its row is written: step by step only.
+    if (this.db.autocommit && !ops.some(isMandated)) {
       const results = await this.db.autocommit((tx) => this.writeAtOnce(tx, ops)).catch(() => undefined);
       if (results) return results;
     }
@@ -272,6 +280,8 @@ export class SqlLedger implements Ledger {
     const holdOf = await this.holdsReferenced(tx, toApply);
     const available = await this.lockAccounts(tx, accountsTouched(toApply, holdOf));
     await insertRows(tx, this.transferRows(toApply, holdOf, available, now));
+    // After the rows: a hold the batch released (a bid bond moved) no longer counts against the mandate.
+    for (const op of toApply) if (isMandated(op)) await commitUnderMandate(tx, op, now);
     return results;
   }
 

@@ -7,6 +7,8 @@ export type LedgerErrorCode =
   | 'HoldNotFound'
   | 'HoldAlreadyResolved'
   | 'PartsMismatch'
+  | 'MandateRefused'
+  | 'MandateExists'
   | 'InvariantViolation';
 
 export abstract class LedgerError extends Error {
@@ -72,6 +74,28 @@ export class PartsMismatchError extends LedgerError {
       holdId,
       holdAmount: holdAmount.toString(),
       partsSum: partsSum.toString(),
+    });
+  }
+}
+
+/** Why a mandate refuses a hold; also the API's error code. */
+export type MandateRefusal = 'mandate_exceeded' | 'mandate_expired' | 'mandate_revoked';
+
+/** A hold its mandate does not allow: revoked, expired, or beyond one of its limits (`details.limit`). */
+export class MandateRefusedError extends LedgerError {
+  readonly code = 'MandateRefused';
+  constructor(refusal: MandateRefusal, message: string, details: Record<string, string> = {}) {
+    super(message, { code: refusal, ...details });
+  }
+}
+
+/** An owner grants a delegate a second mandate while the first is live: it revokes the first, then grants. */
+export class MandateExistsError extends LedgerError {
+  readonly code = 'MandateExists';
+  constructor(id: string, delegate: string) {
+    super(`${delegate} already holds live mandate ${id} from this owner: revoke it first`, {
+      code: 'mandate_exists',
+      mandate: id,
     });
   }
 }

@@ -5,6 +5,7 @@
 import { Pool } from 'pg';
 import type { PoolClient } from 'pg';
 import { SqlLedger } from './engine';
+import { MANDATE_SCHEMA } from './mandates';
 import { PANEL_SCHEMA } from './panels';
 import {
   CONTRACT_INDEX,
@@ -402,6 +403,7 @@ export async function openPostgresLedger(options: PostgresLedgerOptions): Promis
       if (version === 1 || version === 2) await client.query(MIGRATE_FROM_2);
       await client.query(SCHEMA);
       await client.query(PANEL_SCHEMA);
+      await client.query(MANDATE_SCHEMA);
       await client.query('COMMIT');
       break;
     } catch (error) {

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { SqlLedger } from './engine';
+import { MANDATE_SCHEMA } from './mandates';
 import { PANEL_SCHEMA } from './panels';
 import {
   CONTRACT_INDEX,
@@ -252,6 +253,7 @@ function createSchema(db: Database.Database): void {
   }
   db.exec(SCHEMA);
   db.exec(PANEL_SCHEMA);
+  db.exec(MANDATE_SCHEMA);
 }
 
 export function openSqliteLedger(path: string): Ledger {

@@ -12,9 +12,9 @@ const port = parentPort!;
 const send = (message: ThreadMessage) => port.postMessage(message);
 
 function method(ledger: Ledger, name: ThreadCall['method']): (...args: unknown[]) => Promise<unknown> {
-  const [target, key]: [object, string] = name.startsWith('panels.')
-    ? [ledger.panels, name.slice('panels.'.length)]
-    : [ledger, name];
+  const [registry, member] = name.split('.') as [string, string | undefined];
+  const [target, key]: [object, string] =
+    member === undefined ? [ledger, name] : [registry === 'panels' ? ledger.panels : ledger.mandates, member];
   const fn = (target as Record<string, unknown>)[key];
   if (typeof fn !== 'function') throw new TypeError(`no ledger method ${name}`);
   return fn.bind(target) as (...args: unknown[]) => Promise<unknown>;

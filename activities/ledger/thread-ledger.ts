@@ -8,9 +8,17 @@
 // once), and the next call starts a new thread on the same file.
 import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { MandateRegistry } from './mandates';
 import type { PanelRegistry } from './panels';
 import { errorFromWire } from './thread-protocol';
-import type { LedgerMethod, PanelMethod, ThreadCall, ThreadMessage, ThreadMethod } from './thread-protocol';
+import type {
+  LedgerMethod,
+  MandateMethod,
+  PanelMethod,
+  ThreadCall,
+  ThreadMessage,
+  ThreadMethod,
+} from './thread-protocol';
 import type { Ledger } from './types';
 
 const THREAD_ENTRY = join(__dirname, `sqlite-thread${extname(__filename)}`);
@@ -37,6 +45,7 @@ interface Pending {
 
 export class ThreadLedger implements Ledger {
   readonly panels: PanelRegistry;
+  readonly mandates: MandateRegistry;
   private thread: Promise<Worker> | undefined;
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
@@ -51,6 +60,14 @@ export class ThreadLedger implements Ledger {
       openPanelsOf: panel('openPanelsOf'),
       voteRowsByContract: panel('voteRowsByContract'),
       voteRowsOf: panel('voteRowsOf'),
+    };
+    const mandate = <M extends MandateMethod>(name: M) =>
+      ((...args: unknown[]) => this.call(`mandates.${name}`, args)) as MandateRegistry[M];
+    this.mandates = {
+      grant: mandate('grant'),
+      revoke: mandate('revoke'),
+      list: mandate('list'),
+      newestFor: mandate('newestFor'),
     };
   }
 

@@ -1,16 +1,18 @@
 // What the SQLite ledger's thread (sqlite-thread.ts) and its proxy (thread-ledger.ts) say to each other.
-// A call names a Ledger method (`panels.<method>` for the panel registry) and its arguments; values
+// A call names a Ledger method (`panels.<method>` for the panel registry, `mandates.<method>` for the mandates) and its arguments; values
 // cross by structured clone (bigint included). An error crosses as its class name and fields, and is
 // rebuilt as the same class on the caller's side, so `instanceof` and `code` work as on the store itself.
 import Database from 'better-sqlite3';
 import * as ledgerErrors from './errors';
 import type { Ledger } from './types';
+import type { MandateRegistry } from './mandates';
 import type { PanelRegistry } from './panels';
 
 type MethodsOf<T> = { [K in keyof T]: T[K] extends (...args: never[]) => unknown ? K : never }[keyof T];
 export type LedgerMethod = Exclude<MethodsOf<Ledger>, 'close'>;
 export type PanelMethod = MethodsOf<PanelRegistry>;
-export type ThreadMethod = LedgerMethod | `panels.${PanelMethod}` | 'close';
+export type MandateMethod = MethodsOf<MandateRegistry>;
+export type ThreadMethod = LedgerMethod | `panels.${PanelMethod}` | `mandates.${MandateMethod}` | 'close';
 
 export interface ThreadCall {
   id: number;

@@ -1,5 +1,6 @@
 // The ledger's vocabulary: assets, accounts, operations, and what the read side returns.
 // Amounts are integer minor units as bigint; the wire form (decimal strings) lives at the edges.
+import type { MandateRegistry } from './mandates';
 import type { PanelRegistry } from './panels';
 
 export const ASSETS = ['USDC', 'OCT'] as const;
@@ -57,6 +58,11 @@ export interface HoldOp {
   holdKind: HoldKind;
   /** Required for every kind but `eligibility`, which belongs to no contract and must not carry one. */
   contractId?: string;
+  /**
+   * The mandate the hold is committed under (mandates.ts): checked and recorded in the hold's own
+   * transaction, so the owner's delegate never commits beyond the mandate's limits.
+   */
+  mandate?: string;
 }
 
 /** One posting of a ResolveOp: an amount to an owner. */
@@ -187,6 +193,8 @@ export interface Ledger {
   eligibleAgents(minStake: bigint): Promise<EligibleAgent[]>;
   /** The Backup Agent panel registry (open panel seats, vote rows), in the same database. */
   readonly panels: PanelRegistry;
+  /** Mandates (what a delegate key may commit for its owner) and their commitments, in the same database. */
+  readonly mandates: MandateRegistry;
   /** Recomputes every balance from the transfer rows and checks each invariant; throws if one fails. */
   audit(): Promise<AuditReport>;
   close(): Promise<void>;

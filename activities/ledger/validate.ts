@@ -129,9 +129,12 @@ export function normalizeOp(input: unknown, field = 'op'): LedgerOp {
       };
     }
     case 'hold': {
-      checkFields(op, ['kind', 'id', 'owner', 'asset', 'amount', 'holdKind', 'contractId'], field);
+      checkFields(op, ['kind', 'id', 'owner', 'asset', 'amount', 'holdKind', 'contractId', 'mandate'], field);
       const holdKind = checkHoldKind(op.holdKind, f('holdKind'));
       const contractId = checkOptionalId(op.contractId, f('contractId'));
+      const mandate = checkOptionalId(op.mandate, f('mandate'));
+      if (mandate !== undefined && contractId === undefined)
+        fail(f('mandate'), 'only a contract hold is committed under a mandate');
       if (holdKind === 'eligibility' && contractId !== undefined)
         fail(f('contractId'), 'an eligibility hold belongs to no contract');
       if (holdKind !== 'eligibility' && contractId === undefined)
@@ -144,6 +147,7 @@ export function normalizeOp(input: unknown, field = 'op'): LedgerOp {
         amount: checkAmount(op.amount, f('amount')),
         holdKind,
         contractId,
+        ...(mandate === undefined ? {} : { mandate }),
       };
     }
     case 'resolve':

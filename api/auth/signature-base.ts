@@ -1,6 +1,7 @@
 // The RFC 9421 signature base for the API's one signature profile (docs/security.md): label `sig1`,
 // components `@method`, `@path`, `@query` (when the URL has a query), `content-digest` (when there
-// is a body), parameters `created`, `expires`, `nonce`, `keyid`. Pure: shared by signer and verifier.
+// is a body, `on-behalf-of` when a delegate names its owner), parameters `created`, `expires`, `nonce`,
+// `keyid`. Pure: shared by signer and verifier.
 import type { Address } from './ethereum';
 import type { InnerList, Parameters } from './structured-fields';
 import { serializeBytes, serializeInnerList } from './structured-fields';
@@ -12,7 +13,7 @@ export const MAX_SIGNATURE_LIFETIME_SECONDS = 300;
 /** Nonces are 16-128 characters of base64, base64url or hex (e.g. 16 random bytes). */
 export const NONCE_PATTERN = /^[A-Za-z0-9._~+/=-]{16,128}$/;
 
-export const COMPONENTS = ['@method', '@path', '@query', 'content-digest'] as const;
+export const COMPONENTS = ['@method', '@path', '@query', 'content-digest', 'on-behalf-of'] as const;
 export type Component = (typeof COMPONENTS)[number];
 
 export interface SignatureParams {
@@ -31,15 +32,22 @@ export interface CoveredRequest {
   url: URL;
   /** The Content-Digest header value; required when `content-digest` is covered. */
   contentDigest?: string;
+  /** The On-Behalf-Of header value (a delegate's owner); required when `on-behalf-of` is covered. */
+  onBehalfOf?: string;
 }
 
-/** Components a request must cover: always method and path; query and digest when present. */
-export function requiredComponents(request: { url: URL; hasBody: boolean }): Component[] {
+/** Components a request must cover: always method and path; query, digest and owner when present. */
+export function requiredComponents(request: {
+  url: URL;
+  hasBody: boolean;
+  onBehalfOf?: boolean;
+}): Component[] {
   return [
     '@method',
     '@path',
     ...(request.url.search ? (['@query'] as const) : []),
     ...(request.hasBody ? (['content-digest'] as const) : []),
+    ...(request.onBehalfOf === true ? (['on-behalf-of'] as const) : []),
   ];
 }
 
@@ -55,6 +63,10 @@ function componentValue(component: Component, request: CoveredRequest): string {
       if (request.contentDigest === undefined)
         throw new Error('content-digest is covered but the header is absent');
       return request.contentDigest.trim();
+    case 'on-behalf-of':
+      if (request.onBehalfOf === undefined)
+        throw new Error('on-behalf-of is covered but the header is absent');
+      return request.onBehalfOf.trim();
   }
 }
 

@@ -144,7 +144,13 @@ function check(request: RequestToVerify, nowMs: number): { caller: Address; para
   const params: SignatureParams = { components: parseComponents(input), ...parseParams(input) };
   const url = typeof request.url === 'string' ? new URL(request.url) : request.url;
   const body = request.body ?? new Uint8Array();
-  for (const component of requiredComponents({ url, hasBody: body.length > 0 })) {
+  const onBehalfOf = request.headers.get('On-Behalf-Of') ?? undefined;
+  const required = requiredComponents({
+    url,
+    hasBody: body.length > 0,
+    onBehalfOf: onBehalfOf !== undefined,
+  });
+  for (const component of required) {
     if (!params.components.includes(component))
       refuse('missing_component', `the signature must cover "${component}"`);
   }
@@ -163,8 +169,10 @@ function check(request: RequestToVerify, nowMs: number): { caller: Address; para
     if (!matches) refuse('digest_mismatch', 'the body does not match its Content-Digest (sha-256)');
   }
 
+  if (params.components.includes('on-behalf-of') && onBehalfOf === undefined)
+    refuse('missing_headers', 'missing On-Behalf-Of header');
   const base = signatureBase(
-    { method: request.method, url, contentDigest },
+    { method: request.method, url, contentDigest, onBehalfOf },
     params.components,
     serializeInnerList(input),
   );

@@ -50,6 +50,7 @@ import {
 import { contractIdOf, existingContract, updateId } from '../contract-requests';
 import { requireStakeFunds } from '../stake-precheck';
 import { createMiddleware } from 'hono/factory';
+import { callerInput } from '../mandate-access';
 import { HTTPException } from 'hono/http-exception';
 
 interface MessageRoute {
@@ -134,7 +135,7 @@ export function contractMessagesApp(ctx: ApiContext, auth: AuthMiddleware) {
         const caller = c.var.caller;
         const id = contractIdOf(c.req.valid('param').id);
         await message.precheck?.(ctx, id, caller);
-        const view = await ctx.contracts.send(id, message.update, { caller }, updateId(c, caller));
+        const view = await ctx.contracts.send(id, message.update, callerInput(c), updateId(c, caller));
         return c.json(viewFor(view, caller), 200);
       },
     );
@@ -156,7 +157,7 @@ export function contractMessagesApp(ctx: ApiContext, auth: AuthMiddleware) {
       const caller = c.var.caller;
       const id = contractIdOf(c.req.valid('param').id);
       const { claims } = c.req.valid('json');
-      const input = { caller, ...(claims === undefined ? {} : { claims }) };
+      const input = { ...callerInput(c), ...(claims === undefined ? {} : { claims }) };
       const view = await ctx.contracts.send(id, disputeUpdate, input, updateId(c, caller));
       return c.json(viewFor(view, caller), 200);
     },
@@ -178,7 +179,7 @@ export function contractMessagesApp(ctx: ApiContext, auth: AuthMiddleware) {
       const caller = c.var.caller;
       const id = contractIdOf(c.req.valid('param').id);
       const { waive } = c.req.valid('json');
-      const input = { caller, ...(waive === true ? { waive } : {}) };
+      const input = { ...callerInput(c), ...(waive === true ? { waive } : {}) };
       const view = await ctx.contracts.send(id, appealUpdate, input, updateId(c, caller));
       return c.json(viewFor(view, caller), 200);
     },
@@ -200,7 +201,8 @@ export function contractMessagesApp(ctx: ApiContext, auth: AuthMiddleware) {
       const caller = c.var.caller;
       const id = contractIdOf(c.req.valid('param').id);
       const { votes } = c.req.valid('json');
-      const view = await ctx.contracts.send(id, voteUpdate, { caller, votes }, updateId(c, caller));
+      const input = { ...callerInput(c), votes };
+      const view = await ctx.contracts.send(id, voteUpdate, input, updateId(c, caller));
       return c.json(viewFor(view, caller), 200);
     },
   );
@@ -229,7 +231,7 @@ export function contractMessagesApp(ctx: ApiContext, auth: AuthMiddleware) {
       const caller = c.var.caller;
       const id = c.req.valid('param').id;
       const delivery = c.var.ingested;
-      const input = deliverInput(caller, delivery);
+      const input = { ...deliverInput(caller, delivery), ...callerInput(c) };
       const key = updateId(c, caller);
       // Criteria known and the evidence fits them: the Update first, no read before it. Its validator
       // refuses what the checks below would (a refused Update writes no history), and any refusal is

@@ -10,6 +10,7 @@ import { CONTRACT_CODES } from '../../workflows/rules/contract-kinds';
 import { contractBodyErrors, createContractBodySchema } from '../../workflows/rules/contract-body';
 import { checkContractBody } from '../../workflows/rules/contract-terms';
 import { contractInput, contractSummary } from '../contract-input';
+import { callerInput } from '../mandate-access';
 import { contractIdForKey, randomContractId } from '../contract-ids';
 import { partyView, viewFor } from '../contract-views';
 import { existingContract, fromContract } from '../contract-requests';
@@ -86,7 +87,11 @@ export function contractCreationApp(ctx: ApiContext, auth: AuthMiddleware) {
       }
       const materials = terms.supplementaryMaterials;
       if (materials) await ctx.vault.put(contractId, 'materials', materials.key);
-      const input = contractInput(contractId, terms, ctx.params);
+      const { delegation } = callerInput(c);
+      const input = {
+        ...contractInput(contractId, terms, ctx.params),
+        ...(delegation ? { delegation } : {}),
+      };
       let view: ContractView;
       try {
         view = await ctx.contracts.create(input, contractSummary(contractId, terms));

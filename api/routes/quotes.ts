@@ -1,6 +1,7 @@
 // Auction routes (docs/protocol.md §5, docs/auction.md): a bidder's quote and the Client's award, each sent to the
 // contract's workflow as an Update whose validator answers at once (over the cap, the Client's own
 // bid, bidding closed, an unknown quote). Roles and states are the workflow's to check.
+import { callerInput } from '../mandate-access';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { awardUpdate, quoteUpdate, type QuoteInput } from '../../workflows/definitions';
 import { toWire } from '../../workflows/rules/money';
@@ -43,7 +44,7 @@ export function quotesApp(ctx: ApiContext, auth: AuthMiddleware) {
       const id = contractIdOf(c.req.valid('param').id);
       const { price, confidence, message } = c.req.valid('json');
       const input: QuoteInput = {
-        caller,
+        ...callerInput(c),
         price: toWire(price),
         ...(confidence === undefined ? {} : { confidence }),
         ...(message === undefined ? {} : { message }),
@@ -74,7 +75,7 @@ export function quotesApp(ctx: ApiContext, auth: AuthMiddleware) {
       const caller = c.var.caller;
       const id = contractIdOf(c.req.valid('param').id);
       const { quoteId } = c.req.valid('json');
-      const input = { caller, ...(quoteId === undefined ? {} : { quoteId }) };
+      const input = { ...callerInput(c), ...(quoteId === undefined ? {} : { quoteId }) };
       const view = await ctx.contracts.send(id, awardUpdate, input, updateId(c, caller));
       return c.json(viewFor(view, caller), 200);
     },

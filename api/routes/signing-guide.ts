@@ -19,7 +19,8 @@ export function signingGuideMarkdown(security: string): string {
   return [
     '# Signing requests to the OpenContract API\n',
     `Every route of \`/openapi.json\` marked \`x-signature\` takes a request signature: the headers it`,
-    `declares (\`Signature-Input\`, \`Signature\`, and \`Content-Digest\` with a body). This guide says how to`,
+    `declares (\`Signature-Input\`, \`Signature\`, \`Content-Digest\` with a body, and \`On-Behalf-Of\` for a`,
+    `delegate key acting for its owner). This guide says how to`,
     `compute them. Test vectors (fixed keys, requests, the expected signature bases and signatures) are at`,
     `[\`${SIGNING_VECTORS_PATH}\`](${SIGNING_VECTORS_PATH}): a signer that reproduces all of them byte for byte`,
     `is accepted by the service.\n`,

@@ -11,6 +11,8 @@ import type {
   AgentContracts,
   FeedPage,
   MyContractsFilter,
+  Mandate,
+  MandateRequest,
   Webhook,
   WebhookCreated,
   AgentVoteRows,
@@ -116,10 +118,17 @@ export interface AgentClientOptions extends HttpOptions {
   privateKey: string | Uint8Array;
   /** Signature lifetime in seconds (default 60). */
   expiresIn?: number;
+  /**
+   * Act as a delegate for this owner (docs/agents.md "Mandates"): every request names the owner in
+   * On-Behalf-Of, the owner is the party of record and its balance pays, within the owner's mandate to
+   * this key. `address` is then the owner's; `signer` stays the key's own.
+   */
+  onBehalfOf?: string;
 }
 
 export function createAgentClient(options: AgentClientOptions) {
-  const address: Address = addressFromPrivateKey(options.privateKey);
+  const signer: Address = addressFromPrivateKey(options.privateKey);
+  const address = (options.onBehalfOf?.toLowerCase() as Address | undefined) ?? signer;
   const sign = (method: string) => (url: URL, body: string | undefined) =>
     ({
       ...signRequest({
@@ -128,6 +137,7 @@ export function createAgentClient(options: AgentClientOptions) {
         ...(body === undefined ? {} : { body }),
         privateKey: options.privateKey,
         ...(options.expiresIn === undefined ? {} : { expiresIn: options.expiresIn }),
+        ...(options.onBehalfOf === undefined ? {} : { onBehalfOf: options.onBehalfOf }),
       }),
     }) as Record<string, string>;
   const get = <T>(path: string, query?: RequestSpec['query'], signed = true) =>
@@ -161,7 +171,10 @@ export function createAgentClient(options: AgentClientOptions) {
     post<ContractViewFor>(contract(id, `/${name}`), undefined, opts);
 
   return {
+    /** The party of record: the key's own address, or the owner's when acting on its behalf. */
     address,
+    /** The key that signs. */
+    signer,
     createContract: (body: CreateContractRequest, opts?: CallOptions) =>
       post<PartyContractView>('/contracts', body, opts),
     /** Signed by default, so a party gets the party view; `{ signed: false }` reads the public view. */
@@ -242,6 +255,18 @@ export function createAgentClient(options: AgentClientOptions) {
     addWebhook: (url: string, opts?: CallOptions) =>
       post<WebhookCreated>(`/agents/${address}/webhooks`, { url }, opts),
     listWebhooks: async () => (await get<{ webhooks: Webhook[] }>(`/agents/${address}/webhooks`)).webhooks,
+    /** Grants `delegate` a mandate over the caller's balance (the owner signs this itself). */
+    grantMandate: (input: MandateRequest, opts?: CallOptions) =>
+      post<Mandate>(`/agents/${address}/mandates`, input, opts),
+    /** The owner's mandates with what each has committed and has left (a delegate may read its owner's). */
+    listMandates: async () => (await get<{ mandates: Mandate[] }>(`/agents/${address}/mandates`)).mandates,
+    /** Revokes a mandate at once: its delegate's next message is refused. */
+    revokeMandate: (id: string) =>
+      call<Mandate>(options, {
+        method: 'DELETE',
+        path: `/agents/${address}/mandates/${encodeURIComponent(id)}`,
+        authorize: sign('DELETE'),
+      }),
     deleteWebhook: (id: string) =>
       call<{ id: string; deleted: true }>(options, {
         method: 'DELETE',

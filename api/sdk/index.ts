@@ -7,6 +7,7 @@ export type {
   OperatorClient,
   OperatorClientOptions,
 } from './client';
+export { agentClientFromEnv } from './from-env';
 export { readSse } from './event-stream';
 export type { SseMessage, StreamedEvent, StreamEnd, StreamEventsOptions } from './event-stream';
 export { addressFromPrivateKey, randomPrivateKey, signRequest } from './signer';

@@ -7,15 +7,23 @@ export interface SignedFetchOptions {
   privateKey: Uint8Array | string;
   /** The fetch that sends the signed request (default: globalThis.fetch). */
   fetch?: (request: Request) => Promise<Response>;
+  /** A delegate key's owner: every request names it in On-Behalf-Of (docs/agents.md "Mandates"). */
+  onBehalfOf?: string;
 }
 
-export function signedFetch({ privateKey, fetch = globalThis.fetch }: SignedFetchOptions) {
+export function signedFetch({ privateKey, fetch = globalThis.fetch, onBehalfOf }: SignedFetchOptions) {
   return async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);
     // The exact bytes that will be sent: the signature covers their digest.
     const body = new Uint8Array(await request.arrayBuffer());
     const headers = new Headers(request.headers);
-    const signature = signRequest({ method: request.method, url: request.url, body, privateKey });
+    const signature = signRequest({
+      method: request.method,
+      url: request.url,
+      body,
+      privateKey,
+      ...(onBehalfOf === undefined ? {} : { onBehalfOf }),
+    });
     for (const [name, value] of Object.entries(signature)) headers.set(name, value);
     return fetch(
       new Request(request.url, {

@@ -32,12 +32,15 @@ export interface SignRequestInput {
   nonce?: string;
   /** Seconds from created to expires, 1..300 (default 60). */
   expiresIn?: number;
+  /** A delegate's owner (docs/agents.md "Mandates"): sent as On-Behalf-Of and covered by the signature. */
+  onBehalfOf?: string;
 }
 
 export interface SignatureHeaders {
   'Signature-Input': string;
   Signature: string;
   'Content-Digest'?: string;
+  'On-Behalf-Of'?: string;
 }
 
 /** The headers of a signed request and the signature base they sign (for test vectors and debugging). */
@@ -64,15 +67,16 @@ export function signRequestParts(input: SignRequestInput): SignedRequestParts {
   const hasBody = input.body !== undefined && input.body.length > 0;
   const digest = hasBody && input.body !== undefined ? contentDigest(input.body) : undefined;
   const created = Math.floor((input.now ?? Date.now()) / 1000);
+  const onBehalfOf = input.onBehalfOf?.toLowerCase();
   const params: SignatureParams = {
-    components: requiredComponents({ url, hasBody }),
+    components: requiredComponents({ url, hasBody, onBehalfOf: onBehalfOf !== undefined }),
     created,
     expires: created + expiresIn,
     nonce,
     keyid: addressFromPrivateKey(input.privateKey),
   };
   const base = signatureBase(
-    { method: input.method, url, contentDigest: digest },
+    { method: input.method, url, contentDigest: digest, onBehalfOf },
     params.components,
     signatureParamsValue(params),
   );
@@ -81,6 +85,7 @@ export function signRequestParts(input: SignRequestInput): SignedRequestParts {
       'Signature-Input': signatureInputHeader(params),
       Signature: signatureHeader(signPersonalMessage(base, input.privateKey)),
       ...(digest === undefined ? {} : { 'Content-Digest': digest }),
+      ...(onBehalfOf === undefined ? {} : { 'On-Behalf-Of': onBehalfOf }),
     },
     signatureBase: base,
   };

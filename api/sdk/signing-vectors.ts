@@ -19,6 +19,8 @@ export interface SigningVectorInput {
   created: number;
   expires: number;
   nonce: string;
+  /** A delegate's owner, sent as On-Behalf-Of and covered last (docs/agents.md "Mandates"); absent for none. */
+  onBehalfOf?: string;
 }
 
 export interface SigningVector extends SigningVectorInput {
@@ -110,18 +112,31 @@ export const SIGNING_VECTOR_INPUTS: readonly SigningVectorInput[] = [
     expires: CREATED + 30,
     nonce: 'zP0aL9kD3fG7jH2sQ6wE4r',
   },
+  {
+    name: 'delegate-post-on-behalf-of-owner',
+    privateKey: BOB_KEY,
+    method: 'POST',
+    path: '/contracts/ct_8f14e45f/approve',
+    query: '',
+    body: '{}',
+    created: CREATED,
+    expires: CREATED + 60,
+    nonce: 'Dg7uK2pV9sX4bN1mQ8wT3e',
+    onBehalfOf: ALICE,
+  },
 ];
 
 export const SIGNING_VECTORS_DESCRIPTION =
   'Test vectors for the request signature every signed OpenContract API call carries: HTTP Message ' +
   'Signatures (RFC 9421) with one profile — label sig1; covered components "@method", "@path", then ' +
-  '"@query" when the URL has a query, then "content-digest" when the body has at least one byte; ' +
+  '"@query" when the URL has a query, then "content-digest" when the body has at least one byte, then ' +
+  '"on-behalf-of" when a delegate key names its owner in the On-Behalf-Of header; ' +
   'parameters created, expires, nonce, keyid (the lowercase Ethereum address of the key) in that ' +
   'order — where the signature base is signed as an EIP-191 personal message with the secp256k1 key ' +
   '(deterministic RFC 6979, low s, 65 bytes r‖s‖v with v 27 or 28, base64 in the Signature header) and ' +
   'the body digest is Content-Digest sha-256 (RFC 9530). Each vector fixes privateKey, method, path, ' +
   'query ("" or "?" and the query as sent), body (the exact UTF-8 bytes as sent, "" for none), created, ' +
-  'expires and nonce; a conforming signer computes from them exactly address, contentDigest (null when ' +
+  'expires and nonce, and onBehalfOf when a delegate signs for that owner; a conforming signer computes from them exactly address, contentDigest (null when ' +
   'there is no body), signatureBase (lines joined by \\n, no trailing newline), eip191Hash, ' +
   'signatureInput (the Signature-Input header) and signature (the Signature header). A verifier given ' +
   'the request and these headers at any time from created to expires recovers address. The keys are ' +
@@ -136,6 +151,7 @@ export function signingVector(input: SigningVectorInput): SigningVector {
     now: input.created * 1000,
     nonce: input.nonce,
     expiresIn: input.expires - input.created,
+    ...(input.onBehalfOf === undefined ? {} : { onBehalfOf: input.onBehalfOf }),
   });
   return {
     name: input.name,
@@ -148,6 +164,7 @@ export function signingVector(input: SigningVectorInput): SigningVector {
     created: input.created,
     expires: input.expires,
     nonce: input.nonce,
+    ...(input.onBehalfOf === undefined ? {} : { onBehalfOf: input.onBehalfOf }),
     contentDigest: headers['Content-Digest'] ?? null,
     signatureBase,
     eip191Hash: `0x${bytesToHex(personalMessageHash(signatureBase))}`,

@@ -22,6 +22,8 @@ import type {
   eventsSchema,
   keySchema,
   listedContractSchema,
+  mandateBody,
+  mandateSchema,
   partyViewSchema,
   publicViewSchema,
   quoteBody,
@@ -52,6 +54,8 @@ export type EligibilityResult = z.infer<typeof eligibilitySchema>;
 export type EligibilityRequirements = z.infer<typeof requirementsSchema>;
 export type DepositResult = z.infer<typeof depositResultSchema>;
 export type Payout = z.infer<typeof payoutSchema>;
+export type Mandate = z.infer<typeof mandateSchema>;
+export type MandateRequest = z.input<typeof mandateBody>;
 export type WithdrawalResult = z.infer<typeof withdrawalResultSchema>;
 export type ProtocolParams = z.infer<typeof paramsSchema>;
 export type ArbiterVerdictsResult = z.infer<typeof verdictsResultSchema>;

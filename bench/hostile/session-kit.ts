@@ -42,7 +42,7 @@ export async function send(
   method: string,
   path: string,
   body?: unknown,
-  init: { raw?: string; headers?: Record<string, string>; base?: string } = {},
+  init: { raw?: string; headers?: Record<string, string>; base?: string; onBehalfOf?: string } = {},
 ): Promise<Answer> {
   const text = init.raw ?? (body === undefined ? undefined : JSON.stringify(body));
   const headers: Record<string, string> = {
@@ -54,6 +54,7 @@ export async function send(
           url: path,
           privateKey: who.key,
           ...(text === undefined ? {} : { body: text }),
+          ...(init.onBehalfOf === undefined ? {} : { onBehalfOf: init.onBehalfOf }),
         })),
     ...init.headers,
   };

@@ -44,12 +44,17 @@ describe('/openapi.json', () => {
       'Signature-Input': true,
       Signature: true,
       'Content-Digest': true,
+      'On-Behalf-Of': false,
       'Idempotency-Key': false,
     });
     // A message's body is optional: no body, no Content-Digest.
     assert.equal(required('/contracts/{id}/accept', 'post')['Content-Digest'], false);
     assert.equal(required('/agents/{address}/withdrawals', 'post')['Idempotency-Key'], true);
-    assert.deepEqual(required('/contracts/{id}', 'get'), { 'Signature-Input': false, Signature: false });
+    assert.deepEqual(required('/contracts/{id}', 'get'), {
+      'Signature-Input': false,
+      Signature: false,
+      'On-Behalf-Of': false,
+    });
     assert.deepEqual(required('/params', 'get'), {});
   });
 

@@ -413,6 +413,26 @@ test('an appeal without a seatable panel goes to the trusted arbiter; its verdic
   assert.equal(settled.status, 'settled-fully-met');
 });
 
+test('an owner’s mandates', async () => {
+  const owner = await funded();
+  const delegate = newAgent();
+  const mine = `/agents/${owner.address}/mandates`;
+  const body = {
+    delegate: delegate.address,
+    limits: { perContract: '1000', total: '2000', perDay: '3000', roles: ['client'] },
+    expiresAt: new Date(Date.now() + 3600_000).toISOString(),
+  };
+  const granted = await answer(201, owner, 'POST', mine, { body });
+  await answer(400, owner, 'POST', mine, { body: { ...body, limits: { ...body.limits, total: '0' } } });
+  await answer(403, delegate, 'POST', mine, { body });
+  await answer(409, owner, 'POST', mine, { body });
+  await answer(200, owner, 'GET', mine);
+  await answer(403, delegate, 'GET', mine);
+  await answer(403, owner, 'DELETE', `/agents/${delegate.address}/mandates/${granted.id}`);
+  await answer(200, owner, 'DELETE', `${mine}/${granted.id}`);
+  await answer(404, owner, 'DELETE', `${mine}/m-missing`);
+});
+
 test('every documented operation was answered with its success and, if it lists one, a refusal', () => {
   const missing: string[] = [];
   for (const [path, ops] of Object.entries(document.paths)) {

@@ -80,6 +80,7 @@ describe('docs/signing-vectors.json', () => {
         now: vector.created * 1000,
         nonce: vector.nonce,
         expiresIn: vector.expires - vector.created,
+        ...(vector.onBehalfOf === undefined ? {} : { onBehalfOf: vector.onBehalfOf }),
       });
       assert.equal(addressFromPrivateKey(vector.privateKey), vector.address);
       assert.equal(headers['Content-Digest'] ?? null, vector.contentDigest);
@@ -101,6 +102,7 @@ describe('docs/signing-vectors.json', () => {
             'Signature-Input': vector.signatureInput,
             Signature: vector.signature,
             ...(vector.contentDigest === null ? {} : { 'Content-Digest': vector.contentDigest }),
+            ...(vector.onBehalfOf === undefined ? {} : { 'On-Behalf-Of': vector.onBehalfOf }),
           },
           ...(vector.body === '' ? {} : { body: vector.body }),
         });

@@ -32,12 +32,18 @@ export async function connectMcpAgent(
   name: string,
   transcript: TranscriptEntry[],
   privateKey: string = randomPrivateKey(),
+  env: Record<string, string> = {},
 ): Promise<McpAgent> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ['--import', 'tsx', join(root, 'mcp/server.ts')],
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', OPENCONTRACT_PRIVATE_KEY: privateKey, OPENCONTRACT_API_URL: apiUrl },
+    env: {
+      PATH: process.env.PATH ?? '',
+      OPENCONTRACT_PRIVATE_KEY: privateKey,
+      OPENCONTRACT_API_URL: apiUrl,
+      ...env,
+    },
     stderr: 'inherit',
   });
   const client = new Client({ name: `test-${name}`, version: '1.0.0' });

@@ -19,9 +19,17 @@ export type SettlementPosting =
   /** Release a whole hold to its owner. */
   | { type: 'void'; holdId: string }
   /** Open a new USDC hold (e.g. re-hold what stays of an eligibility stake after a slash). */
-  | { type: 'hold'; owner: string; kind: LedgerHoldKind; amount: WireAmount }
+  | { type: 'hold'; owner: string; kind: LedgerHoldKind; amount: WireAmount; mandate?: string }
   /** Mint reward tokens (OCT). */
   | { type: 'mint'; to: string; amount: WireAmount };
+
+/**
+ * A hold a delegate's message takes for its owner names the owner's mandate (docs/agents.md "Mandates"):
+ * the ledger checks the mandate's limits in the hold's own transaction.
+ */
+export interface Mandated {
+  mandate?: string;
+}
 
 export interface SettleInput {
   contractId: string;
@@ -52,21 +60,29 @@ export interface EligibleAgentWire {
 
 export interface LedgerActivities {
   /** Holds the Client's Escrowed Funds: hold `<contractId>:escrow`. */
-  lockEscrow(input: { contractId: string; client: string; amount: WireAmount }): Promise<LockResult>;
+  lockEscrow(
+    input: { contractId: string; client: string; amount: WireAmount } & Mandated,
+  ): Promise<LockResult>;
   /** Holds a Worker Stake: hold `<contractId>:stake:<worker>`, one per caller in an open tender. */
-  lockStake(input: { contractId: string; worker: string; amount: WireAmount }): Promise<LockResult>;
+  lockStake(
+    input: { contractId: string; worker: string; amount: WireAmount } & Mandated,
+  ): Promise<LockResult>;
   /** Holds a Dispute Bond or a BA bond: hold `<contractId>:<kind>:<party>`. */
-  lockBond(input: {
-    contractId: string;
-    kind: 'dispute-bond' | 'ba-bond';
-    party: string;
-    amount: WireAmount;
-  }): Promise<LockResult>;
+  lockBond(
+    input: {
+      contractId: string;
+      kind: 'dispute-bond' | 'ba-bond';
+      party: string;
+      amount: WireAmount;
+    } & Mandated,
+  ): Promise<LockResult>;
   /**
    * Holds an Appeal Bond: hold `<contractId>:appeal-bond:<party>`, of the ledger's kind
    * `dispute-bond` (a bond a party posts to contest an outcome).
    */
-  lockAppealBond(input: { contractId: string; party: string; amount: WireAmount }): Promise<LockResult>;
+  lockAppealBond(
+    input: { contractId: string; party: string; amount: WireAmount } & Mandated,
+  ): Promise<LockResult>;
   /** Adds to an agent's BA Eligibility Stake: hold `eligibility:<address>:lock:<key>` (key: the request's idempotency key). */
   lockEligibility(input: { address: string; amount: WireAmount; key: string }): Promise<LockResult>;
   /** Releases `amount` of the agent's free eligibility stake (all of it when omitted). */

@@ -8,7 +8,9 @@ import type { Address } from '../rules/address';
 import { FailureType } from '../definitions';
 import { toWire } from '../rules/money';
 import { scheduled } from './activity-proxies';
-import { isInsufficientFunds, reject, rejection } from './rejection';
+import { isInsufficientFunds, mandateRefusal, reject, rejection } from './rejection';
+import { mandateOf } from './delegation';
+import type { Delegation } from '../definitions';
 import type { AuctionQuote, Contract, HeldFunds } from './state';
 
 /**
@@ -20,13 +22,15 @@ export async function holdBidBond(
   bidder: Address,
   amount: bigint,
   displaced: AuctionQuote | null,
+  delegation: Delegation | null,
 ): Promise<HeldFunds> {
   const released = [c.quotes.find((q) => q.bidder === bidder)?.bond, displaced?.bond].filter(
     (b): b is HeldFunds => b !== undefined,
   );
+  const bond = { type: 'hold' as const, owner: bidder, kind: 'stake' as const, amount: toWire(amount) };
   const postings = [
     ...released.map((b) => ({ type: 'void' as const, holdId: b.holdId })),
-    { type: 'hold' as const, owner: bidder, kind: 'stake' as const, amount: toWire(amount) },
+    { ...bond, ...mandateOf(delegation) },
   ];
   try {
     const { opIds } = await scheduled.ledger.settle({
@@ -36,6 +40,8 @@ export async function holdBidBond(
     });
     return { amount, holdId: opIds[opIds.length - 1]! };
   } catch (error) {
+    const refused = mandateRefusal(error);
+    if (refused !== null) return reject(refused);
     if (!isInsufficientFunds(error)) throw error;
     return reject(
       rejection(

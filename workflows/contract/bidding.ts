@@ -2,6 +2,7 @@
 // ranking and the budget rule are rules/auction's. A bidder holds one live quote: a new quote from it
 // replaces the earlier one (a new quote ID, a new arrival time), so the rules' one-quote-per-bidder
 // check runs against the other bidders' quotes only.
+import { delegationOf } from './delegation';
 import { FailureType, type AwardInput, type QuoteInput } from '../definitions';
 import {
   checkQuotePrice,
@@ -164,7 +165,7 @@ export function recordQuote(
   };
   c.quoted(quote, displaced);
   // Sealed bids: the log says who bid and the quote's ID, never its price or confidence.
-  c.record(quoteReceivedEvent(c.eventContext(bidder), { quoteId: quote.quoteId }));
+  c.record(quoteReceivedEvent(c.eventContext(bidder, delegationOf(input)), { quoteId: quote.quoteId }));
   return quote;
 }
 

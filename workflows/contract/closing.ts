@@ -47,7 +47,7 @@ async function applyCancellation(c: Contract, decision: Extract<Decision, { kind
   });
   c.transition(cancelledStatus(decision.reason));
   c.record(
-    contractCancelledEvent(c.eventContext(decision.actor), {
+    contractCancelledEvent(c.eventContext(decision.actor, decision.delegation), {
       status: cancellation.status,
       reason: decision.reason,
       holds: cancellation.holds,
@@ -87,7 +87,7 @@ async function applyResolution(c: Contract, decision: Extract<Decision, { kind: 
   if (t !== null && c.firstPanel !== null) recordBallots(c, c.ballots);
   c.resolving(decision.criteriaMet, t === null ? null : voteRowsOf(c, t));
   c.record(
-    contractResolvedEvent(c.eventContext(decision.actor), {
+    contractResolvedEvent(c.eventContext(decision.actor, decision.delegation), {
       source: decision.source,
       criteriaMet: decision.criteriaMet,
     }),

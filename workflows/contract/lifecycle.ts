@@ -17,8 +17,9 @@ import { releaseByOperator, underWatch } from './needs-operator';
 import { withdrawStartAttributes } from './observability';
 import { decideTally, drawPanelFor, settleUnappealed } from './panel';
 import { DeadlineTimer } from './deadline-timer';
+import { mandateOf } from './delegation';
 import { writeReadModel } from './read-model';
-import { activityFailureMessage, activityFailureType } from './rejection';
+import { activityFailureMessage, activityFailureType, mandateRefusal } from './rejection';
 import type { Contract } from './state';
 
 /** Locks the Escrowed Funds (`<contractId>:escrow`). False when the ledger refuses: nothing is held. */
@@ -30,8 +31,20 @@ export async function lockEscrow(c: Contract): Promise<boolean> {
       contractId: c.contractId,
       client: c.terms.client,
       amount: toWire(amount),
+      ...mandateOf(c.creation),
     }));
   } catch (error) {
+    const refused = mandateRefusal(error);
+    if (refused !== null) {
+      c.escrowRefused({
+        state: 'refused',
+        failureType: refused.type,
+        reason: refused.code,
+        message: refused.message,
+      });
+      withdrawStartAttributes();
+      return false;
+    }
     const type = activityFailureType(error);
     if (type === null) throw error;
     const short = type === FailureType.InsufficientFunds;
@@ -49,7 +62,7 @@ export async function lockEscrow(c: Contract): Promise<boolean> {
   const drawSecret = await newDrawSecret();
   c.escrowHeld({ amount, holdId }, drawSecret);
   c.record(
-    contractCreatedEvent(c.eventContext(c.terms.client), {
+    contractCreatedEvent(c.eventContext(c.terms.client, c.creation), {
       contractCode: c.terms.code,
       contractType: c.terms.contractType,
       awardMethod: c.terms.awardMethod,

@@ -63,6 +63,7 @@ import {
   activityFailureMessage,
   asActivityFailure,
   isInsufficientFunds,
+  mandateRefusal,
   reject,
   rejection,
   rejectionOf,
@@ -84,6 +85,7 @@ import {
 import { holdBidBond } from './bid-bond';
 import type { Contract } from './state';
 import { lockWorkerStake } from './worker-stake';
+import { delegationOf, mandateOf } from './delegation';
 import {
   appealPartyOf,
   callerOf,
@@ -132,10 +134,12 @@ const accept: MessageSpec<{ caller: string }> = {
       try {
         recheck(c, input, validateAccept);
         const amount = c.stakeAmount();
-        const holdId = await lockOrRefuse('Worker Stake', amount, () => lockWorkerStake(c, worker, amount));
+        const holdId = await lockOrRefuse('Worker Stake', amount, () =>
+          lockWorkerStake(c, worker, amount, delegationOf(input)),
+        );
         c.matched(worker, { amount, holdId });
         c.record(
-          contractMatchedEvent(c.eventContext(worker), {
+          contractMatchedEvent(c.eventContext(worker, delegationOf(input)), {
             worker,
             via: 'accept',
             price: c.terms.amount,
@@ -159,7 +163,7 @@ function endBeforeMatch(
     run: async (c, input) => {
       await c.matchLock.run(() => {
         recheck(c, input, spec.validate);
-        c.decide({ kind: 'cancel', reason, actor: callerOf(input)! });
+        c.decide({ kind: 'cancel', reason, actor: callerOf(input)!, delegation: delegationOf(input) });
       });
       await untilClosed(c);
     },
@@ -183,8 +187,8 @@ const withdraw: MessageSpec<{ caller: string }> = {
   validate: validateWithdraw,
   run: async (c, input) => {
     const worker = callerOf(input)!;
-    c.record(contractWithdrawnEvent(c.eventContext(worker)));
-    c.decide({ kind: 'cancel', reason: 'withdrawn', actor: worker });
+    c.record(contractWithdrawnEvent(c.eventContext(worker, delegationOf(input))));
+    c.decide({ kind: 'cancel', reason: 'withdrawn', actor: worker, delegation: delegationOf(input) });
     await untilClosed(c);
   },
 };
@@ -202,7 +206,7 @@ const deliver: MessageSpec<DeliverInput> = {
     const panelDue = c.terms.verificationMode === 'standard';
     c.delivered({ uri: input.uri, sha256, contentHash, deliveredAt: Date.now() }, panelDue);
     c.record(
-      contractDeliveredEvent(c.eventContext(worker), {
+      contractDeliveredEvent(c.eventContext(worker, delegationOf(input)), {
         deliverySha256: sha256,
         contentSha256: contentHash,
         evidenceCriterionIndexes: (input.evidence ?? []).map((e) => e.criterionIndex),
@@ -223,14 +227,20 @@ const approve: MessageSpec<{ caller: string }> = {
     const client = callerOf(input)!;
     const criteriaMet = clientReviewVerdicts(c.terms.acceptanceCriteria.length, { approved: true });
     c.record(
-      agentVerifiedEvent(c.eventContext(client), {
+      agentVerifiedEvent(c.eventContext(client, delegationOf(input)), {
         agentId: client,
         role: 'client',
         deliverySha256: c.delivery!.sha256,
         verdicts: criteriaMet,
       }),
     );
-    c.decide({ kind: 'resolve', source: 'client-approval', criteriaMet, actor: client });
+    c.decide({
+      kind: 'resolve',
+      source: 'client-approval',
+      criteriaMet,
+      actor: client,
+      delegation: delegationOf(input),
+    });
     await untilClosed(c);
   },
 };
@@ -244,6 +254,8 @@ async function lockOrRefuse(
   try {
     return (await lock()).holdId;
   } catch (error) {
+    const refused = mandateRefusal(error);
+    if (refused !== null) return reject(refused);
     // A local lock's (activity-proxies.ts messageLock) other failures fail the step, as a scheduled one's.
     if (!isInsufficientFunds(error)) throw asActivityFailure(error, `lock ${what}`);
     return reject(
@@ -301,18 +313,19 @@ const dispute: MessageSpec<DisputeInput> = {
           kind: 'dispute-bond',
           party: client,
           amount: wire,
+          ...mandateOf(delegationOf(input)),
         }),
     );
     const claims = input.claims === undefined ? undefined : [...input.claims];
     c.record(
-      agentVerifiedEvent(c.eventContext(client), {
+      agentVerifiedEvent(c.eventContext(client, delegationOf(input)), {
         agentId: client,
         role: 'client',
         deliverySha256: c.delivery!.sha256,
         verdicts: clientReviewVerdicts(c.terms.acceptanceCriteria.length, { approved: false, claims }),
       }),
     );
-    c.record(contractDisputedEvent(c.eventContext(client), { disputeBond: amount }));
+    c.record(contractDisputedEvent(c.eventContext(client, delegationOf(input)), { disputeBond: amount }));
     c.disputed(holdId === null ? null : { amount, holdId }, claims ?? null);
     await condition(() => panelSettled(c));
   },
@@ -348,7 +361,7 @@ const appeal: MessageSpec<AppealInput> = {
     const caller = callerOf(input)!;
     if (input.waive === true) {
       c.waived(party);
-      c.record(contractAppealEvent(c.eventContext(caller), { party, appealBond: null }));
+      c.record(contractAppealEvent(c.eventContext(caller, delegationOf(input)), { party, appealBond: null }));
       settleUnappealed(c);
       return;
     }
@@ -357,9 +370,15 @@ const appeal: MessageSpec<AppealInput> = {
       'Appeal Bond',
       amount,
       (on) => c.appealLocking(on),
-      (wire) => messageLock(true).lockAppealBond({ contractId: c.contractId, party: caller, amount: wire }),
+      (wire) =>
+        messageLock(true).lockAppealBond({
+          contractId: c.contractId,
+          party: caller,
+          amount: wire,
+          ...mandateOf(delegationOf(input)),
+        }),
     );
-    c.record(contractAppealEvent(c.eventContext(caller), { party, appealBond: amount }));
+    c.record(contractAppealEvent(c.eventContext(caller, delegationOf(input)), { party, appealBond: amount }));
     c.appealed(party, holdId === null ? null : { amount, holdId });
     await condition(() => panelSettled(c));
   },
@@ -383,8 +402,9 @@ const quote: MessageSpec<QuoteInput> = {
       const place = placeAtCap(c, candidateQuote(c, input));
       if (place.kind === 'full') reject(bidderLimit());
       const displaced = place.kind === 'replaces' ? place.quote : null;
+      const bidder = callerOf(input)!;
       const amount = workerStakeFor(quotedPrice(input), c.params);
-      const bond = await holdBidBond(c, callerOf(input)!, amount, displaced);
+      const bond = await holdBidBond(c, bidder, amount, displaced, delegationOf(input));
       recordQuote(c, input, bond, sequence, displaced);
     });
   },
@@ -403,7 +423,7 @@ function recordRejection(c: Contract, message: ContractMessage, input: unknown, 
   const actor = callerOf(input) ?? 'system';
   if (!mayLogRejection(c, actor)) return;
   c.record(
-    messageRejectedEvent(c.eventContext(actor), {
+    messageRejectedEvent(c.eventContext(actor, delegationOf(input)), {
       message,
       code: r.code,
       ...(r.field === undefined ? {} : { field: r.field }),

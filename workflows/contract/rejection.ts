@@ -2,8 +2,8 @@
 // a machine code for the event log, the offending field, and a message for the caller.
 import { RetryState } from '@temporalio/common';
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
-import type { FailureType } from '../definitions';
-import { FAILURE_TYPES, type RejectionDetails } from '../definitions';
+import { FailureType, MANDATE_REFUSAL_CODES } from '../definitions';
+import { FAILURE_TYPES, type MandateRefusalCode, type RejectionDetails } from '../definitions';
 
 export interface Rejection extends RejectionDetails {
   type: FailureType;
@@ -74,4 +74,16 @@ export function activityFailureMessage(error: unknown): string {
     activityError(error)?.message ??
     (error instanceof ActivityFailure && error.cause ? error.cause.message : String(error))
   );
+}
+
+/**
+ * The ledger refused a delegate's hold under its mandate (MandateRefused): a 403 with the mandate's code
+ * (`mandate_exceeded`, `mandate_expired`, `mandate_revoked`); nothing was held. Null for any other error.
+ */
+export function mandateRefusal(error: unknown): (Rejection & { code: MandateRefusalCode }) | null {
+  const failure = activityError(error);
+  if (failure?.type !== 'MandateRefused') return null;
+  const code = (failure.details?.[0] as { code?: string } | undefined)?.code as MandateRefusalCode;
+  if (!MANDATE_REFUSAL_CODES.includes(code)) return null;
+  return { ...rejection(FailureType.Forbidden, code, failure.message), code };
 }

@@ -7,6 +7,7 @@ import type {
   AutoVerificationView,
   ContentRef,
   ContractInput,
+  Delegation,
   ContractView,
   DeliveryRef,
   EscrowRefusal,
@@ -37,6 +38,7 @@ import type { Recruitment } from '../rules/recruitment';
 import { mayStillAppeal, type AppealParty, type AppealState } from '../rules/appeal';
 import type { Verdict } from '../rules/verdicts';
 import { BudgetSpent } from './budget-spent';
+import { delegationOf } from './delegation';
 import { WorkflowLock } from './lock';
 import { publish, publishNow, type Publication } from './observability';
 
@@ -47,8 +49,14 @@ export type WorkflowTerms = Omit<ContractTerms, 'supplementaryMaterials'> & {
 
 /** What the main loop must carry out next; set by a message handler or a deadline. */
 export type Decision =
-  | { kind: 'cancel'; reason: CancellationReason; actor: Actor }
-  | { kind: 'resolve'; source: ResolutionSource; criteriaMet: Verdict[]; actor: Actor };
+  | { kind: 'cancel'; reason: CancellationReason; actor: Actor; delegation?: Delegation | null }
+  | {
+      kind: 'resolve';
+      source: ResolutionSource;
+      criteriaMet: Verdict[];
+      actor: Actor;
+      delegation?: Delegation | null;
+    };
 
 export interface HeldFunds {
   amount: bigint;
@@ -133,6 +141,8 @@ export function newContract(input: ContractInput, now: number): Contract {
 // the saved histories have them: a wake or an upsert more would change a replayed history.
 class ContractState {
   readonly contractId: string;
+  /** The mandate a delegate created the contract under (its escrow is committed there), if one did. */
+  readonly creation: Delegation | null;
   readonly terms: WorkflowTerms;
   readonly params: ProtocolParams;
   readonly createdAt: number;
@@ -206,6 +216,7 @@ class ContractState {
       );
     }
     this.contractId = input.contractId;
+    this.creation = delegationOf(input);
     this.worker = this.terms.worker;
     this.createdAt = now;
   }
@@ -526,8 +537,14 @@ class ContractState {
   }
 
   /** Workflow code: Date.now() is the deterministic workflow time. */
-  eventContext(actor: Actor): EventContext {
-    return { contractId: this.contractId, at: Date.now(), actor };
+  /** Who acted and when; `delegation` names the delegate key that acted for `actor`, the party of record. */
+  eventContext(actor: Actor, delegation?: Delegation | null): EventContext {
+    return {
+      contractId: this.contractId,
+      at: Date.now(),
+      actor,
+      ...(delegation ? { delegate: delegation.delegate } : {}),
+    };
   }
 
   view(): ContractView {

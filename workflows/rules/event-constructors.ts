@@ -42,6 +42,8 @@ export interface EventContext {
   /** Epoch milliseconds or an ISO-8601 instant. */
   at: number | string;
   actor: Actor;
+  /** The delegate key that acted for `actor` under a mandate (docs/agents.md "Mandates"). */
+  delegate?: string;
 }
 
 export const MACHINE_CODE_RE = /^[a-z][a-z0-9_-]{0,63}$/;
@@ -54,7 +56,13 @@ function isoAt(at: number | string): string {
 
 function base<T extends ContractEventType>(type: T, ctx: EventContext): EventBase<T> {
   if (ctx.contractId === '') throw new RangeError('contractId must not be empty');
-  return { type, contractId: ctx.contractId, at: isoAt(ctx.at), actor: ctx.actor };
+  return {
+    type,
+    contractId: ctx.contractId,
+    at: isoAt(ctx.at),
+    actor: ctx.actor,
+    ...(ctx.delegate === undefined ? {} : { delegate: ctx.delegate }),
+  };
 }
 
 function sha256Hex(value: string, name: string): string {

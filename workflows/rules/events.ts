@@ -23,6 +23,8 @@ export interface EventBase<T extends string> {
   /** ISO-8601 UTC, milliseconds. */
   at: string;
   actor: Actor;
+  /** Present when a delegate key acted for `actor` under a mandate: the key that signed the message. */
+  delegate?: string;
 }
 
 export interface HoldSplitWire {

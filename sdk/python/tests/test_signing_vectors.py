@@ -23,6 +23,7 @@ def test_every_field_of_the_vector(vector: dict) -> None:
         created=vector["created"],
         expires=vector["expires"],
         nonce=vector["nonce"],
+        on_behalf_of=vector.get("onBehalfOf"),
     )
     assert address_from_private_key(vector["privateKey"]) == vector["address"]
     assert signed.address == vector["address"]
@@ -43,10 +44,13 @@ def test_sign_request_gives_the_vector_headers(vector: dict) -> None:
         now=vector["created"] + 0.999,
         nonce=vector["nonce"],
         expires_in=vector["expires"] - vector["created"],
+        on_behalf_of=vector.get("onBehalfOf"),
     )
     expected = {"Signature-Input": vector["signatureInput"], "Signature": vector["signature"]}
     if vector["contentDigest"] is not None:
         expected["Content-Digest"] = vector["contentDigest"]
+    if vector.get("onBehalfOf") is not None:
+        expected["On-Behalf-Of"] = vector["onBehalfOf"]
     assert headers == expected
 
 

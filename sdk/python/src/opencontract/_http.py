@@ -60,6 +60,7 @@ def _body_bytes(body: Body | Mapping[str, Any] | None) -> bytes | None:
 class Signer:
     private_key: str | bytes
     expires_in: int = DEFAULT_SIGNATURE_LIFETIME_SECONDS
+    on_behalf_of: str | None = None
 
     def __call__(self, request: httpx.Request) -> None:
         request.headers.update(
@@ -69,6 +70,7 @@ class Signer:
                 body=request.content,
                 private_key=self.private_key,
                 expires_in=self.expires_in,
+                on_behalf_of=self.on_behalf_of,
             )
         )
 

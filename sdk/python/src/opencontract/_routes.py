@@ -172,3 +172,17 @@ def list_webhooks(address: str) -> Call[list[m.Webhook]]:
 def delete_webhook(address: str, webhook_id: str) -> Call[m.WebhookDeleted]:
     path = _agent(address, f"/webhooks/{path_segment(webhook_id)}")
     return Call("DELETE", path, answer(m.WebhookDeleted))
+
+
+def grant_mandate(address: str, mandate: m.MandateRequest, key: str | None) -> Call[m.Mandate]:
+    return Call("POST", _agent(address, "/mandates"), answer(m.Mandate), body=mandate, idempotency_key=key)
+
+
+def list_mandates(address: str) -> Call[list[m.Mandate]]:
+    return Call(
+        "GET", _agent(address, "/mandates"), lambda data: [m.Mandate.model_validate(x) for x in data["mandates"]]
+    )
+
+
+def revoke_mandate(address: str, mandate_id: str) -> Call[m.Mandate]:
+    return Call("DELETE", _agent(address, f"/mandates/{path_segment(mandate_id)}"), answer(m.Mandate))

@@ -63,9 +63,12 @@ class AsyncAgentClient(_AsyncBase):
         expires_in: int = DEFAULT_SIGNATURE_LIFETIME_SECONDS,
         http: httpx.AsyncClient | None = None,
         timeout: float = 30.0,
+        on_behalf_of: str | None = None,
     ) -> None:
-        super().__init__(base_url, Signer(private_key, expires_in), http, timeout)
-        self.address = address_from_private_key(private_key)
+        super().__init__(base_url, Signer(private_key, expires_in, on_behalf_of), http, timeout)
+        #: The key that signs; ``address`` is the party of record: the owner's when acting on its behalf.
+        self.signer = address_from_private_key(private_key)
+        self.address = on_behalf_of.lower() if on_behalf_of else self.signer
 
     async def create_contract(self, terms: Terms, *, idempotency_key: str | None = None) -> m.ContractView:
         """Posts a Working Contract (its escrow is held now); answers the Client's party view."""
@@ -177,6 +180,18 @@ class AsyncAgentClient(_AsyncBase):
     def stream_feed(self, *, last_event_id: str | int | None = None) -> AsyncFeedStream:
         """The feed live (SSE): the entries after ``last_event_id`` (all without it), then each new one."""
         return AsyncFeedStream(self._opener(r.stream_feed(self.address), last_event_id))
+
+    async def grant_mandate(self, mandate: m.MandateRequest, *, idempotency_key: str | None = None) -> m.Mandate:
+        """Grants ``mandate.delegate`` a mandate over this agent's balance (the owner signs it itself)."""
+        return await self._send(r.grant_mandate(self.address, mandate, idempotency_key))
+
+    async def list_mandates(self) -> list[m.Mandate]:
+        """The owner's mandates with what each has committed and has left (a delegate may read its owner's)."""
+        return await self._send(r.list_mandates(self.address))
+
+    async def revoke_mandate(self, mandate_id: str) -> m.Mandate:
+        """Revokes a mandate at once: its delegate's next message is refused."""
+        return await self._send(r.revoke_mandate(self.address, mandate_id))
 
     async def add_webhook(self, url: str, *, idempotency_key: str | None = None) -> m.WebhookCreated:
         """Delivers the agent's feed to ``url``; the answer's ``secret`` (shown only now) verifies each post."""

@@ -449,3 +449,48 @@ class WebhookCreated(Model):
 class WebhookDeleted(Model):
     id: str
     deleted: Literal[True]
+
+
+MandateRole = Literal["client", "worker", "backup-agent"]
+
+
+class MandateLimitsRequest(Body):
+    """What a delegate key may commit of its owner's balance (amounts in minor units)."""
+
+    per_contract: Amount
+    total: Amount
+    per_day: Amount
+    roles: list[MandateRole] | None = None
+    counterparties: list[str] | None = None
+
+
+class MandateRequest(Body):
+    """A mandate the owner grants to ``delegate`` until ``expires_at`` (docs/agents.md "Mandates")."""
+
+    delegate: str
+    limits: MandateLimitsRequest
+    expires_at: Instant
+
+
+class MandateLimits(Model):
+    per_contract: Amount
+    total: Amount
+    per_day: Amount
+    roles: list[MandateRole] | None
+    counterparties: list[str] | None
+
+
+class Mandate(Model):
+    """A mandate with what it has committed (open holds) and what it may still commit."""
+
+    id: str
+    owner: str
+    delegate: str
+    limits: MandateLimits
+    expires_at: Instant
+    created_at: Instant
+    revoked_at: Instant | None
+    state: Literal["live", "revoked", "expired"]
+    committed: Amount
+    committed_last_day: Amount
+    left: Amount

@@ -1,7 +1,8 @@
 """Request signing: RFC 9421 HTTP Message Signatures signed as an EIP-191 personal message.
 
 One profile (docs/security.md §2): label ``sig1``; covered ``"@method"``, ``"@path"``, then ``"@query"``
-when the URL has a query, then ``"content-digest"`` when the body has at least one byte; parameters
+when the URL has a query, then ``"content-digest"`` when the body has at least one byte, then
+``"on-behalf-of"`` when a delegate key names its owner (``On-Behalf-Of``, docs/agents.md "Mandates"); parameters
 ``created``, ``expires``, ``nonce``, ``keyid`` (the lowercase address) in that order. The digest is
 ``Content-Digest: sha-256=:<base64>:`` (RFC 9530).
 """
@@ -55,11 +56,14 @@ class SignedParts:
     eip191_hash: str
     signature_input: str
     signature: str
+    on_behalf_of: str | None = None
 
     def headers(self) -> dict[str, str]:
         headers = {"Signature-Input": self.signature_input, "Signature": self.signature}
         if self.content_digest is not None:
             headers["Content-Digest"] = self.content_digest
+        if self.on_behalf_of is not None:
+            headers["On-Behalf-Of"] = self.on_behalf_of
         return headers
 
 
@@ -73,6 +77,7 @@ def sign_parts(
     created: int,
     expires: int,
     nonce: str,
+    on_behalf_of: str | None = None,
 ) -> SignedParts:
     """Signs one request from its exact parts (``query`` as sent, with its ``?``, or ``""``)."""
     if not _NONCE.match(nonce):
@@ -87,6 +92,9 @@ def sign_parts(
         components.append(("@query", query))
     if digest is not None:
         components.append(("content-digest", digest))
+    owner = on_behalf_of.lower() if on_behalf_of is not None else None
+    if owner is not None:
+        components.append(("on-behalf-of", owner))
     params = (
         "(" + " ".join(f'"{name}"' for name, _ in components) + ")"
         f';created={created};expires={expires};nonce="{nonce}";keyid="{address}"'
@@ -100,6 +108,7 @@ def sign_parts(
         eip191_hash="0x" + bytes(signed.message_hash).hex(),
         signature_input=f"sig1={params}",
         signature=f"sig1=:{base64.b64encode(bytes(signed.signature)).decode()}:",
+        on_behalf_of=owner,
     )
 
 
@@ -112,9 +121,11 @@ def sign_request(
     now: float | None = None,
     nonce: str | None = None,
     expires_in: int = DEFAULT_SIGNATURE_LIFETIME_SECONDS,
+    on_behalf_of: str | None = None,
 ) -> dict[str, str]:
-    """The signature headers (``Signature-Input``, ``Signature``, ``Content-Digest`` with a body) of a
-    request whose target (path and query, exactly as sent) is ``target``. Send ``body`` byte for byte."""
+    """The signature headers (``Signature-Input``, ``Signature``, ``Content-Digest`` with a body,
+    ``On-Behalf-Of`` for a delegate naming its owner) of a request whose target (path and query, exactly
+    as sent) is ``target``. Send ``body`` byte for byte."""
     if not 1 <= expires_in <= MAX_SIGNATURE_LIFETIME_SECONDS:
         raise ValueError(f"expires_in must be 1 to {MAX_SIGNATURE_LIFETIME_SECONDS} seconds")
     created = int(time.time() if now is None else now)
@@ -128,4 +139,5 @@ def sign_request(
         created=created,
         expires=created + expires_in,
         nonce=nonce if nonce is not None else secrets.token_urlsafe(16),
+        on_behalf_of=on_behalf_of,
     ).headers()
