@@ -137,19 +137,28 @@ const publicFields = {
   revisionCount: z
     .number()
     .int()
-    .openapi({ description: 'change requests the Client has made (privacy-preserving mode)' }),
-  maxRevisions: z.number().int().openapi({ description: 'change requests the Client may make' }),
+    .openapi({ description: 'change requests the Client has made (privacy-preserving mode)', example: 0 }),
+  maxRevisions: z.number().int().openapi({ description: 'change requests the Client may make', example: 2 }),
 };
 
 const revisionSchema = z
   .object({
     requestedAt: instant,
-    criteria: z.array(z.number().int()).openapi({ description: 'indices of the criteria found unmet' }),
+    criteria: z
+      .array(z.number().int())
+      .openapi({ description: 'indices of the criteria found unmet', example: [1] }),
     note: z.string().nullable().openapi({
       description: 'the Client’s note to the Worker: the Client and the Worker only (null for anyone else)',
+      example: 'The summary misses the Q3 figures.',
     }),
-    deliveryDeadline: instant,
-    reviewDeadline: instant,
+    deliveryDeadline: instant.openapi({
+      description: 'the Delivery Deadline this request set: max(the one before, request + revisionWindow)',
+      example: '2030-01-03T01:00:00.000Z',
+    }),
+    reviewDeadline: instant.openapi({
+      description: 'the Review Deadline this request set: moved as far as the Delivery Deadline moved',
+      example: '2030-01-03T02:00:00.000Z',
+    }),
   })
   .openapi('Revision');
 
@@ -185,7 +194,10 @@ export const partyViewSchema = z
       .extend({
         contentHash: z.string(),
         deliveredAt: instant,
-        round: z.number().int().openapi({ description: '0, or n for a redelivery after the n-th change request' }),
+        round: z.number().int().openapi({
+          description: '0, or n for a redelivery after the n-th change request',
+          example: 0,
+        }),
       })
       .nullable(),
     cancellationReason: z.string().nullable(),
