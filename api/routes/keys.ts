@@ -41,7 +41,10 @@ export function keysApp(ctx: ApiContext, auth: AuthMiddleware) {
         if (!mayReadKey(view, caller, kind))
           throw forbidden(`the ${kind} key is only for ${WHO[kind]}`, undefined, 'not_allowed');
         const ref = kind === 'materials' ? view.materials : view.delivery;
-        const key = ref === null ? undefined : await ctx.vault.get(kind === 'delivery' ? heldDeliveryVaultId(view) : id, kind);
+        const key =
+          ref === null
+            ? undefined
+            : await ctx.vault.get(kind === 'delivery' ? heldDeliveryVaultId(view) : id, kind);
         if (ref === null || key === undefined) {
           throw notFound(
             kind === 'materials' ? 'this contract has no materials' : 'nothing delivered yet',

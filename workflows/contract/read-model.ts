@@ -11,16 +11,6 @@ import type { VotesResult } from '../definitions';
 import { local } from './activity-proxies';
 import type { Contract } from './state';
 
-/** The read model's bookkeeping, kept on the contract and changed only here. */
-export interface ReadModelWrites {
-  /** The state the last write carried (unchanged: no write). */
-  key: string;
-  /** The last version handed out. */
-  version: number;
-  /** The highest version the store answered, and how many events it then held. */
-  confirmed: { version: number; events: number };
-}
-
 /** Versions per millisecond of workflow time: a retried task (a later clock) outranks every write of the failed one. */
 const PER_MS = 1024;
 

@@ -39,7 +39,6 @@ import type { Verdict } from '../rules/verdicts';
 import { BudgetSpent } from './budget-spent';
 import { WorkflowLock } from './lock';
 import { publish, publishNow, type Publication } from './observability';
-import type { ReadModelWrites } from './read-model';
 
 /** The terms as the workflow keeps them (WorkflowTermsWire decoded): ContractTerms, the materials reduced to a key-less reference. */
 export type WorkflowTerms = Omit<ContractTerms, 'supplementaryMaterials'> & {
@@ -61,6 +60,16 @@ export type StakeHold = HeldFunds;
 
 /** The delivery as the workflow keeps it: the key-less reference, the content hash, when. */
 export type Delivery = ContentRef & { contentHash: string; deliveredAt: number; round: number };
+
+/** The read model's bookkeeping, kept on the contract and changed only by read-model.ts. */
+export interface ReadModelWrites {
+  /** The state the last write carried (unchanged: no write). */
+  key: string;
+  /** The last version handed out. */
+  version: number;
+  /** The highest version the store answered, and how many events it then held. */
+  confirmed: { version: number; events: number };
+}
 
 /** A change request (docs/protocol.md §7) and the deadlines it set. */
 export interface Revision {
@@ -171,7 +180,11 @@ class ContractState {
   /** The Client sent the delivery back (the deadlines move as the request says): `matched` again. */
   changesRequested(revision: Revision): void {
     this.revisions.push(revision);
-    this.deadlines = { ...this.deadlines, delivery: revision.deliveryDeadline, review: revision.reviewDeadline };
+    this.deadlines = {
+      ...this.deadlines,
+      delivery: revision.deliveryDeadline,
+      review: revision.reviewDeadline,
+    };
     this.transition('matched');
   }
 

@@ -52,7 +52,9 @@ export function revisionCriteria(
   if (!Array.isArray(value) || value.length === 0) {
     return { ok: false, message: 'criteria must be a non-empty array of criterion indices' };
   }
-  const bad = value.findIndex((i) => !(Number.isInteger(i) && (i as number) >= 0 && (i as number) < criteriaCount));
+  const bad = value.findIndex(
+    (i) => !(Number.isInteger(i) && (i as number) >= 0 && (i as number) < criteriaCount),
+  );
   if (bad !== -1) return { ok: false, message: `criteria[${bad}] must be an index below ${criteriaCount}` };
   const unique = [...new Set(value as number[])];
   if (unique.length !== value.length) return { ok: false, message: 'criteria must not repeat an index' };
