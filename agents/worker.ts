@@ -1,5 +1,6 @@
 // The reference Worker: accepts the direct awards that name it and delivers each matched contract
-// through its delivery handler (./delivery-handler.ts), before the contract's deadlines.
+// through its delivery handler (./delivery-handler.ts), before the contract's deadlines. After a
+// change request it delivers again (the handler sees the request, note included, in `revisions`).
 import type { AgentClient } from '../api/sdk';
 import type { DeliveryHandler } from './delivery-handler';
 import { actOnEach, dueContracts, stepKey, type Log } from './runtime';
@@ -16,10 +17,17 @@ export function workerStep(agent: AgentClient, handler: DeliveryHandler, log: Lo
           contract.view === 'party' && contract.materials !== null
             ? (await agent.getMaterialsKey(c.contractId)).key
             : null;
-        log('working', { contractId: c.contractId, deadline: c.actionDeadline });
+        // Each round has its own idempotency key: a redelivery is a new step, not a retry of the first.
+        const round = contract.revisionCount;
+        log(round === 0 ? 'working' : 'reworking', {
+          contractId: c.contractId,
+          deadline: c.actionDeadline,
+          round,
+        });
         const delivery = await handler({ contract, materialsKey });
-        const view = await agent.deliver(c.contractId, delivery, stepKey('worker', 'deliver', c.contractId));
-        log('delivered', { contractId: c.contractId, status: view.status, sha256: delivery.sha256 });
+        const action = round === 0 ? 'deliver' : `deliver-r${round}`;
+        const view = await agent.deliver(c.contractId, delivery, stepKey('worker', action, c.contractId));
+        log('delivered', { contractId: c.contractId, status: view.status, sha256: delivery.sha256, round });
       }
     });
   };

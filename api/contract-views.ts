@@ -35,6 +35,8 @@ const PUBLIC_FIELDS = [
   'appealDeadline',
   'mayAppeal',
   'appealedBy',
+  'revisionCount',
+  'maxRevisions',
 ] as const satisfies readonly (keyof ContractView)[];
 
 /**
@@ -58,7 +60,7 @@ export type PublicContractView = Pick<ContractView, (typeof PUBLIC_FIELDS)[numbe
   stakeToMatch: StakeToMatch | null;
   ownQuote?: QuoteView;
 };
-/** `quotes` (every bidder's price) is the Client's alone. */
+/** `quotes` (every bidder's price) is the Client's alone; a change request's note the Client's and the Worker's. */
 export type PartyContractView = Omit<ContractView, 'created' | 'quotes'> & {
   view: 'party';
   role: PartyRole;
@@ -105,11 +107,12 @@ export function publicView(view: ContractView): PublicContractView {
 }
 
 export function partyView(view: ContractView, role: PartyRole): PartyContractView {
-  const { created: _created, quotes, ...rest } = view;
+  const { created: _created, quotes, revisions, ...rest } = view;
   return {
     view: 'party',
     role,
     ...rest,
+    revisions: role === 'backup-agent' ? revisions.map((r) => ({ ...r, note: null })) : revisions,
     stakeToMatch: stakeToMatch(view),
     ...(role === 'client' ? { quotes } : {}),
   };

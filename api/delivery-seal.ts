@@ -18,11 +18,15 @@ export function deliverInput(caller: string, delivery: NormalizedDelivery): Deli
   };
 }
 
-/** True when the contract already holds exactly this delivery from this caller (a retry). */
+/**
+ * True when the contract already holds exactly this delivery from this caller (a retry). Not while
+ * `matched`: after a change request the same delivery may be sent again, and that is a redelivery.
+ */
 export function isAcceptedDelivery(view: ContractView, input: DeliverInput): boolean {
   const held = view.delivery;
   return (
     held !== null &&
+    view.status !== 'matched' &&
     view.worker === input.caller &&
     held.uri === input.uri &&
     held.sha256 === input.sha256 &&
@@ -30,8 +34,25 @@ export function isAcceptedDelivery(view: ContractView, input: DeliverInput): boo
   );
 }
 
-/** Seals the content, in the canonical form its hash is taken over, then the key. */
-export async function sealDelivery(vault: KeyVault, contractId: string, delivery: NormalizedDelivery) {
-  await vault.putContent(contractId, 'delivery', canonicalJson(delivery.content));
-  await vault.put(contractId, 'delivery', delivery.key);
+/**
+ * Where a delivery's key and content are kept: each round (a redelivery after a change request) has its
+ * own write-once record, the first one under the contract's own id.
+ */
+export function deliveryVaultId(contractId: string, round: number): string {
+  return round === 0 ? contractId : `${contractId}#r${round}`;
+}
+
+/** The vault id of the delivery the view holds (the one its key and content are read for). */
+export function heldDeliveryVaultId(view: Pick<ContractView, 'contractId' | 'delivery'>): string {
+  return deliveryVaultId(view.contractId, view.delivery?.round ?? 0);
+}
+
+/**
+ * Seals the content, in the canonical form its hash is taken over, then the key, under the round of
+ * the delivery the answered view holds.
+ */
+export async function sealDelivery(vault: KeyVault, view: ContractView, delivery: NormalizedDelivery) {
+  const id = heldDeliveryVaultId(view);
+  await vault.putContent(id, 'delivery', canonicalJson(delivery.content));
+  await vault.put(id, 'delivery', delivery.key);
 }

@@ -365,6 +365,11 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
     example: 5,
   },
   minWorkerStake: amountOf('the floor of every Worker Stake and bid bond', '100000'),
+  maxRevisions: { description: 'change requests the Client may make per contract', example: 2 },
+  revisionWindow: {
+    description: 'the least time a Worker gets to deliver again after a change request, in milliseconds',
+    example: 172800000,
+  },
   // Panels, the trusted arbiter and appeals, in a contract's view.
   panelPending: { description: 'no full Backup Agent panel can be seated yet', example: false },
   awaitingArbiter: { description: 'the operator decides as trusted arbiter', example: false },

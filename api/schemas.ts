@@ -10,6 +10,7 @@ import {
   VERIFICATION_MODES,
 } from '../workflows/rules/contract-kinds';
 import { MAX_QUOTE_MESSAGE_LENGTH } from '../workflows/rules/auction';
+import { MAX_REVISION_NOTE_LENGTH } from '../workflows/rules/revisions';
 import { ADDRESS_RE, CANONICAL_ADDRESS_RE } from '../workflows/rules/address';
 import { positiveAmountSchema } from '../workflows/rules/money';
 import { deliveryBodySchema } from './ingest';
@@ -133,7 +134,33 @@ const publicFields = {
     .array(z.enum(['client', 'worker']))
     .openapi({ description: 'the parties that may still appeal or waive now' }),
   appealedBy: z.enum(['client', 'worker']).nullable(),
+  revisionCount: z
+    .number()
+    .int()
+    .openapi({ description: 'change requests the Client has made (privacy-preserving mode)', example: 0 }),
+  maxRevisions: z.number().int().openapi({ description: 'change requests the Client may make', example: 2 }),
 };
+
+const revisionSchema = z
+  .object({
+    requestedAt: instant,
+    criteria: z
+      .array(z.number().int())
+      .openapi({ description: 'indices of the criteria found unmet', example: [1] }),
+    note: z.string().nullable().openapi({
+      description: 'the Client’s note to the Worker: the Client and the Worker only (null for anyone else)',
+      example: 'The summary misses the Q3 figures.',
+    }),
+    deliveryDeadline: instant.openapi({
+      description: 'the Delivery Deadline this request set: max(the one before, request + revisionWindow)',
+      example: '2030-01-03T01:00:00.000Z',
+    }),
+    reviewDeadline: instant.openapi({
+      description: 'the Review Deadline this request set: moved as far as the Delivery Deadline moved',
+      example: '2030-01-03T02:00:00.000Z',
+    }),
+  })
+  .openapi('Revision');
 
 const stakeToMatchSchema = z
   .object({
@@ -163,7 +190,16 @@ export const partyViewSchema = z
     disputeBond: amount.nullable(),
     payment: amount.nullable(),
     materials: contentRef.nullable(),
-    delivery: contentRef.extend({ contentHash: z.string(), deliveredAt: instant }).nullable(),
+    delivery: contentRef
+      .extend({
+        contentHash: z.string(),
+        deliveredAt: instant,
+        round: z.number().int().openapi({
+          description: '0, or n for a redelivery after the n-th change request',
+          example: 0,
+        }),
+      })
+      .nullable(),
     cancellationReason: z.string().nullable(),
     paramsVersion: z.number(),
     workerStakeBps: z.number().int().openapi({ description: 'the Worker Stake rate in basis points' }),
@@ -200,6 +236,9 @@ export const partyViewSchema = z
       .optional()
       .openapi({ description: 'auctions: every live quote, for the Client only' }),
     winningQuoteId: z.string().nullable(),
+    revisions: z
+      .array(revisionSchema)
+      .openapi({ description: 'the Client’s change requests, oldest first, with the deadlines each set' }),
     stakeToMatch: stakeToMatchSchema,
   })
   .openapi('PartyContractView');
@@ -251,6 +290,22 @@ export const appealBody = z
 
 /** POST /contracts/:id/disputes: the Client's claimed verdicts, informational, in criterion order. */
 export const disputeBody = z.object({ claims: verdictList.optional() }).strict().openapi('DisputeRequest');
+
+/** POST /contracts/:id/revisions: the Client's change request: the criteria it finds unmet and a note for the Worker. */
+export const revisionBody = z
+  .object({
+    criteria: z
+      .array(z.number().int().min(0).max(9))
+      .min(1)
+      .max(10)
+      .openapi({ description: 'indices of the criteria the Client finds unmet', example: [1] }),
+    note: z.string().max(MAX_REVISION_NOTE_LENGTH).optional().openapi({
+      description: 'to the Worker: party-only, never in the public view or the event log',
+      example: 'The summary misses the Q3 figures.',
+    }),
+  })
+  .strict()
+  .openapi('RevisionRequest');
 
 /** POST /contracts/:id/votes: a drawn BA's verdicts in criterion order (its baBond is taken with them). */
 export const voteBody = z.object({ votes: verdictList }).strict().openapi('VoteRequest');

@@ -9,6 +9,7 @@ import { AgentApiError, type AgentClient } from '../api/sdk';
 import { AWARD_METHODS, CONTRACT_TYPES, VERIFICATION_MODES } from '../workflows/rules/contract-kinds';
 import { SHA256_RE } from '../workflows/rules/sha256';
 import { VERDICTS } from '../workflows/rules/verdicts';
+import { MAX_REVISION_NOTE_LENGTH } from '../workflows/rules/revisions';
 
 const amount = z
   .string()
@@ -235,6 +236,18 @@ export function registerAgentTools(server: McpServer, agent: AgentClient): void 
     'As the Client, dispute the delivery (locks the dispute bond; a panel of Backup Agents decides), optionally claiming a verdict per criterion.',
     { contractId, claims: verdicts.optional(), idempotencyKey },
     ({ contractId: id, claims, idempotencyKey: k }) => agent.dispute(id, claims, key(k)),
+  );
+  tool(
+    'request_changes',
+    'As the Client, privacy-preserving mode, before the Review Deadline: send the delivery back to the Worker instead of approving or disputing, naming the criteria (0-based indices) you find unmet and an optional note only the Worker and you read. At most maxRevisions times (GET /params); the Worker gets at least revisionWindow to deliver again, and if it does not its delivery stands and your review resumes.',
+    {
+      contractId,
+      criteria: z.array(z.number().int().min(0).max(9)).min(1).max(10),
+      note: z.string().max(MAX_REVISION_NOTE_LENGTH).optional(),
+      idempotencyKey,
+    },
+    ({ contractId: id, criteria, note, idempotencyKey: k }) =>
+      agent.requestChanges(id, { criteria, ...(note === undefined ? {} : { note }) }, key(k)),
   );
   tool(
     'vote',

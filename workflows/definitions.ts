@@ -114,6 +114,8 @@ export interface DeliveryRef extends ContentRef {
   /** sha256 of the normalized content (api/ingest contentSha256). */
   contentHash: string;
   deliveredAt: string;
+  /** 0 for the first delivery; n for a redelivery after the n-th change request (docs/protocol.md §7). */
+  round: number;
 }
 
 export interface DeadlinesIso {
@@ -184,6 +186,23 @@ export interface ContractView {
   quotes: QuoteView[];
   /** Auctions: the matched quote, once matched. */
   winningQuoteId: string | null;
+  /** Change requests the Client has made (docs/protocol.md §7). */
+  revisionCount: number;
+  /** The snapshot's bound on change requests. */
+  maxRevisions: number;
+  /** Every change request, oldest first, its note included: the Client and the Worker only (the API strips it). */
+  revisions: RevisionView[];
+}
+
+/** A change request as the parties see it; the deadlines are those it set. */
+export interface RevisionView {
+  requestedAt: string;
+  /** Indices of the criteria the Client finds unmet. */
+  criteria: number[];
+  /** The Client's note to the Worker: party-only, never in an event. */
+  note: string | null;
+  deliveryDeadline: string;
+  reviewDeadline: string;
 }
 
 /** The `agent.verified` of the automatic verifier, with what the event leaves out: scores and breakdowns. */
@@ -240,6 +259,14 @@ export interface AppealInput extends CallerInput {
 export interface DisputeInput extends CallerInput {
   /** One verdict per criterion, in criterion order. */
   claims?: Verdict[];
+}
+
+/** The Client's change request (privacy-preserving, under review, before the Review Deadline). */
+export interface RequestChangesInput extends CallerInput {
+  /** Indices of the criteria the Client finds unmet (at least one). */
+  criteria: number[];
+  /** To the Worker; content, so never in the event log, the public view or the search attributes. */
+  note?: string;
 }
 
 /** A drawn Backup Agent's one combined call: a verdict per criterion; its baBond is taken with it. */
@@ -358,6 +385,8 @@ export const appealSignal = defineSignal<[AppealInput]>('appeal');
 export const appealUpdate = defineUpdate<MessageReceipt, [AppealInput]>('appeal');
 export const disputeSignal = defineSignal<[DisputeInput]>('dispute');
 export const disputeUpdate = defineUpdate<MessageReceipt, [DisputeInput]>('dispute');
+export const requestChangesSignal = defineSignal<[RequestChangesInput]>('requestChanges');
+export const requestChangesUpdate = defineUpdate<MessageReceipt, [RequestChangesInput]>('requestChanges');
 export const voteSignal = defineSignal<[VoteInput]>('vote');
 export const voteUpdate = defineUpdate<MessageReceipt, [VoteInput]>('vote');
 export const quoteSignal = defineSignal<[QuoteInput]>('quote');

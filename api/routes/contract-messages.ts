@@ -14,6 +14,7 @@ import {
   cancelUpdate,
   appealUpdate,
   disputeUpdate,
+  requestChangesUpdate,
   voteUpdate,
   declineUpdate,
   deliverUpdate,
@@ -43,6 +44,7 @@ import {
   deliveryRequestSchema,
   appealBody,
   disputeBody,
+  revisionBody,
   emptyBody,
   voteBody,
   errorResponses,
@@ -166,6 +168,28 @@ export function contractMessagesApp(ctx: ApiContext, auth: AuthMiddleware) {
   app.openapi(
     accessRoute(auth.access.signedMutation, {
       method: 'post',
+      path: '/{id}/revisions',
+      summary:
+        'Request changes as the Client (privacy-preserving, before the Review Deadline, at most `maxRevisions` times): the delivery goes back to the Worker with the criteria found unmet and a party-only note; the delivery deadline becomes at least `revisionWindow` away and the review deadline moves as far',
+      request: {
+        params: contractIdParams,
+        body: { required: true, content: { 'application/json': { schema: revisionBody } } },
+      },
+      responses: messageResponses,
+    }),
+    async (c) => {
+      const caller = c.var.caller;
+      const id = contractIdOf(c.req.valid('param').id);
+      const { criteria, note } = c.req.valid('json');
+      const input = { caller, criteria, ...(note === undefined ? {} : { note }) };
+      const view = await ctx.contracts.send(id, requestChangesUpdate, input, updateId(c, caller));
+      return c.json(viewFor(view, caller), 200);
+    },
+  );
+
+  app.openapi(
+    accessRoute(auth.access.signedMutation, {
+      method: 'post',
       path: '/{id}/appeals',
       summary:
         'Appeal a panel’s tally as the Client or the Worker, once, within the appeal window (the Appeal Bond is held; a larger panel decides finally), or waive it with `{ "waive": true }`',
@@ -249,13 +273,13 @@ export function contractMessagesApp(ctx: ApiContext, auth: AuthMiddleware) {
           if (answered === undefined) throw refused;
           return c.json(viewFor(answered, caller), 200);
         }
-        await sealDelivery(ctx.vault, id, delivery);
+        await sealDelivery(ctx.vault, after, delivery);
         return c.json(viewFor(after, caller), 200);
       }
       const answered = await checkedDelivery(ctx, id, delivery, input, key);
       if (answered !== undefined) return c.json(viewFor(answered, caller), 200);
       const after = await ctx.contracts.send(id, deliverUpdate, input, key);
-      await sealDelivery(ctx.vault, id, delivery);
+      await sealDelivery(ctx.vault, after, delivery);
       return c.json(viewFor(after, caller), 200);
     },
   );
@@ -280,7 +304,7 @@ async function checkedDelivery(
     throw forbidden('only the matched Worker delivers', { code: 'not_worker' }, 'not_worker');
   }
   if (isAcceptedDelivery(view, input)) {
-    await sealDelivery(ctx.vault, id, delivery);
+    await sealDelivery(ctx.vault, view, delivery);
     return view;
   }
   if (view.status !== 'matched') {

@@ -1,6 +1,7 @@
 // GET /contracts/:id/delivery: the delivery's normalized content (docs/protocol.md §10), kept sealed in the vault
 // beside the delivery key and released to whoever may read that key (api/key-release.ts): the Client
 // and the drawn Backup Agents. The workflow only ever held its hash.
+import { heldDeliveryVaultId } from '../delivery-seal';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { accessRoute } from '../route-access';
 import type { ApiContext } from '../deps';
@@ -41,7 +42,7 @@ export function deliveryContentApp(ctx: ApiContext, auth: AuthMiddleware) {
           'not_allowed',
         );
       }
-      const stored = await ctx.vault.getContent(id, 'delivery');
+      const stored = await ctx.vault.getContent(heldDeliveryVaultId(view), 'delivery');
       if (stored === undefined)
         throw notFound('no stored content for this delivery', undefined, 'no_delivery');
       const content = JSON.parse(stored) as Record<string, unknown>;

@@ -1,5 +1,6 @@
 // GET /contracts/:id/keys/materials · /keys/delivery (docs/protocol.md §9): the decryption keys, signed callers
 // only, released by the rule of api/key-release.ts to the role the workflow's view gives the caller.
+import { heldDeliveryVaultId } from '../delivery-seal';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { accessRoute } from '../route-access';
 import type { ApiContext } from '../deps';
@@ -40,7 +41,10 @@ export function keysApp(ctx: ApiContext, auth: AuthMiddleware) {
         if (!mayReadKey(view, caller, kind))
           throw forbidden(`the ${kind} key is only for ${WHO[kind]}`, undefined, 'not_allowed');
         const ref = kind === 'materials' ? view.materials : view.delivery;
-        const key = ref === null ? undefined : await ctx.vault.get(id, kind);
+        const key =
+          ref === null
+            ? undefined
+            : await ctx.vault.get(kind === 'delivery' ? heldDeliveryVaultId(view) : id, kind);
         if (ref === null || key === undefined) {
           throw notFound(
             kind === 'materials' ? 'this contract has no materials' : 'nothing delivered yet',

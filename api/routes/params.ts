@@ -33,6 +33,10 @@ export const paramsSchema = z
     appealBondBps: bps,
     appealPanelSize: z.number().int(),
     minWorkerStake: amount.openapi({ description: 'the floor of every Worker Stake and bid bond' }),
+    maxRevisions: z.number().int().openapi({ description: 'change requests a Client may make per contract' }),
+    revisionWindow: z.number().int().openapi({
+      description: 'milliseconds: the least time a Worker gets to deliver again after a change request',
+    }),
   })
   .openapi('ProtocolParams');
 

@@ -195,6 +195,12 @@ export function createAgentClient(options: AgentClientOptions) {
     /** The Client disputes (privacy-preserving), optionally claiming a verdict per criterion. */
     dispute: (id: string, claims?: Verdict[], opts?: CallOptions) =>
       post<ContractViewFor>(contract(id, '/disputes'), claims === undefined ? {} : { claims }, opts),
+    /**
+     * The Client asks for changes (privacy-preserving, in review, at most `maxRevisions` times): the
+     * indices of the criteria it finds unmet and a note only the Worker and the Client read.
+     */
+    requestChanges: (id: string, body: { criteria: number[]; note?: string }, opts?: CallOptions) =>
+      post<ContractViewFor>(contract(id, '/revisions'), body, opts),
     /** A drawn BA's one combined call: a verdict per criterion (its baBond is locked with it). */
     vote: (id: string, votes: Verdict[], opts?: CallOptions) =>
       post<ContractViewFor>(contract(id, '/votes'), { votes }, opts),

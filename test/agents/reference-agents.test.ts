@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, describe, test } from 'node:test';
 import { addressFromPrivateKey, randomPrivateKey } from '../../api/sdk';
-import { agent, balancesOf, fund, sharedAccounts, sharedAccountsChange } from '../e2e/support';
+import { agent, balancesOf, fixedTerms, fund, sharedAccounts, sharedAccountsChange } from '../e2e/support';
 import { DISPUTE_BOND, ELIGIBILITY_STAKE, FUNDS, PRICE, REWARD } from '../support/fixtures';
 import { useServiceHarness } from '../support/service';
 import { until } from './support';
@@ -177,5 +177,36 @@ describe('reference agents in separate processes', () => {
     await Promise.all([worker, ...bas].map(kill));
     // The API finishes what the killed agents last asked before the harness closes its Temporal client.
     await new Promise((r) => setTimeout(r, 2000));
+  });
+
+  test('the reference Worker delivers again after a change request, and is paid in full', async () => {
+    const keys = { client: randomPrivateKey(), worker: randomPrivateKey() };
+    await fund(h(), addressFromPrivateKey(keys.client));
+    await fund(h(), addressFromPrivateKey(keys.worker));
+    const workerLog: Record<string, unknown>[] = [];
+    const worker = referenceAgent('worker', keys.worker, workerLog);
+    const client = agent(h(), keys.client);
+    const id = (await client.createContract(fixedTerms(addressFromPrivateKey(keys.worker)))).contractId;
+    await until(
+      async () => assert.equal(count(workerLog, 'delivered'), 1, JSON.stringify(workerLog)),
+      60_000,
+    );
+    assert.equal((await client.getContract(id)).status, 'under-review');
+    await client.requestChanges(id, { criteria: [0], note: 'shorter, please' });
+    await until(
+      async () => assert.equal(count(workerLog, 'delivered'), 2, JSON.stringify(workerLog)),
+      60_000,
+    );
+    assert.deepEqual(
+      workerLog.filter((l) => l.event === 'delivered').map((l) => l.round),
+      [0, 1],
+    );
+    const view = await client.getContract(id);
+    assert.equal(view.status, 'under-review');
+    assert.equal(view.view === 'party' && view.delivery?.round, 1);
+    assert.equal((await client.approve(id)).status, 'settled-fully-met');
+    assert.deepEqual(await balancesOf(client), [FUNDS - PRICE, 0n, 0n, 0n]);
+    assert.deepEqual(await balancesOf(agent(h(), keys.worker)), [FUNDS + PRICE, 0n, 0n, 0n]);
+    await kill(worker);
   });
 });

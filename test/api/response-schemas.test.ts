@@ -200,6 +200,15 @@ test('delivery, keys, content, approval', async () => {
   await answer(403, stranger, 'GET', `/contracts/${id}/keys/delivery`);
   await answer(200, client, 'GET', `/contracts/${id}/delivery`);
   await answer(403, stranger, 'GET', `/contracts/${id}/delivery`);
+  // A change request, then a redelivery.
+  await answer(400, client, 'POST', `/contracts/${id}/revisions`, { body: { criteria: [] } });
+  await answer(403, worker, 'POST', `/contracts/${id}/revisions`, { body: { criteria: [0] } });
+  await answer(200, client, 'POST', `/contracts/${id}/revisions`, { body: { criteria: [0], note: 'redo' } });
+  await answer(409, client, 'POST', `/contracts/${id}/revisions`, { body: { criteria: [0] } });
+  await answer(200, worker, 'POST', `/contracts/${id}/deliveries`, {
+    body: { ...DELIVERY_REF, content: { text: 'done again', confidence: 0.9 } },
+  });
+  await answer(200, client, 'GET', `/contracts/${id}/delivery`);
   await answer(403, worker, 'POST', `/contracts/${id}/approve`);
   await answer(200, client, 'POST', `/contracts/${id}/approve`);
   await answer(409, client, 'POST', `/contracts/${id}/approve`);

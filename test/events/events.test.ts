@@ -7,6 +7,7 @@ import { drawFromCandidates } from '../../workflows/rules/draw';
 import { agentVerdictFor, clientReviewVerdicts } from '../../workflows/rules/agent-verdicts';
 import {
   agentVerifiedEvent,
+  changeRequestedEvent,
   contractResolvedEvent,
   contractSettledEvent,
   messageRejectedEvent,
@@ -154,6 +155,24 @@ describe('verdict mapping and keys', () => {
 
   test('no verdict at all is refused', () => {
     assert.throws(() => agentVerdictFor([]), RangeError);
+  });
+
+  test('a change request is the Client’s agent.verified `revise` naming the unmet criteria, no note', () => {
+    const e = changeRequestedEvent(
+      { contractId: CONTRACT_ID, at: 0, actor: CLIENT },
+      { client: CLIENT, deliverySha256: DELIVERY_HASH, criteria: [3, 1, 3] },
+    );
+    assert.deepEqual(
+      [e.type, e.agentId, e.role, e.verdict, e.criteria, e.target],
+      ['agent.verified', CLIENT, 'client', 'revise', ['c2', 'c4'], DELIVERY_HASH],
+    );
+    assert.equal(validate({ ...e, note: 'redo it' }), false);
+    assert.throws(() =>
+      changeRequestedEvent(
+        { contractId: CONTRACT_ID, at: 0, actor: CLIENT },
+        { client: CLIENT, deliverySha256: DELIVERY_HASH, criteria: [] },
+      ),
+    );
   });
 
   test('agent.verified names only the evaluated criteria', () => {

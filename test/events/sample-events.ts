@@ -14,6 +14,7 @@ import {
   messageRejectedEvent,
   panelDrawnEvent,
   quoteReceivedEvent,
+  changeRequestedEvent,
 } from '../../workflows/rules/event-constructors';
 import { DEFAULT_PARAMS } from '../../workflows/rules/params';
 import { cancellationFor, settlementFor } from '../../workflows/rules/settlement';
@@ -141,5 +142,13 @@ export function otherEvents(): ContractEvent[] {
       { agentId: CLIENT, role: 'client', deliverySha256: DELIVERY_HASH, verdicts: ['met', 'unclear'] },
     ),
     messageRejectedEvent(ctx, { message: 'deliver', code: 'invalid_field', field: 'evidence.0.records' }),
+    changeRequestedEvent(
+      { ...ctx, actor: CLIENT },
+      { client: CLIENT, deliverySha256: DELIVERY_HASH, criteria: [2, 0] },
+    ),
+    messageRejectedEvent(
+      { ...ctx, actor: CLIENT },
+      { message: 'requestChanges', code: 'revisions_exhausted' },
+    ),
   ];
 }

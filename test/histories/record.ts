@@ -9,9 +9,10 @@ import { createSuite, Harness, HISTORY_CODEC_KEY } from '../workflows/harness';
 import { AUCTION_PATHS } from '../workflows/auction-scenarios';
 import { PATHS as FIXED_PATHS } from '../workflows/scenarios';
 import { HOSTILE_PATHS } from '../hostile/paths';
+import { REVISION_PATHS } from '../workflows/revision-scenarios';
 import { historyToFile } from './format';
 
-const PATHS = { ...FIXED_PATHS, ...AUCTION_PATHS, ...HOSTILE_PATHS };
+const PATHS = { ...FIXED_PATHS, ...AUCTION_PATHS, ...HOSTILE_PATHS, ...REVISION_PATHS };
 
 async function main(): Promise<void> {
   const suite = await createSuite(HISTORY_CODEC_KEY);

@@ -60,7 +60,16 @@ describe('the MCP server over stdio, against the dev server', () => {
     for (const name of ['list_open_contracts', 'get_contract', 'get_contract_events', 'create_contract']) {
       assert.ok(tools.includes(name), name);
     }
-    for (const name of ['accept_contract', 'quote', 'award', 'deliver', 'approve', 'dispute', 'vote']) {
+    for (const name of [
+      'accept_contract',
+      'quote',
+      'award',
+      'deliver',
+      'approve',
+      'dispute',
+      'request_changes',
+      'vote',
+    ]) {
       assert.ok(tools.includes(name), name);
     }
     for (const name of ['my_contracts', 'my_feed', 'add_webhook', 'list_webhooks', 'delete_webhook']) {
@@ -106,6 +115,19 @@ describe('the MCP server over stdio, against the dev server', () => {
     assert.equal(delivered.status, 'under-review');
     const seen = await client.call<{ key: { key: string } }>('get_delivery', { contractId: id });
     assert.equal(seen.key.key, DELIVERY.key);
+    // A change request sends the delivery back; the Worker delivers again.
+    const revised = await client.call<{ status: string; revisionCount: number }>('request_changes', {
+      contractId: id,
+      criteria: [1],
+      note: 'mention section 3 too',
+    });
+    assert.deepEqual([revised.status, revised.revisionCount], ['matched', 1]);
+    const redelivered = await worker.call<{ status: string }>('deliver', {
+      contractId: id,
+      ...DELIVERY,
+      sha256: 'de'.repeat(32),
+    });
+    assert.equal(redelivered.status, 'under-review');
     await client.call('approve', { contractId: id });
     assert.equal((await untilStatus(client, id, 'settled-')).status, 'settled-fully-met');
     assert.deepEqual(await balances(client), [FUNDS - PRICE, 0n, 0n]);
@@ -115,7 +137,14 @@ describe('the MCP server over stdio, against the dev server', () => {
     });
     assert.deepEqual(
       events.map((e) => e.type).filter((t) => t.startsWith('contract.')),
-      ['contract.created', 'contract.matched', 'contract.delivered', 'contract.resolved', 'contract.settled'],
+      [
+        'contract.created',
+        'contract.matched',
+        'contract.delivered',
+        'contract.delivered',
+        'contract.resolved',
+        'contract.settled',
+      ],
     );
 
     // The Worker takes 2 USDC out; more than it has is refused as insufficient funds.

@@ -39,6 +39,8 @@ describe('protocol parameters', () => {
       appealBondBps: 1000,
       appealPanelSize: 5,
       minWorkerStake: 100_000n,
+      maxRevisions: 2,
+      revisionWindow: 48 * HOUR,
     });
   });
 

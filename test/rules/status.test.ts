@@ -17,6 +17,7 @@ const ALLOWED: [ContractStatus, ContractStatus][] = [
   ['matched', 'under-review'],
   ['matched', 'cancelled-withdrawn'],
   ['matched', 'cancelled-absent'],
+  ['under-review', 'matched'], // a change request (privacy-preserving)
   ['under-review', 'disputed'],
   ['under-review', 'resolved'],
   ['disputed', 'resolved'],

@@ -93,8 +93,10 @@ async function onDeadline(c: Contract, kind: NextDeadline['kind']): Promise<void
     case 'withdrawal':
       return; // The withdrawal window closed; the Delivery Deadline is next.
     case 'delivery':
-      if (c.status === 'matched' && c.decision === null)
-        c.decide({ kind: 'cancel', reason: 'absent', actor: 'system' });
+      if (c.status !== 'matched' || c.decision !== null) return;
+      // After a change request the Worker has delivered: its last delivery stands and the review resumes.
+      if (c.delivery !== null) c.deliveryStands();
+      else c.decide({ kind: 'cancel', reason: 'absent', actor: 'system' });
       return;
     case 'review':
       // A dispute that arrived in time is still locking its bond: it decides, unless its lock fails.

@@ -29,6 +29,9 @@ import {
   deliverUpdate,
   disputeSignal,
   disputeUpdate,
+  requestChangesSignal,
+  requestChangesUpdate,
+  type RequestChangesInput,
   snapshotQuery,
   eventsQuery,
   FailureType,
@@ -44,6 +47,7 @@ import {
 } from '../definitions';
 import {
   agentVerifiedEvent,
+  changeRequestedEvent,
   contractDeliveredEvent,
   contractAppealEvent,
   contractDisputedEvent,
@@ -52,6 +56,7 @@ import {
   messageRejectedEvent,
 } from '../rules/event-constructors';
 import { clientReviewVerdicts } from '../rules/agent-verdicts';
+import { deadlinesAfterRevision, revisionCriteria } from '../rules/revisions';
 import type { ContractMessage } from '../rules/message-names';
 import { disputeBondFor, workerStakeFor } from '../rules/holds';
 import { toWire } from '../rules/money';
@@ -95,6 +100,7 @@ import {
   validateDecline,
   validateDeliver,
   validateDispute,
+  validateRequestChanges,
   validateVote,
   validateWithdraw,
   validateAppeal,
@@ -204,7 +210,10 @@ const deliver: MessageSpec<DeliverInput> = {
     const contentHash = input.contentHash.toLowerCase();
     // Standard mode: the panel is drawn at once (by the main loop) and votes while under review.
     const panelDue = c.terms.verificationMode === 'standard';
-    c.delivered({ uri: input.uri, sha256, contentHash, deliveredAt: Date.now() }, panelDue);
+    c.delivered(
+      { uri: input.uri, sha256, contentHash, deliveredAt: Date.now(), round: c.revisions.length },
+      panelDue,
+    );
     c.record(
       contractDeliveredEvent(c.eventContext(worker, delegationOf(input)), {
         deliverySha256: sha256,
@@ -242,6 +251,44 @@ const approve: MessageSpec<{ caller: string }> = {
       delegation: delegationOf(input),
     });
     await untilClosed(c);
+  },
+};
+
+/**
+ * The Client sends the delivery back with the criteria it finds unmet (docs/protocol.md §7): `matched`
+ * again, the delivery deadline at least `revisionWindow` away and the review deadline moved as far. The
+ * delivery stays: without a redelivery it stands when the new delivery deadline passes (lifecycle.ts).
+ */
+const requestChanges: MessageSpec<RequestChangesInput> = {
+  message: 'requestChanges',
+  signal: requestChangesSignal,
+  update: requestChangesUpdate,
+  validate: validateRequestChanges,
+  run: (c, input) => {
+    const client = callerOf(input)!;
+    const checked = revisionCriteria(input.criteria, c.terms.acceptanceCriteria.length);
+    if (!checked.ok) throw new RangeError(checked.message); // the validator refused it already
+    const now = Date.now();
+    const moved = deadlinesAfterRevision(
+      { delivery: c.deadlines.delivery, review: c.deadlines.review! },
+      now,
+      c.params,
+    );
+    c.record(
+      changeRequestedEvent(c.eventContext(client), {
+        client,
+        deliverySha256: c.delivery!.sha256,
+        criteria: checked.criteria,
+      }),
+    );
+    c.changesRequested({
+      requestedAt: now,
+      criteria: checked.criteria,
+      note: input.note ?? null,
+      deliveryDeadline: moved.delivery,
+      reviewDeadline: moved.review,
+    });
+    return Promise.resolve();
   },
 };
 
@@ -517,6 +564,7 @@ export function registerHandlers(c: Contract): void {
   register(c, deliver);
   register(c, approve);
   register(c, dispute);
+  register(c, requestChanges);
   register(c, vote);
   register(c, appeal);
   register(c, quote);

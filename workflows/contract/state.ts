@@ -20,7 +20,7 @@ import type { Address } from '../rules/address';
 import type { Quote } from '../rules/auction';
 import { deadlinesToIso } from '../rules/contract-terms-wire';
 import type { ContractTerms } from '../rules/contract-terms';
-import { nextDeadline, type NextDeadline } from '../rules/deadlines';
+import { nextDeadline, type Deadlines, type NextDeadline } from '../rules/deadlines';
 import type { Actor, ContractEvent, OperatorAction, ResolutionSource } from '../rules/events';
 import type { EventContext } from '../rules/event-constructors';
 import { workerStakeFor, type ContractHold } from '../rules/holds';
@@ -67,7 +67,26 @@ export interface HeldFunds {
 export type StakeHold = HeldFunds;
 
 /** The delivery as the workflow keeps it: the key-less reference, the content hash, when. */
-export type Delivery = ContentRef & { contentHash: string; deliveredAt: number };
+export type Delivery = ContentRef & { contentHash: string; deliveredAt: number; round: number };
+
+/** The read model's bookkeeping, kept on the contract and changed only by read-model.ts. */
+export interface ReadModelWrites {
+  /** The state the last write carried (unchanged: no write). */
+  key: string;
+  /** The last version handed out. */
+  version: number;
+  /** The highest version the store answered, and how many events it then held. */
+  confirmed: { version: number; events: number };
+}
+
+/** A change request (docs/protocol.md §7) and the deadlines it set. */
+export interface Revision {
+  requestedAt: number;
+  criteria: number[];
+  note: string | null;
+  deliveryDeadline: number;
+  reviewDeadline: number;
+}
 
 /** The drawn Backup Agent panel and its voting window (docs/protocol.md §8). */
 export interface Panel {
@@ -173,7 +192,27 @@ class ContractState {
   /** The vote rows, once tallied (sealed until then). */
   voteRows: VoteRowView[] | null = null;
   delivery: Delivery | null = null;
+  /** The deadlines in force: the terms', the delivery and review ones moved by change requests. */
+  deadlines: Readonly<Deadlines>;
+  /** The Client's change requests, oldest first. */
+  revisions: Revision[] = [];
   criteriaMet: Verdict[] | null = null;
+  /** The Client sent the delivery back (the deadlines move as the request says): `matched` again. */
+  changesRequested(revision: Revision): void {
+    this.revisions.push(revision);
+    this.deadlines = {
+      ...this.deadlines,
+      delivery: revision.deliveryDeadline,
+      review: revision.reviewDeadline,
+    };
+    this.transition('matched');
+  }
+
+  /** No redelivery by the moved delivery deadline: the last delivery stands, the review resumes. */
+  deliveryStands(): void {
+    this.transition('under-review');
+  }
+
   /** The automatic verifier's result (auto-verifier.ts), once the delivery is scored. */
   autoVerification: AutoVerificationView | null = null;
   payment: bigint | null = null;
@@ -218,6 +257,7 @@ class ContractState {
     this.contractId = input.contractId;
     this.creation = delegationOf(input);
     this.worker = this.terms.worker;
+    this.deadlines = this.terms.deadlines;
     this.createdAt = now;
   }
 
@@ -311,6 +351,8 @@ class ContractState {
   /** The Worker delivered: `under-review`, with a panel to draw when `panelDue`. */
   delivered(delivery: Delivery, panelDue: boolean): void {
     this.delivery = delivery;
+    // A redelivery after a change request is scored afresh (auto-verifier.ts).
+    this.autoVerification = null;
     if (panelDue) this.panelDue = true;
     this.transition('under-review');
   }
@@ -527,7 +569,7 @@ class ContractState {
       {
         status: this.status,
         verificationMode: this.terms.verificationMode,
-        deadlines: this.terms.deadlines,
+        deadlines: this.deadlines,
         votingEndsAt: this.panel?.votingEndsAt ?? null,
         recruitmentRetryAt: this.panelPending ? this.recruitment!.retryAt : null,
         appealEndsAt: this.appealOpen ? this.appeal!.deadline : null,
@@ -558,8 +600,9 @@ class ContractState {
             sha256: this.delivery.sha256,
             contentHash: this.delivery.contentHash,
             deliveredAt: new Date(this.delivery.deliveredAt).toISOString(),
+            round: this.delivery.round,
           };
-    const deadlines = deadlinesToIso(this.terms.deadlines);
+    const deadlines = deadlinesToIso(this.deadlines);
     return {
       contractId: this.contractId,
       created: this.created,
@@ -621,6 +664,15 @@ class ContractState {
         bidBond: toWire(q.bond.amount),
       })),
       winningQuoteId: this.winningQuote?.quoteId ?? null,
+      revisionCount: this.revisions.length,
+      maxRevisions: this.params.maxRevisions,
+      revisions: this.revisions.map((r) => ({
+        requestedAt: new Date(r.requestedAt).toISOString(),
+        criteria: [...r.criteria],
+        note: r.note,
+        deliveryDeadline: new Date(r.deliveryDeadline).toISOString(),
+        reviewDeadline: new Date(r.reviewDeadline).toISOString(),
+      })),
     };
   }
 

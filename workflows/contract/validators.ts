@@ -8,12 +8,14 @@ import {
   type DisputeInput,
   type AppealInput,
   type VoteInput,
+  type RequestChangesInput,
 } from '../definitions';
 import { appealRefusal, type AppealParty } from '../rules/appeal';
 import { checkBallot } from '../rules/ballot';
 import { isAddress, type Address } from '../rules/address';
 import { isBeforeDeadline } from '../rules/deadlines';
 import { isSha256 } from '../rules/sha256';
+import { revisionCriteria, revisionNoteProblem, revisionsExhausted } from '../rules/revisions';
 import type { ContractStatus } from '../rules/status';
 import { VERDICTS, type Verdict } from '../rules/verdicts';
 import { rejection, type Rejection } from './rejection';
@@ -137,7 +139,15 @@ export function validateWithdraw(c: Contract, input: unknown): Rejection | null 
     exists(c),
     callerIs(c, input, 'worker'),
     statusIs(c, 'matched'),
-    before(c.terms.deadlines.withdrawal, 'withdrawal'),
+    before(c.deadlines.withdrawal, 'withdrawal'),
+    () =>
+      c.delivery === null
+        ? null
+        : rejection(
+            FailureType.Conflict,
+            'already_delivered',
+            'the Worker has delivered: it redelivers, or its delivery stands',
+          ),
   );
 }
 
@@ -173,7 +183,7 @@ export function validateDeliver(c: Contract, input: unknown): Rejection | null {
     exists(c),
     callerIs(c, input, 'worker'),
     statusIs(c, 'matched'),
-    before(c.terms.deadlines.delivery, 'delivery'),
+    before(c.deadlines.delivery, 'delivery'),
     () => deliveryFields(c, (input ?? {}) as Partial<DeliverInput>),
   );
 }
@@ -186,7 +196,7 @@ const clientReview = (c: Contract, input: unknown, standardModeMessage: string):
   privacyPreserving(c, standardModeMessage),
   statusIs(c, 'under-review'),
   notDisputing(c),
-  before(c.terms.deadlines.review, 'review'),
+  before(c.deadlines.review, 'review'),
 ];
 
 export function validateApprove(c: Contract, input: unknown): Rejection | null {
@@ -222,6 +232,31 @@ export function validateDispute(c: Contract, input: unknown): Rejection | null {
   const claims = (input as Partial<DisputeInput> | null | undefined)?.claims;
   return firstBroken(...clientReview(c, input, 'in standard mode the panel decides; no dispute'), () =>
     claims === undefined ? null : verdictList(claims, c.terms.acceptanceCriteria.length, 'claims'),
+  );
+}
+
+/**
+ * The Client's change request (docs/protocol.md §7): in its review window, at most `maxRevisions` times,
+ * naming the criteria it finds unmet, with an optional note for the Worker.
+ */
+export function validateRequestChanges(c: Contract, input: unknown): Rejection | null {
+  const { criteria, note } = (input ?? {}) as Partial<RequestChangesInput>;
+  const bad = (field: string, message: string) =>
+    rejection(FailureType.BadInput, 'invalid_input', message, field);
+  return firstBroken(
+    ...clientReview(c, input, 'in standard mode the panel decides; no change request'),
+    () => {
+      const exhausted = revisionsExhausted(c.revisions.length, c.params);
+      return exhausted === null ? null : rejection(FailureType.Conflict, exhausted.code, exhausted.message);
+    },
+    () => {
+      const checked = revisionCriteria(criteria, c.terms.acceptanceCriteria.length);
+      return checked.ok ? null : bad('criteria', checked.message);
+    },
+    () => {
+      const problem = revisionNoteProblem(note);
+      return problem === null ? null : bad('note', problem);
+    },
   );
 }
 

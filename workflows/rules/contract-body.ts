@@ -25,11 +25,17 @@ export const criterionSchema = z.union([
 ]);
 
 /** Any RFC 3339 offset is the same instant in UTC (the answers write every instant in UTC, with Z). */
-const instant = z.iso.datetime({
+export const instantSchema = z.iso.datetime({
   offset: true,
   error:
     'must be an RFC 3339 timestamp with Z or an offset (e.g. 2030-01-01T00:00:00Z or 2030-01-01T01:00:00+01:00)',
 });
+
+/** 1 to 10 acceptance criteria: a contract's, or a milestone's (./milestones). */
+export const acceptanceCriteriaSchema = z
+  .array(criterionSchema)
+  .min(MIN_CRITERIA, `must hold ${MIN_CRITERIA} to ${MAX_CRITERIA} criteria`)
+  .max(MAX_CRITERIA, `must hold ${MIN_CRITERIA} to ${MAX_CRITERIA} criteria`);
 
 export const supplementaryMaterialsSchema = z
   .object({
@@ -49,19 +55,16 @@ export const createContractBodySchema = z
     verificationMode: z.enum(VERIFICATION_MODES).optional(),
     worker: addressSchema.optional(),
     taskDescription: notBlank(MAX_TASK_DESCRIPTION_LENGTH),
-    acceptanceCriteria: z
-      .array(criterionSchema)
-      .min(MIN_CRITERIA, `must hold ${MIN_CRITERIA} to ${MAX_CRITERIA} criteria`)
-      .max(MAX_CRITERIA, `must hold ${MIN_CRITERIA} to ${MAX_CRITERIA} criteria`),
+    acceptanceCriteria: acceptanceCriteriaSchema,
     supplementaryMaterials: supplementaryMaterialsSchema.optional(),
     /** The fixed price, or the budget cap of an auction. */
     amount: positiveAmountSchema,
     deadlines: z
       .object({
-        match: instant,
-        withdrawal: instant,
-        delivery: instant,
-        review: instant.optional(),
+        match: instantSchema,
+        withdrawal: instantSchema,
+        delivery: instantSchema,
+        review: instantSchema.optional(),
       })
       .strict(),
   })

@@ -225,6 +225,25 @@ export function agentVerifiedEvent(
   };
 }
 
+/**
+ * The Client's change request (docs/protocol.md §7): an agent.verified `revise` over the delivery,
+ * naming the keys of the criteria it finds unmet. Never its note (a party-only field).
+ */
+export function changeRequestedEvent(
+  ctx: EventContext,
+  r: { client: Address; deliverySha256: string; criteria: readonly number[] },
+): AgentVerifiedEvent {
+  if (r.criteria.length === 0) throw new RangeError('a change request names at least one criterion');
+  return {
+    ...base('agent.verified', ctx),
+    agentId: r.client,
+    target: sha256Hex(r.deliverySha256, 'deliverySha256'),
+    verdict: 'revise',
+    criteria: [...new Set(r.criteria)].sort((a, b) => a - b).map(criterionKey),
+    role: 'client',
+  };
+}
+
 export function contractAppealEvent(
   ctx: EventContext,
   a: { party: 'client' | 'worker'; appealBond: bigint | null },

@@ -11,5 +11,6 @@ export const CONTRACT_MESSAGES = [
   'dispute',
   'vote',
   'appeal',
+  'requestChanges',
 ] as const;
 export type ContractMessage = (typeof CONTRACT_MESSAGES)[number];

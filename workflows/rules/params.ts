@@ -29,6 +29,10 @@ export interface ProtocolParams {
   appealPanelSize: number;
   /** Floor of every Worker Stake and bid bond, so no match is free (rules/holds workerStakeFor). */
   minWorkerStake: bigint;
+  /** Change requests the Client may make per contract (docs/protocol.md §7). */
+  maxRevisions: number;
+  /** Milliseconds: the least time a Worker gets to deliver again after a change request. */
+  revisionWindow: number;
 }
 
 /** The same set with amounts as decimal strings: the form that travels in workflow payloads. */
@@ -56,7 +60,12 @@ export const DEFAULT_PARAMS: Readonly<ProtocolParams> = Object.freeze({
   appealBondBps: 1000,
   appealPanelSize: 5,
   minWorkerStake: 100_000n,
+  maxRevisions: 2,
+  revisionWindow: 48 * HOUR_MS,
 });
+
+/** A Client may ask for changes at most this many times under any deployment's parameters. */
+export const MAX_REVISIONS_CAP = 10;
 
 export const MAX_PANEL_SIZE = 100;
 export const MAX_VOTING_WINDOW_MS = 365 * 24 * HOUR_MS;
@@ -88,6 +97,12 @@ const paramFields = {
   appealBondBps: bpsField,
   appealPanelSize: panelSizeField,
   minWorkerStake: positiveAmount,
+  maxRevisions: z
+    .number()
+    .int('must be an integer')
+    .min(0, 'must be ≥ 0')
+    .max(MAX_REVISIONS_CAP, `must be ≤ ${MAX_REVISIONS_CAP}`),
+  revisionWindow: windowField,
 };
 
 /**

@@ -35,7 +35,8 @@ const TRANSITIONS: { readonly [S in ContractStatus]: readonly ContractStatus[] }
   created: ['matched', 'cancelled-by-client', 'cancelled-unmatched', 'cancelled-by-operator'],
   matched: ['under-review', 'cancelled-withdrawn', 'cancelled-absent', 'cancelled-by-operator'],
   // privacy-preserving: a dispute → disputed; approval or no action → resolved. Standard: tally → resolved.
-  'under-review': ['disputed', 'resolved', 'cancelled-by-operator'],
+  // A change request (privacy-preserving) sends the delivery back to the Worker: `matched` again.
+  'under-review': ['matched', 'disputed', 'resolved', 'cancelled-by-operator'],
   disputed: ['resolved', 'cancelled-by-operator'],
   // A panel's tally stays `resolved` through the appeal window; an appeal goes back to `disputed`.
   resolved: [

@@ -49,6 +49,15 @@ def dispute(contract_id: str, claims: Sequence[m.Verdict] | None, key: str | Non
     return Call("POST", _contract(contract_id, "/disputes"), _view, body=body, idempotency_key=key)
 
 
+def request_changes(
+    contract_id: str, criteria: Sequence[int], note: str | None, key: str | None
+) -> Call[m.ContractView]:
+    body: dict[str, object] = {"criteria": list(criteria)}
+    if note is not None:
+        body["note"] = note
+    return Call("POST", _contract(contract_id, "/revisions"), _view, body=body, idempotency_key=key)
+
+
 def vote(contract_id: str, votes: Sequence[m.Verdict], key: str | None) -> Call[m.ContractView]:
     return Call("POST", _contract(contract_id, "/votes"), _view, body={"votes": list(votes)}, idempotency_key=key)
 

@@ -122,6 +122,18 @@ class AsyncAgentClient(_AsyncBase):
         """The Client disputes (privacy-preserving), optionally claiming a verdict per criterion."""
         return await self._send(r.dispute(contract_id, claims, idempotency_key))
 
+    async def request_changes(
+        self,
+        contract_id: str,
+        criteria: Sequence[int],
+        note: str | None = None,
+        *,
+        idempotency_key: str | None = None,
+    ) -> m.ContractView:
+        """The Client asks for changes (privacy-preserving, in review, at most maxRevisions times):
+        the indices of the criteria it finds unmet and a note only the Worker and the Client read."""
+        return await self._send(r.request_changes(contract_id, criteria, note, idempotency_key))
+
     async def vote(
         self, contract_id: str, votes: Sequence[m.Verdict], *, idempotency_key: str | None = None
     ) -> m.ContractView:

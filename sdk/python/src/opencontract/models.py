@@ -207,6 +207,9 @@ class _ContractFields(Model):
     quote_count: int | None
     own_quote: Quote | None = None
     stake_to_match: StakeToMatch | None = None
+    revision_count: int = 0
+    """Change requests the Client has made (privacy-preserving mode)."""
+    max_revisions: int = 0
 
 
 class PublicContractView(_ContractFields):
@@ -220,6 +223,18 @@ class Delivered(Model):
     sha256: str
     content_hash: str
     delivered_at: Instant
+    round: int = 0
+    """0, or n for a redelivery after the n-th change request."""
+
+
+class Revision(Model):
+    """A change request: the criteria found unmet, the note (the Client and the Worker only), the deadlines it set."""
+
+    requested_at: Instant
+    criteria: list[int]
+    note: str | None
+    delivery_deadline: Instant
+    review_deadline: Instant
 
 
 class FileRef(Model):
@@ -261,6 +276,7 @@ class PartyContractView(_ContractFields):
     auto_verification: dict[str, Any] | None
     quotes: list[Quote] | None = None
     winning_quote_id: str | None
+    revisions: list[Revision] = []
 
 
 ContractView = Annotated[PartyContractView | PublicContractView, Field(discriminator="view")]
