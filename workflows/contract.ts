@@ -6,6 +6,7 @@ import { lockEscrow, runContract } from './contract/lifecycle';
 import { registerHandlers } from './contract/messages';
 import { registerArbiterHandler } from './contract/arbiter';
 import { registerOperatorHandlers } from './contract/needs-operator';
+import { appendOutcomes } from './contract/outcomes';
 import { writeRecord } from './contract/record';
 import { newContract } from './contract/state';
 
@@ -22,5 +23,6 @@ export async function contractWorkflow(input: ContractInput): Promise<ContractOu
   const { contractId, escrow } = contract;
   if (escrow.state === 'refused') return { created: false, reason: escrow.reason, contractId };
   await writeRecord(contract);
+  await appendOutcomes(contract);
   return { created: true, status: contract.status, contractId };
 }

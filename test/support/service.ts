@@ -11,6 +11,7 @@ import { after, before } from 'node:test';
 import { agentOwner, openLedger, type Balances, type Ledger } from '../../activities/ledger';
 import { openRecords, type ContractRecordStore } from '../../activities/records';
 import { openFeed } from '../../store/agent-feed';
+import { openOutcomeLog } from '../../store/outcomes';
 import { startAgentFeed, type AgentFeedService } from '../../service/agent-feed';
 import { createApp, type App, type AppDeps } from '../../api/app';
 import { createOperatorClient } from '../../api/sdk';
@@ -51,6 +52,7 @@ export async function runContractWorker(
   taskQueue = TASK_QUEUE,
 ): Promise<RunningWorker> {
   const records = await openRecords(settings.ledger);
+  const outcomes = await openOutcomeLog(settings.ledger);
   const feed = await openFeed(settings);
   const worker = await createContractWorker({
     connection: env.nativeConnection,
@@ -58,6 +60,7 @@ export async function runContractWorker(
     taskQueue,
     ledger,
     records,
+    outcomes,
     feed: { store: feed, allowPrivate: settings.webhookAllowPrivate },
     dataConverter: workerDataConverter(settings.payloadCodecKey),
     workflowBundle: await contractBundle(),
@@ -68,6 +71,7 @@ export async function runContractWorker(
       worker.shutdown();
       await running;
       await records.close();
+      await outcomes.close();
       await feed.close();
     },
   };

@@ -15,6 +15,7 @@ import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporali
 import type { Activities } from '../../activities';
 import { agentOwner, openLedger, type Ledger } from '../../activities/ledger';
 import { openRecords } from '../../activities/records';
+import { openOutcomeLog } from '../../store/outcomes';
 import { createPayloadCodec } from '../../service/codec';
 import { CONTRACT_WORKFLOWS_PATH, createContractWorker } from '../../service/worker';
 import { createTimeSkippingEnv } from '../support/temporal';
@@ -135,6 +136,7 @@ export class Harness {
     const config = { kind: 'sqlite', path: join(suite.dir, `ledger-${++ledgerCount}.db`) } as const;
     const ledger = await openLedger(config);
     const records = await openRecords(config);
+    const outcomes = await openOutcomeLog(config);
     const h = new Harness(suite, ledger);
     await h.fund(CLIENT, FUNDS);
     await h.fund(WORKER, WORKER_FUNDS);
@@ -146,6 +148,7 @@ export class Harness {
       taskQueue: h.taskQueue,
       ledger,
       records,
+      outcomes,
       dataConverter: suite.dataConverter,
       workflowBundle: suite.bundle,
       ...(wrapActivities === undefined ? {} : { wrapActivities }),
@@ -155,6 +158,7 @@ export class Harness {
     } finally {
       await ledger.close();
       await records.close();
+      await outcomes.close();
     }
   }
 

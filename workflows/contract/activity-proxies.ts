@@ -21,6 +21,7 @@ import type {
   DrawActivities,
   LedgerActivities,
   OperatorActivities,
+  OutcomeActivities,
   PanelActivities,
   RecordActivities,
   ScoringActivities,
@@ -59,6 +60,8 @@ export const local = {
    */
   draws: proxyLocalActivities<DrawActivities>(options),
   records: proxyLocalActivities<RecordActivities>(options),
+  /** The outcome log (outcomes.ts): each party's record written once, whatever a retry does. */
+  outcomes: proxyLocalActivities<OutcomeActivities>(options),
   /** The automatic verifier's scoring (auto-verifier.ts): no side effect. */
   scoring: proxyLocalActivities<ScoringActivities>(scoringOptions),
 };
