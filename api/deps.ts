@@ -15,6 +15,7 @@ import type { KeyVault } from '../store/vault/sqlite';
 import type { FeedStore } from '../store/agent-feed';
 import type { Resolve } from '../activities/agent-feed/webhook-target';
 import type { WebhookWorkflows } from './webhook-workflows';
+import type { OutcomeLog } from '../store/outcomes';
 
 export interface AppDeps {
   temporal: Client;
@@ -41,6 +42,8 @@ export interface AppDeps {
   eventStream?: Partial<EventStreamSettings>;
   /** The agents' contracts, feeds and webhooks (docs/agents.md); without it those routes are not served. */
   feed?: AgentFeedDeps;
+  /** The public outcome log and the operator's trust anchors (docs/reputation.md); absent: those routes answer 404. */
+  outcomes?: { log: OutcomeLog; trustAnchors?: readonly string[] };
   /** Rate limits and stream caps (api/rate-limit.ts); defaults: DEFAULT_RATE_LIMITS, in memory. */
   limits?: {
     settings?: Partial<RateLimitSettings>;

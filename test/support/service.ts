@@ -11,7 +11,7 @@ import { after, before } from 'node:test';
 import { agentOwner, openLedger, type Balances, type Ledger } from '../../activities/ledger';
 import { openRecords, type ContractRecordStore } from '../../activities/records';
 import { openFeed } from '../../store/agent-feed';
-import { openOutcomeLog } from '../../store/outcomes';
+import { openOutcomeLog, type OutcomeLog } from '../../store/outcomes';
 import { startAgentFeed, type AgentFeedService } from '../../service/agent-feed';
 import { createApp, type App, type AppDeps } from '../../api/app';
 import { createOperatorClient } from '../../api/sdk';
@@ -105,7 +105,13 @@ async function balancesOf(ledger: Ledger, address: string): Promise<Balances> {
 export function appOn(
   env: TestWorkflowEnvironment,
   settings: Settings,
-  parts: { ledger: Ledger; records: ContractRecordStore; stores: SqliteApiStores; taskQueue: string },
+  parts: {
+    ledger: Ledger;
+    records: ContractRecordStore;
+    stores: SqliteApiStores;
+    taskQueue: string;
+    outcomes?: OutcomeLog;
+  },
   overrides: Partial<AppDeps> = {},
 ): App {
   const temporal = createTemporalClient({
@@ -118,6 +124,9 @@ export function appOn(
     taskQueue: parts.taskQueue,
     ledger: parts.ledger,
     records: parts.records,
+    ...(parts.outcomes === undefined
+      ? {}
+      : { outcomes: { log: parts.outcomes, trustAnchors: settings.trustAnchors } }),
     ...parts.stores,
     params: settings.params,
     operatorToken: settings.operatorToken,
@@ -155,6 +164,7 @@ export async function startAppHarness(options: { params?: object } = {}): Promis
   const worker = await runContractWorker(env, ledger, settings);
   const stores = openApiStores(dir, settings.vaultMasterKey);
   const records = await openRecords(settings.ledger);
+  const outcomes = await openOutcomeLog(settings.ledger);
   const feedStore = await openFeed(settings);
   const feed = startAgentFeed({
     client: createTemporalClient({
@@ -169,7 +179,12 @@ export async function startAppHarness(options: { params?: object } = {}): Promis
     webhookAllowPrivate: false,
     projector: { intervalMs: 200 },
   });
-  const app = appOn(env, settings, { ledger, records, stores, taskQueue: TASK_QUEUE }, { feed: feed.deps });
+  const app = appOn(
+    env,
+    settings,
+    { ledger, records, outcomes, stores, taskQueue: TASK_QUEUE },
+    { feed: feed.deps },
+  );
   return {
     env,
     app,
@@ -194,6 +209,7 @@ export async function startAppHarness(options: { params?: object } = {}): Promis
       await env.teardown();
       await ledger.close();
       await records.close();
+      await outcomes.close();
       await feedStore.close();
       closeApiStores(stores);
       remove();
