@@ -48,7 +48,7 @@ export async function appendOutcomes(c: Contract): Promise<void> {
     payment: settled ? (c.payment ?? 0n) : 0n,
     criteriaMet: settled ? c.criteriaMet : null,
     scores: new Map((c.autoVerification?.results ?? []).map((r) => [r.criterionIndex, r.score])),
-    disputed: c.disputeClaims !== null,
+    disputed: c.events.some((e) => e.type === 'contract.disputed'),
     appealedBy: c.appeal?.appealedBy ?? null,
     revisionsRequested: 0,
     difficulty: c.difficulty,
