@@ -6,7 +6,8 @@
 // (a later task of the same run: the store takes the rewrite) and the workflow completes. And the
 // worker killed right after a direct award's stake lock, a local activity inside the accept's task:
 // the retried task locks it again under the same id, so one stake is held and the accept answers;
-// the same for the Client's Dispute Bond.
+// the same for the Client's Dispute Bond. And the worker killed right after appending the outcome
+// records: the retried task appends nothing, one record per party stays.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -16,6 +17,8 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { agentOwner, openLedger, type Ledger } from '../../activities/ledger';
 import { openRecords } from '../../activities/records';
+import { openOutcomeLog } from '../../store/outcomes';
+import { verifyChain } from '../../workflows/rules/outcomes';
 import { AgentApiError, createAgentClient, createOperatorClient, randomPrivateKey } from '../../api/sdk';
 import { startApiServer, type ApiServer } from '../../service/api-server';
 import { loadSettings } from '../../service/settings';
@@ -45,7 +48,7 @@ after(async () => {
 /** Starts the crashing worker (it bundles, then polls); the returned promise settles when it dies. */
 function startCrashingWorker(
   settingsEnv: NodeJS.ProcessEnv,
-  activity: 'settle' | 'recordContract' | 'lockStake' | 'lockBond',
+  activity: 'settle' | 'recordContract' | 'appendOutcomes' | 'lockStake' | 'lockBond',
 ) {
   const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'crashing-worker.ts')], {
     env: {
@@ -71,7 +74,9 @@ const usdc = async (address: string) => (await ledger.balances(agentOwner(addres
  * `activity` committed: the money has moved already. `approving` settles once a fresh worker finishes.
  */
 /** The API (no worker of its own), the ledger, a crashing worker, and a funded Client and Worker. */
-async function partiesWithCrashingWorker(activity: 'settle' | 'recordContract' | 'lockStake' | 'lockBond') {
+async function partiesWithCrashingWorker(
+  activity: 'settle' | 'recordContract' | 'appendOutcomes' | 'lockStake' | 'lockBond',
+) {
   // A short recruitment window: a dispute that finds no panel goes to the operator within seconds.
   const settingsEnv = testSettingsEnv(env, dir, { baRecruitmentWindow: 3_000 });
   const settings = loadSettings(settingsEnv);
@@ -98,7 +103,7 @@ async function crashOf(crashed: Promise<[number | null, NodeJS.Signals | null]>,
   assert.equal(signal, 'SIGKILL');
 }
 
-async function approvedIntoCrash(activity: 'settle' | 'recordContract') {
+async function approvedIntoCrash(activity: 'settle' | 'recordContract' | 'appendOutcomes') {
   const { settings, crashed, client, worker } = await partiesWithCrashingWorker(activity);
   const { contractId: id } = await client.createContract(fixedTerms(worker.address));
   await worker.accept(id);
@@ -166,6 +171,31 @@ test('a worker killed after writing the record (a local activity): the retried t
   assert.ok(last.writer.at > first.writer.at, 'the retried task, later by the workflow clock, wrote it');
   const settled = last.events.filter((e) => e.type === 'contract.settled');
   assert.equal(settled.length, 1, "the record is one task's, never a mix");
+});
+
+test('a worker killed after appending the outcome records: one record per party, the chain intact', async () => {
+  const run = await approvedIntoCrash('appendOutcomes');
+  const log = await openOutcomeLog(run.settings.ledger);
+  try {
+    const before = (await log.list(0, 10_000)).filter((r) => r.contractId === run.id);
+    assert.deepEqual(
+      before.map((r) => [r.role, r.party]),
+      [
+        ['client', run.client.address],
+        ['worker', run.worker.address],
+      ],
+    );
+    await settlesOnceOnFreshWorker(run);
+    const all = await log.list(0, 10_000);
+    assert.deepEqual(
+      all.filter((r) => r.contractId === run.id),
+      before,
+      'the retried task appended nothing',
+    );
+    assert.deepEqual(verifyChain(all), []);
+  } finally {
+    await log.close();
+  }
 });
 
 test("a worker killed after a direct award's stake lock (a local activity): one stake held, the accept answers", async () => {
