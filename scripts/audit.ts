@@ -1,0 +1,25 @@
+// `npm run audit -- <base URL>`: the independent auditor (scripts/audit/auditor.ts) against a running
+// service. Prints every difference; exits 1 when there is any, 2 when the service cannot be read.
+import { audit } from './audit/auditor';
+
+async function main(): Promise<number> {
+  const base = process.argv[2];
+  if (base === undefined) {
+    console.error('usage: npm run audit -- <base URL of the service>');
+    return 2;
+  }
+  const report = await audit(base);
+  for (const line of report.differences) console.log(`DIFFERENCE ${line}`);
+  console.log(
+    `audited ${report.records} outcome records, ${report.contracts} contracts, ${report.draws} draws, ${report.agents} agents: ${report.differences.length} differences`,
+  );
+  return report.differences.length === 0 ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`audit failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(2);
+  },
+);

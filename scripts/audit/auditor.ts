@@ -1,0 +1,188 @@
+// The independent auditor (docs/reputation.md §6): from a service's public routes alone — the outcome
+// log, each contract's public event log and its draw records — it checks the hash chain, recomputes
+// every agent's raw reputation and a trust-weighted score, and every recorded panel draw, and lists
+// each difference from what the service answers. It shares the pure formulas with the service
+// (workflows/rules/reputation.ts, outcomes.ts, draw.ts): what it checks is the service's data and
+// answers, not a second reading of the docs (docs/reputation.md says why).
+import { drawCommitment, drawFromCandidates, drawSeed } from '../../workflows/rules/draw';
+import { GENESIS_HASH, verifyChain, type ChainedOutcome } from '../../workflows/rules/outcomes';
+import { rawReputations, TrustGraph, trustScore } from '../../workflows/rules/reputation';
+import { bytesToHex } from '@noble/hashes/utils.js';
+
+export interface AuditReport {
+  records: number;
+  agents: number;
+  contracts: number;
+  draws: number;
+  differences: string[];
+}
+
+type Fetch = (url: string) => Promise<Response>;
+type JsonEvent = Record<string, unknown> & { type: string };
+
+const PAGE = 1000;
+
+async function getJson<T>(fetchFn: Fetch, base: string, path: string): Promise<T> {
+  const res = await fetchFn(new URL(path, base).toString());
+  if (!res.ok) throw new Error(`GET ${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+async function readLog(fetchFn: Fetch, base: string): Promise<ChainedOutcome[]> {
+  const records: ChainedOutcome[] = [];
+  let after = 0;
+  for (;;) {
+    const page = await getJson<{ records: ChainedOutcome[]; next: number | null }>(
+      fetchFn,
+      base,
+      `/outcomes?after=${after}&limit=${PAGE}`,
+    );
+    records.push(...page.records);
+    if (page.next === null || page.records.length === 0) return records;
+    after = page.next;
+  }
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Checks each contract's records against its public event log, and each draw it records. */
+function auditContract(
+  contractId: string,
+  records: readonly ChainedOutcome[],
+  events: readonly JsonEvent[],
+  differences: string[],
+): number {
+  const settled = events.find((e) => e.type === 'contract.settled');
+  for (const r of records) {
+    const payment = settled === undefined ? '0' : String(settled.payment);
+    if (r.amount !== payment) {
+      differences.push(
+        `record ${r.sequence} (${contractId}): amount ${r.amount}, the event log paid ${payment}`,
+      );
+    }
+  }
+  const resolved = events.find((e) => e.type === 'contract.resolved') as
+    { successCriteria: { met: boolean }[]; unclear: string[] } | undefined;
+  if (settled !== undefined && resolved !== undefined) {
+    const met = resolved.successCriteria.filter((c) => c.met).length;
+    for (const r of records) {
+      if (r.criteriaMet !== met || r.criteriaUnclear !== resolved.unclear.length) {
+        differences.push(
+          `record ${r.sequence} (${contractId}): criteria met/unclear ${r.criteriaMet}/${r.criteriaUnclear}, the event log ${met}/${resolved.unclear.length}`,
+        );
+      }
+    }
+  }
+  const commitment = events.find((e) => e.type === 'contract.created')?.drawCommitment as string | undefined;
+  const draws = events.filter((e) => e.type === 'contract.panel-drawn');
+  let previousSecret: string | undefined;
+  for (const d of draws) {
+    auditDraw(contractId, d, commitment, previousSecret, differences);
+    previousSecret = d.secret as string | undefined;
+  }
+  return draws.length;
+}
+
+function auditDraw(
+  contractId: string,
+  d: JsonEvent,
+  commitment: string | undefined,
+  previousSecret: string | undefined,
+  differences: string[],
+): void {
+  const round = d.round as 'panel' | 'appeal';
+  const secret = (d.secret as string | undefined) ?? null;
+  const where = `draw ${contractId} (${round})`;
+  if (secret !== null) {
+    const expected = round === 'panel' ? commitment : previousSecret;
+    if (expected !== undefined && drawCommitment(secret) !== expected) {
+      differences.push(`${where}: the revealed secret does not hash to the commitment published before it`);
+    }
+  }
+  const seed = bytesToHex(drawSeed(contractId, d.deliverySha256 as string, secret));
+  if (seed !== d.seed) differences.push(`${where}: seed ${String(d.seed)}, recomputed ${seed}`);
+  // The public log shows each candidate as a role, in address order: the draw is recomputed on
+  // stand-in addresses in the same order, and each seat it picks must be a drawn Backup Agent.
+  const candidates = d.candidates as { address: string; stake: string }[];
+  const standIns = candidates.map((c, i) => ({
+    address: `0x${(i + 1).toString(16).padStart(40, '0')}`,
+    stake: c.stake,
+  }));
+  const redraw = drawFromCandidates({
+    contractId,
+    deliveryHash: d.deliverySha256 as string,
+    panelSize: d.panelSize as number,
+    round,
+    secret,
+    candidates: standIns,
+  });
+  const panel = d.panel as string[];
+  if (redraw.panel.length !== panel.length) {
+    differences.push(`${where}: ${panel.length} seats recorded, the draw seats ${redraw.panel.length}`);
+  }
+  for (const seat of redraw.panel) {
+    const index = parseInt(seat.slice(2), 16) - 1;
+    const role = candidates[index]?.address;
+    if (role !== 'backup-agent') {
+      differences.push(
+        `${where}: the draw picks candidate ${index} (${String(role)}), who is not on the panel`,
+      );
+    }
+  }
+}
+
+export async function audit(base: string, fetchFn: Fetch = (url) => fetch(url)): Promise<AuditReport> {
+  const differences: string[] = [];
+  const head = await getJson<{ sequence: number; hash: string }>(fetchFn, base, '/outcomes/head');
+  const records = await readLog(fetchFn, base);
+  for (const p of verifyChain(records)) differences.push(`record ${p.sequence}: ${p.problem}`);
+  const last = records.at(-1);
+  const ownHead = { sequence: last?.sequence ?? 0, hash: last?.hash ?? GENESIS_HASH };
+  if (!same(ownHead, head)) {
+    differences.push(
+      `head: the service answers ${head.sequence} ${head.hash}, the log ends at ${ownHead.sequence} ${ownHead.hash}`,
+    );
+  }
+
+  const byContract = new Map<string, ChainedOutcome[]>();
+  for (const r of records) byContract.set(r.contractId, [...(byContract.get(r.contractId) ?? []), r]);
+  let draws = 0;
+  for (const [contractId, own] of byContract) {
+    const { events } = await getJson<{ events: JsonEvent[] }>(
+      fetchFn,
+      base,
+      `/contracts/${encodeURIComponent(contractId)}/events`,
+    );
+    draws += auditContract(contractId, own, events, differences);
+  }
+
+  const raw = rawReputations(records);
+  const graph = new TrustGraph();
+  for (const r of records) graph.add(r);
+  const viewer = records[0]?.party;
+  const rank = viewer === undefined ? null : graph.personalizedPageRank([viewer]);
+  for (const [agent, figures] of raw) {
+    const query = viewer === undefined ? '' : `?viewer=${viewer}`;
+    const answer = await getJson<{ through: number; raw: unknown; trust: { score: number | null } }>(
+      fetchFn,
+      base,
+      `/agents/${agent}/reputation${query}`,
+    );
+    if (answer.through !== ownHead.sequence) {
+      differences.push(
+        `${agent}: the service's figures run through ${answer.through}, the log through ${ownHead.sequence}`,
+      );
+      continue;
+    }
+    if (!same(answer.raw, figures)) {
+      differences.push(
+        `${agent}: raw reputation ${JSON.stringify(answer.raw)}, recomputed ${JSON.stringify(figures)}`,
+      );
+    }
+    const score = rank === null ? null : trustScore(rank, graph, agent);
+    if (answer.trust.score !== score) {
+      differences.push(`${agent}: trust from ${viewer} ${answer.trust.score}, recomputed ${score}`);
+    }
+  }
+  return { records: records.length, agents: raw.size, contracts: byContract.size, draws, differences };
+}
