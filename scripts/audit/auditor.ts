@@ -45,6 +45,15 @@ async function readLog(fetchFn: Fetch, base: string): Promise<ChainedOutcome[]> 
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
+/**
+ * Trust scores are the fixed point of an iteration stopped at a tolerance, and the service may have
+ * started from an earlier answer: equal to within 1e-4, relative or absolute (docs/reputation.md §4).
+ */
+function closeEnough(a: number | null, b: number | null): boolean {
+  if (a === null || b === null) return a === b;
+  return Math.abs(a - b) <= 1e-4 * Math.max(1, Math.abs(a), Math.abs(b));
+}
+
 /** Checks each contract's records against its public event log, and each draw it records. */
 function auditContract(
   contractId: string,
@@ -180,7 +189,7 @@ export async function audit(base: string, fetchFn: Fetch = (url) => fetch(url)):
       );
     }
     const score = rank === null ? null : trustScore(rank, graph, agent);
-    if (answer.trust.score !== score) {
+    if (!closeEnough(answer.trust.score, score)) {
       differences.push(`${agent}: trust from ${viewer} ${answer.trust.score}, recomputed ${score}`);
     }
   }

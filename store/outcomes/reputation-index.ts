@@ -1,7 +1,8 @@
 // The reputation read model (docs/reputation.md §5): the outcome log folded incrementally into every
 // party's raw figures and the trust graph (workflows/rules/reputation.ts), tailing the log from the
-// last sequence it has seen; each viewer's PageRank vector cached until the log grows. A read costs
-// one indexed query for new records plus, on a cache miss, one PageRank over the graph.
+// last sequence it has seen; each viewer's PageRank vector cached, and once the log grows recomputed
+// from the cached one (a warm start: a few iterations). A read costs one indexed query for new records
+// plus, on a miss, one PageRank over the graph.
 import type { ChainedOutcome } from '../../workflows/rules/outcomes';
 import {
   emptyAccumulator,
@@ -40,7 +41,8 @@ export class ReputationIndex {
   private through = 0;
   private readonly accs = new Map<string, RawAccumulator>();
   private readonly graph = new TrustGraph();
-  private readonly ranks = new Map<string, Float64Array>();
+  /** Per viewer: its vector and the sequence it was computed through (older: a warm start). */
+  private readonly ranks = new Map<string, { rank: Float64Array; through: number }>();
   private catchingUp: Promise<void> | null = null;
 
   constructor(private readonly log: OutcomeLog) {}
@@ -65,19 +67,17 @@ export class ReputationIndex {
     foldRecord(acc, r);
     this.graph.add(r);
     this.through = r.sequence;
-    this.ranks.clear();
   }
 
   private rankFrom(seeds: readonly string[]): Float64Array {
     const key = [...seeds].sort().join(',');
     const cached = this.ranks.get(key);
-    if (cached !== undefined) {
-      this.ranks.delete(key);
-      this.ranks.set(key, cached);
-      return cached;
-    }
-    const rank = this.graph.personalizedPageRank(seeds);
-    this.ranks.set(key, rank);
+    this.ranks.delete(key);
+    const rank =
+      cached?.through === this.through
+        ? cached.rank
+        : this.graph.personalizedPageRank(seeds, undefined, undefined, cached?.rank);
+    this.ranks.set(key, { rank, through: this.through });
     if (this.ranks.size > CACHED_VIEWERS) this.ranks.delete(this.ranks.keys().next().value!);
     return rank;
   }

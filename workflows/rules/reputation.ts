@@ -161,7 +161,10 @@ export class TrustGraph {
   readonly names: string[] = [];
   /** Per node: target → summed weight. */
   private readonly out: Map<number, number>[] = [];
-  private compiled: { targets: Int32Array[]; weights: Float64Array[] } | null = null;
+  /** Row-normalized adjacency per node, rebuilt only for the rows an edge changed. */
+  private readonly targets: Int32Array[] = [];
+  private readonly weights: Float64Array[] = [];
+  private readonly dirty = new Set<number>();
 
   node(name: string): number {
     let i = this.index.get(name);
@@ -170,6 +173,8 @@ export class TrustGraph {
       this.index.set(name, i);
       this.names.push(name);
       this.out.push(new Map());
+      this.targets.push(new Int32Array(0));
+      this.weights.push(new Float64Array(0));
     }
     return i;
   }
@@ -188,36 +193,45 @@ export class TrustGraph {
       const to = this.node(e.to);
       const row = this.out[from]!;
       row.set(to, (row.get(to) ?? 0) + e.weight);
-      this.compiled = null;
+      this.dirty.add(from);
     }
   }
 
   /** Row-normalized adjacency (each node's outgoing weights summing to 1). */
   private compile() {
-    if (this.compiled !== null) return this.compiled;
-    const targets: Int32Array[] = [];
-    const weights: Float64Array[] = [];
-    for (const row of this.out) {
+    for (const u of this.dirty) {
+      const row = this.out[u]!;
       const total = [...row.values()].reduce((a, b) => a + b, 0);
-      targets.push(Int32Array.from(row.keys()));
-      weights.push(Float64Array.from([...row.values()].map((w) => w / total)));
+      this.targets[u] = Int32Array.from(row.keys());
+      this.weights[u] = Float64Array.from([...row.values()].map((w) => w / total));
     }
-    this.compiled = { targets, weights };
-    return this.compiled;
+    this.dirty.clear();
+    return { targets: this.targets, weights: this.weights };
   }
 
   /**
    * Personalized PageRank restarting at `seeds` (evenly): with probability `damping` follow an
    * outgoing edge by weight, else jump back to a seed; a node without edges jumps back too. Iterates
-   * until the L1 change is below `tolerance`. Returns each node's stationary probability.
+   * until the L1 change is below `tolerance`. Returns each node's stationary probability (to within
+   * about tolerance × damping / (1 − damping) in L1, wherever the walk started).
    */
-  personalizedPageRank(seeds: readonly string[], damping = DAMPING, tolerance = 1e-10): Float64Array {
+  personalizedPageRank(
+    seeds: readonly string[],
+    damping = DAMPING,
+    tolerance = 1e-10,
+    /** A previous answer for the same seeds on a smaller graph: the walk starts there and converges sooner. */
+    start?: Float64Array,
+  ): Float64Array {
     const n = this.names.length;
     const { targets, weights } = this.compile();
     const restart = new Float64Array(n);
     const known = seeds.map((s) => this.index.get(s)).filter((i): i is number => i !== undefined);
     for (const i of known) restart[i]! += 1 / known.length;
     let rank = Float64Array.from(restart);
+    if (start !== undefined && known.length > 0) {
+      rank = new Float64Array(n);
+      rank.set(start.subarray(0, Math.min(n, start.length)));
+    }
     for (let iteration = 0; iteration < 200 && known.length > 0; iteration++) {
       const next = new Float64Array(n);
       let dangling = 0;
