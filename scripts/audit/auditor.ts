@@ -11,6 +11,8 @@ import { bytesToHex } from '@noble/hashes/utils.js';
 
 export interface AuditReport {
   records: number;
+  /** The head the audit checked: keep it to detect a truncated log next time. */
+  head: { sequence: number; hash: string };
   agents: number;
   contracts: number;
   draws: number;
@@ -140,17 +142,51 @@ function auditDraw(
   }
 }
 
-export async function audit(base: string, fetchFn: Fetch = (url) => fetch(url)): Promise<AuditReport> {
+/** Attempts before the auditor reports a log that keeps growing under it as it stands. */
+const ATTEMPTS = 3;
+
+/**
+ * Audits `base`. The service may append while the auditor reads: an answer that includes records
+ * the auditor has not read starts the audit over (up to ATTEMPTS times), so a live service audits clean.
+ */
+export async function audit(
+  base: string,
+  fetchFn: Fetch = (url) => fetch(url),
+  /** A head kept from an earlier audit: the log must still hold that record with that hash. */
+  knownHead?: { sequence: number; hash: string },
+): Promise<AuditReport> {
+  for (let attempt = 1; ; attempt++) {
+    const { report, grew } = await auditOnce(base, fetchFn, knownHead);
+    if (!grew || attempt === ATTEMPTS) return report;
+  }
+}
+
+async function auditOnce(
+  base: string,
+  fetchFn: Fetch,
+  knownHead: { sequence: number; hash: string } | undefined,
+): Promise<{ report: AuditReport; grew: boolean }> {
   const differences: string[] = [];
-  const head = await getJson<{ sequence: number; hash: string }>(fetchFn, base, '/outcomes/head');
+  let grew = false;
   const records = await readLog(fetchFn, base);
+  const head = await getJson<{ sequence: number; hash: string }>(fetchFn, base, '/outcomes/head');
   for (const p of verifyChain(records)) differences.push(`record ${p.sequence}: ${p.problem}`);
   const last = records.at(-1);
   const ownHead = { sequence: last?.sequence ?? 0, hash: last?.hash ?? GENESIS_HASH };
-  if (!same(ownHead, head)) {
+  if (head.sequence > ownHead.sequence) grew = true;
+  else if (!same(ownHead, head)) {
     differences.push(
       `head: the service answers ${head.sequence} ${head.hash}, the log ends at ${ownHead.sequence} ${ownHead.hash}`,
     );
+  }
+
+  if (knownHead !== undefined) {
+    const kept = records.find((r) => r.sequence === knownHead.sequence);
+    if (kept?.hash !== knownHead.hash) {
+      differences.push(
+        `known head ${knownHead.sequence} ${knownHead.hash}: the log has ${kept === undefined ? 'no such record (truncated)' : kept.hash}`,
+      );
+    }
   }
 
   const byContract = new Map<string, ChainedOutcome[]>();
@@ -177,6 +213,7 @@ export async function audit(base: string, fetchFn: Fetch = (url) => fetch(url)):
       base,
       `/agents/${agent}/reputation${query}`,
     );
+    if (answer.through > ownHead.sequence) grew = true;
     if (answer.through !== ownHead.sequence) {
       differences.push(
         `${agent}: the service's figures run through ${answer.through}, the log through ${ownHead.sequence}`,
@@ -193,5 +230,15 @@ export async function audit(base: string, fetchFn: Fetch = (url) => fetch(url)):
       differences.push(`${agent}: trust from ${viewer} ${answer.trust.score}, recomputed ${score}`);
     }
   }
-  return { records: records.length, agents: raw.size, contracts: byContract.size, draws, differences };
+  return {
+    report: {
+      records: records.length,
+      head: ownHead,
+      agents: raw.size,
+      contracts: byContract.size,
+      draws,
+      differences,
+    },
+    grew,
+  };
 }

@@ -2,7 +2,8 @@
 // ledger): after an approved contract and a panel-decided dispute it finds 0 differences and
 // recomputes the draw; the reputation route answers raw figures and, unsigned without anchors, no
 // score and why. Then a test edits the store as an attacker with database access would: a changed
-// record, then a deleted one — the auditor names each.
+// record, a deleted one, the last one dropped (found against the head an earlier audit kept) — the
+// auditor names each.
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { describe, test } from 'node:test';
@@ -105,6 +106,16 @@ describe('the independent auditor against a running service', () => {
         dropped.differences.join('\n'),
       );
       assert.ok(dropped.differences.includes('record 5: prevHash is not the previous record’s hash'));
+
+      // The last record dropped: the chain still verifies, but a head kept from the clean audit does not.
+      db.prepare('DELETE FROM outcome_log WHERE sequence = 7').run();
+      const truncated = await audit(h().url(), undefined, clean.head);
+      assert.ok(
+        truncated.differences.some((d) =>
+          d.startsWith(`known head 7 ${clean.head.hash}: the log has no such record`),
+        ),
+        truncated.differences.join('\n'),
+      );
     } finally {
       db.close();
     }
