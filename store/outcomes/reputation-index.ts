@@ -16,8 +16,12 @@ import {
 import type { OutcomeLog } from './index';
 
 const PAGE = 5_000;
-/** Viewers whose vectors are kept between log changes (least recently used dropped first). */
+/**
+ * Viewers whose vectors are kept (least recently used dropped first): 256, fewer on a large graph so
+ * the cache never holds more than 8 M numbers (64 MB), whoever asks from how many viewers.
+ */
 const CACHED_VIEWERS = 256;
+const CACHED_NUMBERS = 8_000_000;
 
 export type TrustFrom =
   | { kind: 'viewer'; viewer: string }
@@ -78,7 +82,8 @@ export class ReputationIndex {
         ? cached.rank
         : this.graph.personalizedPageRank(seeds, undefined, undefined, cached?.rank);
     this.ranks.set(key, { rank, through: this.through });
-    if (this.ranks.size > CACHED_VIEWERS) this.ranks.delete(this.ranks.keys().next().value!);
+    const room = Math.max(1, Math.min(CACHED_VIEWERS, Math.floor(CACHED_NUMBERS / Math.max(1, rank.length))));
+    while (this.ranks.size > room) this.ranks.delete(this.ranks.keys().next().value!);
     return rank;
   }
 

@@ -12,10 +12,14 @@ import { PATHS, type PathName } from './scenarios';
 
 const withHarness = useWorkflowSuite();
 
-const ENDINGS: [PathName, OutcomeEnding, { disputed: boolean; appealedBy?: 'client' | 'worker' }][] = [
-  ['cancelled-by-client', 'cancelled', { disputed: false }],
-  ['cancelled-unmatched-declined', 'unmatched', { disputed: false }],
-  ['cancelled-unmatched-deadline', 'unmatched', { disputed: false }],
+const ENDINGS: [
+  PathName,
+  OutcomeEnding,
+  { disputed: boolean; appealedBy?: 'client' | 'worker'; unmatched?: true },
+][] = [
+  ['cancelled-by-client', 'cancelled', { disputed: false, unmatched: true }],
+  ['cancelled-unmatched-declined', 'unmatched', { disputed: false, unmatched: true }],
+  ['cancelled-unmatched-deadline', 'unmatched', { disputed: false, unmatched: true }],
   ['cancelled-withdrawn', 'withdrawn', { disputed: false }],
   ['cancelled-absent', 'absent', { disputed: false }],
   ['settled-approved', 'approved', { disputed: false }],
@@ -43,11 +47,13 @@ describe('outcome records at every ending (time-skipping server, real ledger and
         assert.deepEqual(verifyChain(log), []);
 
         const bas = votes.sealed ? [] : [...new Set(votes.rows.map((r) => r.backupAgent))];
+        // A named Worker who never accepted is no party (unmatched, or cancelled before the match).
+        const worker = expected.unmatched === true ? null : view.worker;
         assert.deepEqual(
           records.map((r) => [r.role, r.party]),
           [
             ['client', view.client],
-            ...(view.worker === null ? [] : [['worker', view.worker]]),
+            ...(worker === null ? [] : [['worker', worker]]),
             ...bas.map((ba) => ['backup-agent', ba]),
           ],
         );
@@ -65,7 +71,7 @@ describe('outcome records at every ending (time-skipping server, real ledger and
             settled ? view.criteriaMet : [],
           );
           assert.equal(r.criteriaMet, (view.criteriaMet ?? []).filter((v) => settled && v === 'met').length);
-          assert.equal(r.counterparty, r.role === 'client' ? view.worker : view.client);
+          assert.equal(r.counterparty, r.role === 'client' ? worker : view.client);
           if (r.role === 'backup-agent' && !votes.sealed) {
             const own = votes.rows.filter((row) => row.backupAgent === r.party);
             assert.deepEqual(

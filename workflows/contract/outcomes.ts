@@ -44,7 +44,9 @@ export async function appendOutcomes(c: Contract): Promise<void> {
     milestoneIndex: null,
     ending,
     client: c.terms.client,
-    worker: c.worker,
+    // A Worker named by a direct award who never accepted is no party: a Client cannot pad a
+    // stranger's record with contracts it cancelled or let lapse.
+    worker: c.events.some((e) => e.type === 'contract.matched') ? c.worker : null,
     payment: settled ? (c.payment ?? 0n) : 0n,
     criteriaMet: settled ? c.criteriaMet : null,
     scores: new Map((c.autoVerification?.results ?? []).map((r) => [r.criterionIndex, r.score])),
