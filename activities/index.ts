@@ -10,16 +10,20 @@ import { createPanelActivities } from './panel-activities';
 import type { ContractRecordStore } from './records';
 import { createRecordActivities } from './record-activities';
 import { createScoringActivities } from './scoring-activities';
+import { createOutcomeActivities } from './outcome-activities';
+import type { OutcomeLog } from '../store/outcomes';
 
 export interface ActivityDeps {
   ledger: Ledger;
   /** Where terminal contracts' records go (docs/records.md). */
   records: ContractRecordStore;
+  /** The public outcome log beside the records (docs/reputation.md). */
+  outcomes: OutcomeLog;
   /** The agent feed, for webhook delivery (docs/agents.md); without it the worker delivers no webhook. */
   feed?: { store: FeedStore; allowPrivate: boolean; hostRate?: BucketRule };
 }
 
-export function createActivities({ ledger, records, feed }: ActivityDeps) {
+export function createActivities({ ledger, records, outcomes, feed }: ActivityDeps) {
   return {
     ...(feed === undefined
       ? {}
@@ -32,6 +36,7 @@ export function createActivities({ ledger, records, feed }: ActivityDeps) {
     ...createPanelActivities({ ledger }),
     ...createScoringActivities(),
     ...createRecordActivities({ records }),
+    ...createOutcomeActivities({ outcomes }),
     ...createDrawActivities(),
     ...createOperatorActivities({ ledger, records }),
   };

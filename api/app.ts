@@ -23,6 +23,8 @@ import { clientAddressMiddleware, NO_TRUSTED_PROXIES } from './client-address';
 import { MemoryStreamSlots } from './stream-caps';
 import { agentsApp } from './routes/agents';
 import { agentFeedApp } from './routes/agent-feed';
+import { outcomesApp, reputationApp, type OutcomeDeps } from './routes/outcomes';
+import { ReputationIndex } from '../store/outcomes/reputation-index';
 import { webhooksApp } from './routes/webhooks';
 import { webhookWorkflows } from './webhook-workflows';
 import { contractMessagesApp } from './routes/contract-messages';
@@ -164,6 +166,16 @@ export function createApp(deps: AppDeps) {
   app.route('/agents', agentsApp(ctx, auth));
   app.route('/agents', withdrawalsApp(ctx, auth));
   app.route('/agents', mandatesApp(ctx, auth));
+  const outcomes: OutcomeDeps | undefined =
+    deps.outcomes === undefined
+      ? undefined
+      : {
+          log: deps.outcomes.log,
+          index: new ReputationIndex(deps.outcomes.log),
+          trustAnchors: deps.outcomes.trustAnchors ?? [],
+        };
+  app.route('/agents', reputationApp(outcomes, auth));
+  app.route('/outcomes', outcomesApp(outcomes));
   if (ctx.feed !== undefined) {
     app.route('/agents', agentFeedApp(ctx, ctx.feed, auth));
     app.route('/agents', webhooksApp(ctx.feed, auth, ctx.now));

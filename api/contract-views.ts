@@ -21,6 +21,7 @@ const PUBLIC_FIELDS = [
   'contractType',
   'awardMethod',
   'verificationMode',
+  'difficulty',
   'taskDescription',
   'acceptanceCriteria',
   'price',

@@ -16,6 +16,7 @@ import type { FeedStore } from '../store/agent-feed';
 import type { Resolve } from '../activities/agent-feed/webhook-target';
 import type { WebhookWorkflows } from './webhook-workflows';
 import type { TrustedProxies } from './client-address';
+import type { OutcomeLog } from '../store/outcomes';
 
 export interface AppDeps {
   temporal: Client;
@@ -46,6 +47,8 @@ export interface AppDeps {
   feed?: AgentFeedDeps;
   /** The reverse proxies whose forwarded client address is honoured (api/client-address.ts); default none. */
   trustedProxies?: TrustedProxies;
+  /** The public outcome log and the operator's trust anchors (docs/reputation.md); absent: those routes answer 404. */
+  outcomes?: { log: OutcomeLog; trustAnchors?: readonly string[] };
   /** Rate limits and stream caps (api/rate-limit.ts); defaults: DEFAULT_RATE_LIMITS, in memory. */
   limits?: {
     settings?: Partial<RateLimitSettings>;

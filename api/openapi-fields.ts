@@ -57,6 +57,11 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
   contractId: { description: 'the contract’s id', example: CONTRACT_ID },
   status: { description: 'the contract’s status (docs/protocol.md)', example: 'created' },
   contractCode: { description: 'type, award method and verification mode in three letters', example: 'FDP' },
+  difficulty: {
+    description:
+      'Kinetix difficulty from the machine-checked criteria (trivial, standard, challenging, expert: credit ×1, ×2, ×4, ×8), fixed at creation',
+    example: 'standard',
+  },
   contractType: {
     description: '`fixed`: one price; `auction`: Workers quote up to the budget',
     example: 'fixed',

@@ -15,6 +15,7 @@ import { ADDRESS_RE, CANONICAL_ADDRESS_RE } from '../workflows/rules/address';
 import { positiveAmountSchema } from '../workflows/rules/money';
 import { deliveryBodySchema } from './ingest';
 import { CONTRACT_STATUSES } from '../workflows/rules/status';
+import { DIFFICULTY_LEVELS } from '../workflows/rules/difficulty';
 import { VERDICTS } from '../workflows/rules/verdicts';
 
 const address = z
@@ -106,6 +107,7 @@ const publicFields = {
   contractType: z.enum(CONTRACT_TYPES),
   awardMethod: z.enum(AWARD_METHODS),
   verificationMode: z.enum(VERIFICATION_MODES),
+  difficulty: z.enum(DIFFICULTY_LEVELS),
   taskDescription: z.string(),
   acceptanceCriteria: z.array(criterion),
   price: amount.nullable(),

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { openLedger } from '../activities/ledger';
 import { openRecords } from '../activities/records';
+import { openOutcomeLog } from '../store/outcomes';
 import { openFeed } from '../store/agent-feed';
 import { startAgentFeed } from './agent-feed';
 import { createApp, type App } from '../api/app';
@@ -74,6 +75,7 @@ export async function startApiServer(settings: Settings, options: ApiServerOptio
   });
   const ledger = await openLedger(settings.ledger);
   const records = await openRecords(settings.ledger);
+  const outcomes = await openOutcomeLog(settings.ledger);
   const stores = await openApiStoresFor(settings);
   const taskQueue = options.taskQueue ?? TASK_QUEUE;
   const feedStore = await openFeed(settings);
@@ -98,6 +100,7 @@ export async function startApiServer(settings: Settings, options: ApiServerOptio
     operatorToken: settings.operatorToken,
     cursorKey: settings.cursorKey,
     feed: feed.deps,
+    outcomes: { log: outcomes, trustAnchors: settings.trustAnchors },
     codecServer: {
       codec: createPayloadCodec(settings.payloadCodecKey),
       loopbackDecode: settings.embedded,
@@ -130,6 +133,7 @@ export async function startApiServer(settings: Settings, options: ApiServerOptio
       await temporal.connection.close();
       await ledger.close();
       await records.close();
+      await outcomes.close();
       const released = await closeApiStores(stores);
       log(
         `api: stopped: ${left === 0 ? 'every request in flight answered' : `${left} requests cut off unanswered`}; ` +

@@ -65,6 +65,11 @@ export interface Settings {
    * on the embedded default, its dev server's UI.
    */
   codecUiOrigins: string[];
+  /**
+   * OPENCONTRACT_TRUST_ANCHORS: comma-separated agent addresses an unsigned reputation read without a
+   * viewer weighs trust from (docs/reputation.md §4); none: such a read has no score.
+   */
+  trustAnchors: string[];
 }
 
 const CODEC_KEY_INFO = 'opencontract payload codec v1';
@@ -107,6 +112,18 @@ function parseFlag(name: string, value: string | undefined, fallback: boolean): 
   if (flag === '1' || flag === 'true') return true;
   if (flag === '0' || flag === 'false') return false;
   throw new SettingsError(name, `${name} must be 1 or 0`);
+}
+
+function parseTrustAnchors(value: string | undefined): string[] {
+  const name = 'OPENCONTRACT_TRUST_ANCHORS';
+  const items = (value ?? '')
+    .split(',')
+    .map((a) => a.trim())
+    .filter((a) => a !== '');
+  for (const a of items) {
+    if (!/^0x[0-9a-fA-F]{40}$/.test(a)) throw new SettingsError(name, `${name}: ${a} is not an address`);
+  }
+  return [...new Set(items.map((a) => a.toLowerCase()))];
 }
 
 function parseDurationMs(name: string, value: string | undefined, fallback: number): number {
@@ -351,5 +368,6 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     webhookHostRate,
     feedReminderLeadMs,
     codecUiOrigins,
+    trustAnchors: parseTrustAnchors(env.OPENCONTRACT_TRUST_ANCHORS),
   };
 }

@@ -3,6 +3,7 @@ import { NativeConnection, type Worker } from '@temporalio/worker';
 import { openLedger } from '../activities/ledger';
 import { openRecords } from '../activities/records';
 import { openFeed } from '../store/agent-feed';
+import { openOutcomeLog } from '../store/outcomes';
 import { TASK_QUEUE, temporalConnectConfig } from '../temporal.config';
 import type { Settings } from './settings';
 import { workerDataConverter } from './temporal-client';
@@ -25,6 +26,7 @@ export async function startWorker(
   const connection = await NativeConnection.connect(config.connectionOptions);
   const ledger = await openLedger(settings.ledger);
   const records = await openRecords(settings.ledger);
+  const outcomes = await openOutcomeLog(settings.ledger);
   const feed = await openFeed(settings);
   const worker = await createContractWorker({
     connection,
@@ -32,6 +34,7 @@ export async function startWorker(
     taskQueue: TASK_QUEUE,
     ledger,
     records,
+    outcomes,
     feed: { store: feed, allowPrivate: settings.webhookAllowPrivate, hostRate: settings.webhookHostRate },
     dataConverter: workerDataConverter(settings.payloadCodecKey),
     workflowBundle: await prebuiltWorkflowBundle(),
@@ -52,6 +55,7 @@ export async function startWorker(
       await connection.close();
       await ledger.close();
       await records.close();
+      await outcomes.close();
       await feed.close();
     },
   };

@@ -80,6 +80,7 @@ export interface ContractWorkerOptions {
   taskQueue: string;
   ledger: Ledger;
   records: ContractRecordStore;
+  outcomes: ActivityDeps['outcomes'];
   /** The agent feed, for webhook delivery (activities/index.ts). */
   feed?: ActivityDeps['feed'];
   dataConverter?: DataConverter;
@@ -92,10 +93,12 @@ export interface ContractWorkerOptions {
 }
 
 export function createContractWorker(options: ContractWorkerOptions): Promise<Worker> {
-  const { connection, namespace, taskQueue, ledger, records, dataConverter, workflowBundle } = options;
+  const { connection, namespace, taskQueue, ledger, records, outcomes, dataConverter, workflowBundle } =
+    options;
   const activities = createActivities({
     ledger,
     records,
+    outcomes,
     ...(options.feed === undefined ? {} : { feed: options.feed }),
   });
   return Worker.create({

@@ -7,6 +7,7 @@ import { registerHandlers } from './contract/messages';
 import { registerArbiterHandler } from './contract/arbiter';
 import { registerOperatorHandlers } from './contract/needs-operator';
 import { registerReadModelRebuild, writeReadModel } from './contract/read-model';
+import { appendOutcomes } from './contract/outcomes';
 import { newContract } from './contract/state';
 
 export { holdReconcilerWorkflow } from './reconciler';
@@ -24,5 +25,6 @@ export async function contractWorkflow(input: ContractInput): Promise<ContractOu
   if (escrow.state === 'refused') return { created: false, reason: escrow.reason, contractId };
   // The terminal write: the contract's durable record (docs/records.md).
   await writeReadModel(contract);
+  await appendOutcomes(contract);
   return { created: true, status: contract.status, contractId };
 }

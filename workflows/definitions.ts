@@ -15,6 +15,7 @@ import type { AwardMethod, ContractCode, ContractType, VerificationMode } from '
 import type { ContractTermsWire } from './rules/contract-terms-wire';
 import type { Criterion } from './rules/contract-terms';
 import type { DeadlineKind } from './rules/deadlines';
+import type { DifficultyLevel } from './rules/difficulty';
 import type { AgentVerdict } from './rules/agent-verdicts';
 import type { ContractEvent } from './rules/events';
 import type { CriterionScore } from './rules/scoring/criteria';
@@ -134,6 +135,8 @@ export interface ContractView {
   contractType: ContractType;
   awardMethod: AwardMethod;
   verificationMode: VerificationMode;
+  /** Kinetix difficulty (docs/reputation.md §2), fixed at creation from the machine-checked criteria. */
+  difficulty: DifficultyLevel;
   client: Address;
   /** The named Worker of a direct award, or the matched Worker; null while nobody is matched in a tender. */
   worker: Address | null;

@@ -29,6 +29,9 @@ import type {
   EligibilityRequirements,
   EligibilityResult,
   ListContractsFilter,
+  OutcomeHead,
+  OutcomePage,
+  Reputation,
   ContractPage,
   PartyContractView,
   Payout,
@@ -237,6 +240,22 @@ export function createAgentClient(options: AgentClientOptions) {
     /** What a Backup Agent must lock (public). */
     getEligibilityRequirements: () =>
       get<EligibilityRequirements>('/eligibility/requirements', undefined, false),
+    /**
+     * An agent's reputation (docs/reputation.md): raw figures per role and the trust-weighted score.
+     * Signed, the caller is the viewer; `viewer` names another; `{ signed: false }` without a viewer
+     * uses the operator's trust anchors.
+     */
+    getReputation: (of: string = address, opts: { viewer?: string; signed?: boolean } = {}) =>
+      get<Reputation>(
+        `/agents/${encodeURIComponent(of)}/reputation`,
+        { viewer: opts.viewer },
+        opts.signed ?? true,
+      ),
+    /** A page of the public outcome log after sequence `after` (default 0); `next` is the following page's. */
+    listOutcomes: (opts: { after?: number; limit?: number } = {}) =>
+      get<OutcomePage>('/outcomes', { after: opts.after, limit: opts.limit }, false),
+    /** The outcome log's head: its last sequence and hash. */
+    getOutcomesHead: () => get<OutcomeHead>('/outcomes/head', undefined, false),
     /** The protocol parameters a new contract snapshots (public). */
     getParams: () => get<ProtocolParams>('/params', undefined, false),
     /** Takes available USDC out to `destination`: the ledger moves it now, the operator pays it out. */

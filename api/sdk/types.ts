@@ -29,6 +29,12 @@ import type {
   quoteBody,
   voteRowSchema,
 } from '../schemas';
+import type {
+  outcomeHeadSchema,
+  outcomePageSchema,
+  outcomeRecordSchema,
+  reputationSchema,
+} from '../reputation-schemas';
 
 export type { CreateContractBody as CreateContractRequest } from '../../workflows/rules/contract-body';
 export type { ContractEvent } from '../../workflows/rules/events';
@@ -59,6 +65,12 @@ export type MandateRequest = z.input<typeof mandateBody>;
 export type WithdrawalResult = z.infer<typeof withdrawalResultSchema>;
 export type ProtocolParams = z.infer<typeof paramsSchema>;
 export type ArbiterVerdictsResult = z.infer<typeof verdictsResultSchema>;
+/** One record of the public outcome log (docs/reputation.md §1). */
+export type OutcomeRecord = z.infer<typeof outcomeRecordSchema>;
+export type OutcomePage = z.infer<typeof outcomePageSchema>;
+export type OutcomeHead = z.infer<typeof outcomeHeadSchema>;
+/** Raw figures per role and the trust-weighted score from the viewer (docs/reputation.md §3–§4). */
+export type Reputation = z.infer<typeof reputationSchema>;
 
 /** POST /contracts/:id/deliveries: the reference, its key, and the ingest fields. */
 export type DeliveryRequest = z.input<typeof deliveryRequestSchema>;

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { WorkflowClient } from '@temporalio/client';
 import { agentOwner, openLedger } from '../../activities/ledger';
 import { openRecords } from '../../activities/records';
+import { openOutcomeLog } from '../../store/outcomes';
 import { startContract } from '../../api/contract-gateway';
 import { contractInput } from '../../api/contract-input';
 import { contractDataConverter, workerDataConverter } from '../../service/temporal-client';
@@ -73,6 +74,7 @@ async function measure(setting: Setting): Promise<Result> {
   const config = { kind: 'sqlite', path: join(dir, 'ledger.db') } as const;
   const ledger = await openLedger(config);
   const records = await openRecords(config);
+  const outcomes = await openOutcomeLog(config);
   const codecKey = new Uint8Array(32).fill(7);
   const taskQueue = 'bench-cache';
   try {
@@ -84,6 +86,7 @@ async function measure(setting: Setting): Promise<Result> {
         taskQueue,
         ledger,
         records,
+        outcomes,
         dataConverter: workerDataConverter(codecKey),
         workflowBundle,
         tuning: { ...CONTRACT_WORKER_TUNING, ...setting.tuning },
@@ -130,6 +133,7 @@ async function measure(setting: Setting): Promise<Result> {
   } finally {
     await ledger.close();
     await records.close();
+    await outcomes.close();
     await env.teardown();
     rmSync(dir, { recursive: true, force: true });
   }

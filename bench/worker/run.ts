@@ -12,6 +12,7 @@ import { Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../../activities';
 import { agentOwner, openLedger } from '../../activities/ledger';
 import { openRecords } from '../../activities/records';
+import { openOutcomeLog } from '../../store/outcomes';
 import { createPayloadCodec } from '../../service/codec';
 import { CONTRACT_WORKFLOWS_PATH } from '../../service/worker';
 import { prebuiltWorkflowBundle } from '../../service/workflow-bundle';
@@ -30,13 +31,14 @@ async function startTimes(): Promise<void> {
   const config = { kind: 'sqlite', path: join(dir, 'ledger.db') } as const;
   const ledger = await openLedger(config);
   const records = await openRecords(config);
+  const outcomes = await openOutcomeLog(config);
   const bundle = await prebuiltWorkflowBundle();
   const timeCreate = async (code: Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle'>) => {
     const started = performance.now();
     const worker = await Worker.create({
       connection: env.nativeConnection,
       taskQueue: `bench-${Math.random()}`,
-      activities: createActivities({ ledger, records }),
+      activities: createActivities({ ledger, records, outcomes }),
       ...code,
     });
     const elapsed = performance.now() - started;
@@ -53,6 +55,7 @@ async function startTimes(): Promise<void> {
   } finally {
     await ledger.close();
     await records.close();
+    await outcomes.close();
     await env.teardown();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -442,6 +442,31 @@ test('an owner’s mandates', async () => {
   await answer(404, owner, 'DELETE', `${mine}/m-missing`);
 });
 
+test('the outcome log, its head, and an agent’s reputation', async () => {
+  const client = await funded();
+  const worker = await funded();
+  const id = (await answer(201, client, 'POST', '/contracts', { body: contractBody(worker.address) }))
+    .contractId;
+  await answer(200, worker, 'POST', `/contracts/${id}/accept`);
+  await answer(200, worker, 'POST', `/contracts/${id}/deliveries`, {
+    body: { ...DELIVERY_REF, content: { text: 'x' } },
+  });
+  await answer(200, client, 'POST', `/contracts/${id}/approve`);
+  const page = await eventually(
+    () => answer(200, undefined, 'GET', '/outcomes?after=0&limit=1000'),
+    (p: Json) => (p.records as { contractId: string }[]).some((r) => r.contractId === id),
+  );
+  assert.ok(page.records.length > 0);
+  const head = await answer(200, undefined, 'GET', '/outcomes/head');
+  assert.ok(head.sequence >= page.records.length);
+  await answer(400, undefined, 'GET', '/outcomes?limit=0');
+  const unsigned = await answer(200, undefined, 'GET', `/agents/${worker.address}/reputation`);
+  assert.equal(unsigned.trust.score, null);
+  const signed = await answer(200, client, 'GET', `/agents/${worker.address}/reputation`);
+  assert.equal(signed.trust.viewer, client.address);
+  await answer(400, undefined, 'GET', `/agents/${worker.address}/reputation?viewer=0x12`);
+});
+
 test('every documented operation was answered with its success and, if it lists one, a refusal', () => {
   const missing: string[] = [];
   for (const [path, ops] of Object.entries(document.paths)) {

@@ -147,6 +147,18 @@ describe('the MCP server over stdio, against the dev server', () => {
       ],
     );
 
+    // The Client reads the Worker's reputation: its trust is weighed from the Client, who paid it.
+    const reputation = await eventually(
+      () =>
+        client.call<{ raw: { worker: { contracts: number; volume: string } }; trust: { score: number } }>(
+          'get_reputation',
+          { address: worker.address },
+        ),
+      (r) => r.raw.worker.contracts === 1,
+    );
+    assert.equal(reputation.raw.worker.volume, PRICE.toString());
+    assert.ok(reputation.trust.score > 0);
+
     // The Worker takes 2 USDC out; more than it has is refused as insufficient funds.
     const tooMuch = await worker.refused('withdraw_funds', {
       amount: (FUNDS + PRICE + 1n).toString(),

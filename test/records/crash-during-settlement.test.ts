@@ -8,7 +8,8 @@
 // task, which writes it. And the
 // worker killed right after a direct award's stake lock, a local activity inside the accept's task:
 // the retried task locks it again under the same id, so one stake is held and the accept answers;
-// the same for the Client's Dispute Bond.
+// the same for the Client's Dispute Bond. And the worker killed right after appending the outcome
+// records: the retried task appends nothing, one record per party stays.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -18,6 +19,8 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { agentOwner, openLedger, type Ledger } from '../../activities/ledger';
 import { openRecords } from '../../activities/records';
+import { openOutcomeLog } from '../../store/outcomes';
+import { verifyChain } from '../../workflows/rules/outcomes';
 import { AgentApiError, createAgentClient, createOperatorClient, randomPrivateKey } from '../../api/sdk';
 import { startApiServer, type ApiServer } from '../../service/api-server';
 import { loadSettings } from '../../service/settings';
@@ -45,7 +48,7 @@ after(async () => {
 });
 
 /** Starts the crashing worker (it bundles, then polls); the returned promise settles when it dies. */
-type CrashActivity = 'settle' | 'writeContract' | 'lockStake' | 'lockBond';
+type CrashActivity = 'settle' | 'writeContract' | 'appendOutcomes' | 'lockStake' | 'lockBond';
 
 /** When a `writeContract` crash strikes: at the write of this status, after (default) or before it commits. */
 interface CrashPoint {
@@ -111,7 +114,7 @@ async function crashOf(crashed: Promise<[number | null, NodeJS.Signals | null]>,
   assert.equal(signal, 'SIGKILL');
 }
 
-async function approvedIntoCrash(activity: 'settle' | 'writeContract') {
+async function approvedIntoCrash(activity: 'settle' | 'writeContract' | 'appendOutcomes') {
   const point = activity === 'writeContract' ? { whenStatus: 'settled-fully-met' } : {};
   const { settings, crashed, client, worker } = await partiesWithCrashingWorker(activity, point);
   const { contractId: id } = await client.createContract(fixedTerms(worker.address));
@@ -218,6 +221,31 @@ test('a worker killed between a transition and its read-model write: the view ca
   }
   assert.deepEqual(await usdc(client.address), settledBalances.client);
   assert.deepEqual(await usdc(worker.address), settledBalances.worker);
+});
+
+test('a worker killed after appending the outcome records: one record per party, the chain intact', async () => {
+  const run = await approvedIntoCrash('appendOutcomes');
+  const log = await openOutcomeLog(run.settings.ledger);
+  try {
+    const before = (await log.list(0, 10_000)).filter((r) => r.contractId === run.id);
+    assert.deepEqual(
+      before.map((r) => [r.role, r.party]),
+      [
+        ['client', run.client.address],
+        ['worker', run.worker.address],
+      ],
+    );
+    await settlesOnceOnFreshWorker(run);
+    const all = await log.list(0, 10_000);
+    assert.deepEqual(
+      all.filter((r) => r.contractId === run.id),
+      before,
+      'the retried task appended nothing',
+    );
+    assert.deepEqual(verifyChain(all), []);
+  } finally {
+    await log.close();
+  }
 });
 
 test("a worker killed after a direct award's stake lock (a local activity): one stake held, the accept answers", async () => {

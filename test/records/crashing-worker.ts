@@ -7,6 +7,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
 import { openLedger } from '../../activities/ledger';
 import { openRecords } from '../../activities/records';
+import { openOutcomeLog } from '../../store/outcomes';
 import { loadSettings } from '../../service/settings';
 import { workerDataConverter } from '../../service/temporal-client';
 import { CONTRACT_WORKFLOWS_PATH } from '../../service/worker';
@@ -15,9 +16,10 @@ async function main(): Promise<void> {
   const settings = loadSettings(process.env);
   const ledger = await openLedger(settings.ledger);
   const records = await openRecords(settings.ledger);
-  const activities = createActivities({ ledger, records });
+  const outcomes = await openOutcomeLog(settings.ledger);
+  const activities = createActivities({ ledger, records, outcomes });
   const crashing = (process.env.CRASH_ACTIVITY ?? 'settle') as
-    'settle' | 'writeContract' | 'lockStake' | 'lockBond';
+    'settle' | 'writeContract' | 'appendOutcomes' | 'lockStake' | 'lockBond';
   const whenStatus = process.env.CRASH_WHEN_STATUS;
   const before = process.env.CRASH_BEFORE === '1';
   const real = activities[crashing] as (input: unknown) => Promise<unknown>;

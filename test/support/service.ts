@@ -12,6 +12,7 @@ import { agentOwner, openLedger, type Balances, type Ledger } from '../../activi
 import { openRecords, type ContractRecordStore } from '../../activities/records';
 import { openFeed } from '../../store/agent-feed';
 import { dataFile } from '../../store/data-files';
+import { openOutcomeLog, type OutcomeLog } from '../../store/outcomes';
 import { startAgentFeed, type AgentFeedService } from '../../service/agent-feed';
 import { createApp, type App, type AppDeps } from '../../api/app';
 import { createOperatorClient } from '../../api/sdk';
@@ -58,6 +59,7 @@ export async function runContractWorker(
   taskQueue = TASK_QUEUE,
 ): Promise<RunningWorker> {
   const records = await openRecords(settings.ledger);
+  const outcomes = await openOutcomeLog(settings.ledger);
   const feed = await openFeed(settings);
   const worker = await createContractWorker({
     connection: env.nativeConnection,
@@ -65,6 +67,7 @@ export async function runContractWorker(
     taskQueue,
     ledger,
     records,
+    outcomes,
     feed: { store: feed, allowPrivate: settings.webhookAllowPrivate, hostRate: settings.webhookHostRate },
     dataConverter: workerDataConverter(settings.payloadCodecKey),
     workflowBundle: await contractBundle(),
@@ -75,6 +78,7 @@ export async function runContractWorker(
       worker.shutdown();
       await running;
       await records.close();
+      await outcomes.close();
       await feed.close();
     },
   };
@@ -114,7 +118,13 @@ async function balancesOf(ledger: Ledger, address: string): Promise<Balances> {
 export function appOn(
   env: TestWorkflowEnvironment,
   settings: Settings,
-  parts: { ledger: Ledger; records: ContractRecordStore; stores: SqliteApiStores; taskQueue: string },
+  parts: {
+    ledger: Ledger;
+    records: ContractRecordStore;
+    stores: SqliteApiStores;
+    taskQueue: string;
+    outcomes?: OutcomeLog;
+  },
   overrides: Partial<AppDeps> = {},
 ): App {
   const temporal = createTemporalClient({
@@ -127,6 +137,9 @@ export function appOn(
     taskQueue: parts.taskQueue,
     ledger: parts.ledger,
     records: parts.records,
+    ...(parts.outcomes === undefined
+      ? {}
+      : { outcomes: { log: parts.outcomes, trustAnchors: settings.trustAnchors } }),
     ...parts.stores,
     params: settings.params,
     operatorToken: settings.operatorToken,
@@ -165,6 +178,7 @@ export async function startAppHarness(options: { params?: object } = {}): Promis
   const worker = await runContractWorker(env, ledger, settings);
   const stores = openApiStores(dir, settings.vaultMasterKey);
   const records = await openRecords(settings.ledger);
+  const outcomes = await openOutcomeLog(settings.ledger);
   const feedStore = await openFeed(settings);
   const feed = startAgentFeed({
     client: createTemporalClient({
@@ -178,7 +192,12 @@ export async function startAppHarness(options: { params?: object } = {}): Promis
     webhookAllowPrivate: false,
     projector: { intervalMs: 200 },
   });
-  const app = appOn(env, settings, { ledger, records, stores, taskQueue: TASK_QUEUE }, { feed: feed.deps });
+  const app = appOn(
+    env,
+    settings,
+    { ledger, records, outcomes, stores, taskQueue: TASK_QUEUE },
+    { feed: feed.deps },
+  );
   return {
     env,
     app,
@@ -203,6 +222,7 @@ export async function startAppHarness(options: { params?: object } = {}): Promis
       await env.teardown();
       await ledger.close();
       await records.close();
+      await outcomes.close();
       await feedStore.close();
       closeApiStores(stores);
       remove();

@@ -15,6 +15,7 @@ import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporali
 import type { Activities } from '../../activities';
 import { agentOwner, openLedger, type Ledger } from '../../activities/ledger';
 import { openRecords } from '../../activities/records';
+import { openOutcomeLog, type OutcomeLog } from '../../store/outcomes';
 import { createPayloadCodec } from '../../service/codec';
 import { CONTRACT_WORKFLOWS_PATH, createContractWorker } from '../../service/worker';
 import { createTimeSkippingEnv } from '../support/temporal';
@@ -119,6 +120,8 @@ export class Harness {
   private constructor(
     readonly suite: Suite,
     readonly ledger: Ledger,
+    /** The outcome log the worker appends to (docs/reputation.md). */
+    readonly outcomes: OutcomeLog,
   ) {
     this.client = new TimeSkippingWorkflowClient({
       connection: suite.env.connection,
@@ -135,7 +138,8 @@ export class Harness {
     const config = { kind: 'sqlite', path: join(suite.dir, `ledger-${++ledgerCount}.db`) } as const;
     const ledger = await openLedger(config);
     const records = await openRecords(config);
-    const h = new Harness(suite, ledger);
+    const outcomes = await openOutcomeLog(config);
+    const h = new Harness(suite, ledger, outcomes);
     await h.fund(CLIENT, FUNDS);
     await h.fund(WORKER, WORKER_FUNDS);
     await h.fund(OTHER, WORKER_FUNDS);
@@ -146,6 +150,7 @@ export class Harness {
       taskQueue: h.taskQueue,
       ledger,
       records,
+      outcomes,
       dataConverter: suite.dataConverter,
       workflowBundle: suite.bundle,
       ...(wrapActivities === undefined ? {} : { wrapActivities }),
@@ -155,6 +160,7 @@ export class Harness {
     } finally {
       await ledger.close();
       await records.close();
+      await outcomes.close();
     }
   }
 

@@ -3,6 +3,7 @@
 export type * from './draws';
 export type * from './ledger';
 export type * from './operator';
+export type * from './outcomes';
 export type * from './panels';
 export type * from './records';
 export type * from './scoring';

@@ -21,6 +21,7 @@ import type {
   DrawActivities,
   LedgerActivities,
   OperatorActivities,
+  OutcomeActivities,
   PanelActivities,
   RecordActivities,
   ScoringActivities,
@@ -78,6 +79,8 @@ export const local = {
   draws: oneAtATime(proxyLocalActivities<DrawActivities>(options)),
   /** The read model's writes (read-model.ts). */
   records: oneAtATime(proxyLocalActivities<RecordActivities>(options)),
+  /** The outcome log (outcomes.ts): each party's record written once, whatever a retry does. */
+  outcomes: oneAtATime(proxyLocalActivities<OutcomeActivities>(options)),
   /** The automatic verifier's scoring (auto-verifier.ts): no side effect. */
   scoring: oneAtATime(proxyLocalActivities<ScoringActivities>(scoringOptions)),
 };

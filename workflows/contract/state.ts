@@ -21,6 +21,7 @@ import type { Quote } from '../rules/auction';
 import { deadlinesToIso } from '../rules/contract-terms-wire';
 import type { ContractTerms } from '../rules/contract-terms';
 import { nextDeadline, type Deadlines, type NextDeadline } from '../rules/deadlines';
+import { contractDifficulty, type DifficultyLevel } from '../rules/difficulty';
 import type { Actor, ContractEvent, OperatorAction, ResolutionSource } from '../rules/events';
 import type { EventContext } from '../rules/event-constructors';
 import { workerStakeFor, type ContractHold } from '../rules/holds';
@@ -165,6 +166,8 @@ class ContractState {
   readonly terms: WorkflowTerms;
   readonly params: ProtocolParams;
   readonly createdAt: number;
+  /** Kinetix difficulty, fixed at creation (rules/difficulty). */
+  readonly difficulty: DifficultyLevel;
 
   escrow: EscrowState = { state: 'pending' };
   status: ContractStatus = 'created';
@@ -259,6 +262,7 @@ class ContractState {
     this.worker = this.terms.worker;
     this.deadlines = this.terms.deadlines;
     this.createdAt = now;
+    this.difficulty = contractDifficulty(this.terms.acceptanceCriteria);
   }
 
   /** The main loop must react to this change: it waits until the revision moves. */
@@ -611,6 +615,7 @@ class ContractState {
       contractType: this.terms.contractType,
       awardMethod: this.terms.awardMethod,
       verificationMode: this.terms.verificationMode,
+      difficulty: this.difficulty,
       client: this.terms.client,
       worker: this.worker,
       taskDescription: this.terms.taskDescription,

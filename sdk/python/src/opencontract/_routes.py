@@ -119,6 +119,21 @@ def get_eligibility_requirements() -> Call[m.EligibilityRequirements]:
     return Call("GET", "/eligibility/requirements", answer(m.EligibilityRequirements), authorized=False)
 
 
+def get_reputation(address: str, viewer: str | None, signed: bool) -> Call[m.Reputation]:
+    return Call(
+        "GET", _agent(address, "/reputation"), answer(m.Reputation), query={"viewer": viewer}, authorized=signed
+    )
+
+
+def list_outcomes(after: int | None, limit: int | None) -> Call[m.OutcomePage]:
+    query = {"after": after, "limit": limit}
+    return Call("GET", "/outcomes", answer(m.OutcomePage), query=query, authorized=False)
+
+
+def get_outcomes_head() -> Call[m.OutcomeHead]:
+    return Call("GET", "/outcomes/head", answer(m.OutcomeHead), authorized=False)
+
+
 def get_params() -> Call[m.ProtocolParams]:
     return Call("GET", "/params", answer(m.ProtocolParams), authorized=False)
 

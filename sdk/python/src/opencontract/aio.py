@@ -229,6 +229,20 @@ class AsyncAgentClient(_AsyncBase):
     async def get_eligibility_requirements(self) -> m.EligibilityRequirements:
         return await self._send(r.get_eligibility_requirements())
 
+    async def get_reputation(
+        self, of: str | None = None, *, viewer: str | None = None, signed: bool = True
+    ) -> m.Reputation:
+        """Raw figures per role and the trust-weighted score (docs/reputation.md). Signed, the caller is
+        the viewer; ``viewer`` names another; unsigned without one, the operator's trust anchors."""
+        return await self._send(r.get_reputation(of or self.address, viewer, signed))
+
+    async def list_outcomes(self, *, after: int | None = None, limit: int | None = None) -> m.OutcomePage:
+        """A page of the public outcome log after sequence ``after``."""
+        return await self._send(r.list_outcomes(after, limit))
+
+    async def get_outcomes_head(self) -> m.OutcomeHead:
+        return await self._send(r.get_outcomes_head())
+
     async def get_params(self) -> m.ProtocolParams:
         return await self._send(r.get_params())
 

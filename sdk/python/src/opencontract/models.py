@@ -352,6 +352,94 @@ class AgentVoteRows(Model):
     rows: list[VoteRow]
 
 
+class OutcomeCriterion(Model):
+    outcome: Verdict
+    score: float | None
+    """The automatic verifier's score, for a machine-checked criterion."""
+
+
+class OutcomeRecord(Model):
+    """One record of the public, hash-chained outcome log (docs/reputation.md)."""
+
+    sequence: int
+    prev_hash: str
+    hash: str
+    contract_id: str
+    milestone_index: int | None
+    role: Literal["client", "worker", "backup-agent"]
+    party: str
+    counterparty: str | None
+    amount: Amount
+    criteria_total: int
+    criteria_met: int
+    criteria_unclear: int
+    criteria: list[OutcomeCriterion]
+    ending: str
+    disputed: bool
+    appealed_by: Literal["client", "worker"] | None
+    revisions_requested: int
+    difficulty: Literal["trivial", "standard", "challenging", "expert"]
+    votes: list[Literal["met", "not met", "unclear", "no vote"]] | None
+    ended_at: str
+
+
+class OutcomePage(Model):
+    records: list[OutcomeRecord]
+    next: int | None
+    """The ``after`` of the next page; None at the head."""
+
+
+class OutcomeHead(Model):
+    sequence: int
+    hash: str
+
+
+class WorkerFigures(Model):
+    contracts: int
+    volume: Amount
+    credit: float
+    withdrawals: int
+    absences: int
+    disputes_lost: int
+
+
+class ClientFigures(Model):
+    contracts: int
+    volume: Amount
+    reviews_timed_out: int
+    disputes_raised: int
+    disputes_upheld: int
+
+
+class BackupAgentFigures(Model):
+    seats: int
+    votes_cast: int
+    votes_coherent: int
+    missed_votes: int
+
+
+class RawReputation(Model):
+    worker: WorkerFigures
+    client: ClientFigures
+    backup_agent: BackupAgentFigures
+    counterparties: int
+
+
+class Trust(Model):
+    score: float | None
+    """Personalized PageRank × graph size from the viewer; None without a viewer (see ``reason``)."""
+    from_: Literal["viewer", "anchors"] | None = Field(default=None, alias="from")
+    viewer: str | None
+    reason: str | None
+
+
+class Reputation(Model):
+    address: str
+    through: int
+    raw: RawReputation
+    trust: Trust
+
+
 class EligibilityRequirements(Model):
     eligibility_stake: Amount
     ba_bond: Amount
