@@ -15,6 +15,7 @@ const root = join(__dirname, '..', '..');
 const app = createApp({
   params: DEFAULT_PARAMS,
   operatorToken: 'operator-token-for-documentation-only-0000',
+  cursorKey: new Uint8Array(32),
   temporal: { workflow: {} },
 } as unknown as AppDeps);
 
