@@ -33,7 +33,11 @@ export function createPanelActivities({ ledger }: PanelActivityDeps): PanelActiv
       });
       if (typeof input.bond !== 'string' || !/^[1-9][0-9]*$/.test(input.bond))
         invalid('bond', 'must be a positive decimal string');
-      return asActivity(() => seatPanel(ledger, input.contractId, input.members, BigInt(input.bond)));
+      const voidRounds = input.voidRounds ?? 0;
+      if (!Number.isInteger(voidRounds) || voidRounds < 0) invalid('voidRounds', 'must be a whole number');
+      return asActivity(() =>
+        seatPanel(ledger, input.contractId, input.members, BigInt(input.bond), voidRounds),
+      );
     },
 
     /** Records the seated panel in the registry (the agents' open panels, for their views). */
@@ -46,6 +50,12 @@ export function createPanelActivities({ ledger }: PanelActivityDeps): PanelActiv
       if (!Array.isArray(input.rows)) invalid('rows', 'must be an array');
       const rows = input.rows.map(rowFromWire);
       await asActivity(() => ledger.panels.closePanel(input.contractId, rows));
+    },
+
+    /** Frees a void round's seats in the registry (its money was posted by the workflow's batch). */
+    async closeSeats(input: { contractId: string; members: string[] }): Promise<void> {
+      if (!Array.isArray(input.members)) invalid('members', 'must be an array');
+      await asActivity(() => ledger.panels.closeSeats(input.contractId, input.members));
     },
   };
 }

@@ -50,6 +50,8 @@ export interface PanelRegistry {
   openPanel(contractId: string, members: readonly string[]): Promise<void>;
   /** Stores the panel's vote rows and frees its seats, in one transaction. Repeating it changes nothing. */
   closePanel(contractId: string, rows: readonly VoteRecord[]): Promise<void>;
+  /** Frees the seats of `members` on the contract's panel (a void round) without vote rows. Repeating it changes nothing. */
+  closeSeats(contractId: string, members: readonly string[]): Promise<void>;
   /** The contracts on whose open panel the agent sits, sorted. */
   openPanelsOf(address: string): Promise<string[]>;
   voteRowsByContract(contractId: string): Promise<VoteRecord[]>;
@@ -89,9 +91,11 @@ export class SqlPanelRegistry implements PanelRegistry {
     const now = new Date().toISOString();
     await this.db.write(async (tx) => {
       for (const seat of seats) {
+        // A voter of a void round drawn again on the contract's next panel sits again.
         await tx.run(
           `INSERT INTO panel_seats (contract_id, backup_agent, opened_at) VALUES (?, ?, ?)
-           ON CONFLICT (contract_id, backup_agent) DO NOTHING`,
+           ON CONFLICT (contract_id, backup_agent) DO UPDATE SET closed_at = NULL
+           WHERE panel_seats.closed_at IS NOT NULL`,
           [id, seat, now],
         );
       }
@@ -118,6 +122,20 @@ export class SqlPanelRegistry implements PanelRegistry {
         now,
         id,
       ]);
+    });
+  }
+
+  async closeSeats(contractId: string, members: readonly string[]): Promise<void> {
+    const id = contract(contractId);
+    const seats = members.map((m, i) => address(m, `members[${i}]`));
+    const now = new Date().toISOString();
+    await this.db.write(async (tx) => {
+      for (const seat of seats) {
+        await tx.run(
+          `UPDATE panel_seats SET closed_at = ? WHERE contract_id = ? AND backup_agent = ? AND closed_at IS NULL`,
+          [now, id, seat],
+        );
+      }
     });
   }
 

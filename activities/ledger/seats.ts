@@ -65,9 +65,12 @@ export async function seatPanel(
   contractId: string,
   members: readonly string[],
   bond: bigint,
+  voidRounds = 0,
 ): Promise<SeatResult> {
   if (bond <= 0n) throw new RangeError('bond must be positive');
-  const existing = await Promise.all(members.map((m) => ledger.getHold(seatHoldId(contractId, m))));
+  const existing = await Promise.all(
+    members.map((m) => ledger.getHold(seatHoldId(contractId, m, voidRounds))),
+  );
   if (existing.every((h) => h !== undefined)) return { seated: true, replayed: true };
   return retryingLostRaces(async () => {
     const ops: LedgerOp[] = [];
@@ -80,10 +83,11 @@ export async function seatPanel(
         short.push(member.toLowerCase());
         continue;
       }
-      ops.push(...rewriteEligibility(owner, open, `${contractId}:seat:${member.toLowerCase()}`, free - bond));
+      const seat = seatHoldId(contractId, member, voidRounds);
+      ops.push(...rewriteEligibility(owner, open, seat.replace(':ba-bond:', ':seat:'), free - bond));
       ops.push({
         kind: 'hold',
-        id: seatHoldId(contractId, member),
+        id: seat,
         owner,
         asset: 'USDC',
         amount: bond,

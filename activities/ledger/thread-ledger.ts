@@ -48,6 +48,7 @@ export class ThreadLedger implements Ledger {
     this.panels = {
       openPanel: panel('openPanel'),
       closePanel: panel('closePanel'),
+      closeSeats: panel('closeSeats'),
       openPanelsOf: panel('openPanelsOf'),
       voteRowsByContract: panel('voteRowsByContract'),
       voteRowsOf: panel('voteRowsOf'),

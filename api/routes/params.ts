@@ -33,6 +33,10 @@ export const paramsSchema = z
     appealBondBps: bps,
     appealPanelSize: z.number().int(),
     minWorkerStake: amount.openapi({ description: 'the floor of every Worker Stake and bid bond' }),
+    panelFeePerSeat: amount.openapi({
+      description:
+        'what bringing in a Backup Agent panel costs per seat (not returned): paid to the seated BAs who vote',
+    }),
   })
   .openapi('ProtocolParams');
 

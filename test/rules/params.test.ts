@@ -39,6 +39,7 @@ describe('protocol parameters', () => {
       appealBondBps: 1000,
       appealPanelSize: 5,
       minWorkerStake: 100_000n,
+      panelFeePerSeat: 200_000n,
     });
   });
 

@@ -22,9 +22,17 @@ export interface PanelActivities {
    * `<contractId>:ba-bond:<address>`), all or none: `short` names the members whose free stake no
    * longer covers it (an unlock won the race), so the workflow draws again.
    */
-  seatPanel(input: { contractId: string; members: string[]; bond: string }): Promise<SeatResult>;
+  seatPanel(input: {
+    contractId: string;
+    members: string[];
+    bond: string;
+    /** Void rounds before this panel: numbers its seats' holds (rules/seats seatHoldId). */
+    voidRounds?: number;
+  }): Promise<SeatResult>;
   /** Records the seated panel in the registry (the agents' open panels, for their views). */
   openPanel(input: { contractId: string; members: string[] }): Promise<void>;
   /** Stores the tally's vote rows and frees the panel's seats (after the resolution batch). */
   closePanel(input: { contractId: string; rows: VoteRowWire[] }): Promise<void>;
+  /** Frees the seats of a void round's panel (no vote rows: the round decided nothing). */
+  closeSeats(input: { contractId: string; members: string[] }): Promise<void>;
 }

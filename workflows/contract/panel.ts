@@ -4,14 +4,15 @@
 // posted with the settlement (closing.ts).
 import { drawPanel, roundSecret } from '../rules/draw';
 import { votingWindowEnd } from '../rules/deadlines';
-import { agentVerifiedEvent, panelDrawnEvent } from '../rules/event-constructors';
+import { agentVerifiedEvent, panelDrawnEvent, panelVoidedEvent } from '../rules/event-constructors';
 import { toWire } from '../rules/money';
-import { afterUnseatedDraw } from '../rules/recruitment';
+import { afterUnseatedDraw, afterVoidRound } from '../rules/recruitment';
 import { drawableAgents } from '../rules/seats';
 import type { Address } from '../rules/address';
 import { appealDeadline, finalTally, firstTallyFinal, type FinalTally } from '../rules/appeal';
-import type { TallyInput } from '../rules/tally';
+import { roundVoid, voidRoundOutcomes, type TallyInput } from '../rules/tally';
 import { local, scheduled } from './activity-proxies';
+import { panelPostings } from './panel-postings';
 import type { Ballot, Contract } from './state';
 
 /** Draws in a row whose seats lost a race to an unlock, before the contract waits like an empty registry. */
@@ -41,7 +42,7 @@ export async function drawPanelFor(c: Contract): Promise<void> {
         registry.map((a) => ({ address: a.address, free: BigInt(a.stake), seated: BigInt(a.seated) })),
         c.params,
       ),
-      exclude: [c.terms.client, c.worker, ...(c.firstPanel?.members ?? [])],
+      exclude: [c.terms.client, c.worker, ...(c.firstPanel?.members ?? []), ...c.silent],
       secret: roundSecret(c.drawSecret, round),
     });
     if (draw.panel.length === 0) break;
@@ -49,16 +50,44 @@ export async function drawPanelFor(c: Contract): Promise<void> {
       contractId: c.contractId,
       members: draw.panel,
       bond: toWire(c.params.baBond),
+      voidRounds: c.voidRounds,
     });
     if (!seats.seated) continue; // an unlock took a member's free stake meanwhile: draw again
     await local.panels.openPanel({ contractId: c.contractId, members: draw.panel });
     const drawnAt = Date.now();
     const votingEndsAt = votingWindowEnd(drawnAt, c.params);
-    c.panelDrawn({ members: draw.panel, drawnAt, votingEndsAt });
+    c.panelDrawn({ members: draw.panel, drawnAt, votingEndsAt, voidRounds: c.voidRounds });
     c.record(panelDrawnEvent(c.eventContext('system'), draw, votingEndsAt));
     return;
   }
-  c.recruiting(afterUnseatedDraw(c.recruitment, Date.now(), c.params));
+  c.recruiting(afterUnseatedDraw(c.recruitment, Date.now(), c.params, c.panelAskedAt));
+}
+
+/** At the end of the voting window: fewer than a majority of the seated panel voted, so the round is void. */
+export function votingRoundVoid(c: Contract): boolean {
+  return c.panel !== null && c.voteRows === null && roundVoid(c.panel.members.length, c.ballots.length);
+}
+
+/**
+ * A void round (silence decides nothing): each silent member loses its seat's slices to the Treasury,
+ * each voter's seat comes back whole, in one batch; the seats are freed; a new panel is drawn without
+ * the silent members, the fee kept for it — or, past the recruitment window, the arbiter decides.
+ * The ballots of a void round are never published: they decided nothing.
+ */
+export async function voidRound(c: Contract): Promise<void> {
+  const panel = c.panel;
+  if (panel === null) throw new RangeError('no panel to void');
+  const outcomes = voidRoundOutcomes(panelInput(c, panel.members, c.ballots));
+  await local.ledger.settle({
+    contractId: c.contractId,
+    step: `void-round-${c.voidRounds}`,
+    postings: panelPostings(c.contractId, outcomes, () => panel.voidRounds),
+  });
+  await local.panels.closeSeats({ contractId: c.contractId, members: [...panel.members] });
+  const silent = outcomes.filter((o) => !o.voted).map((o) => o.backupAgent);
+  const now = Date.now();
+  c.record(panelVoidedEvent(c.eventContext('system'), { panel: panel.members, silent }));
+  c.roundVoided(silent, afterVoidRound(c.panelAskedAt ?? panel.drawnAt, now, c.params));
 }
 
 function panelInput(c: Contract, members: readonly Address[], ballots: readonly Ballot[]): TallyInput {

@@ -29,6 +29,8 @@ export interface ProtocolParams {
   appealPanelSize: number;
   /** Floor of every Worker Stake and bid bond, so no match is free (rules/holds workerStakeFor). */
   minWorkerStake: bigint;
+  /** What bringing in a panel costs per seat, paid to the seated BAs who vote (rules/panel-fee). */
+  panelFeePerSeat: bigint;
 }
 
 /** The same set with amounts as decimal strings: the form that travels in workflow payloads. */
@@ -56,6 +58,7 @@ export const DEFAULT_PARAMS: Readonly<ProtocolParams> = Object.freeze({
   appealBondBps: 1000,
   appealPanelSize: 5,
   minWorkerStake: 100_000n,
+  panelFeePerSeat: 200_000n,
 });
 
 export const MAX_PANEL_SIZE = 100;
@@ -88,6 +91,7 @@ const paramFields = {
   appealBondBps: bpsField,
   appealPanelSize: panelSizeField,
   minWorkerStake: positiveAmount,
+  panelFeePerSeat: amountSchema,
 };
 
 /**
@@ -133,6 +137,7 @@ export function paramsToWire(params: ProtocolParams): ProtocolParamsWire {
     baBond: toWire(params.baBond),
     rewardPerCriterion: toWire(params.rewardPerCriterion),
     minWorkerStake: toWire(params.minWorkerStake),
+    panelFeePerSeat: toWire(params.panelFeePerSeat),
   };
 }
 

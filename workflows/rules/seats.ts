@@ -35,7 +35,11 @@ export function seatsAffordable(free: bigint, baBond: bigint): bigint {
   return baBond > 0n ? free / baBond : 0n;
 }
 
-/** The hold of an agent's seat on a contract's panel (first or appeal): `<contractId>:ba-bond:<address>`. */
-export function seatHoldId(contractId: string, agent: string): string {
-  return `${contractId}:ba-bond:${normalizeAddress(agent)}`;
+/**
+ * The hold of an agent's seat on a contract's panel (first or appeal): `<contractId>:ba-bond:<address>`,
+ * and `…:<n>` for a panel drawn after n void rounds (a voter of a void round may be drawn again).
+ */
+export function seatHoldId(contractId: string, agent: string, voidRounds = 0): string {
+  const base = `${contractId}:ba-bond:${normalizeAddress(agent)}`;
+  return voidRounds === 0 ? base : `${base}:${voidRounds}`;
 }
