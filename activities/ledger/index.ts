@@ -5,4 +5,4 @@ export { agentOwner, addressOf, MAX_AMOUNT } from './validate';
 export { openLedger } from './open';
 export { LedgerThreadExitedError } from './thread-ledger';
 export type { LedgerConfig } from './open';
-export type { PanelRegistry, VoteRecord, RowVote } from './panels';
+export type { PanelRegistry, VoteRecord, RowVote, WaitingContract } from './panels';

@@ -18,7 +18,7 @@ import type { Address } from '../rules/address';
 import type { BackupAgentOutcome, Tally } from '../rules/tally';
 import type { Verdict } from '../rules/verdicts';
 import { local, settleLast } from './activity-proxies';
-import { recordBallots, tallyOf } from './panel';
+import { recordBallots, tallyOf, wakeNextSeatable } from './panel';
 import { panelPostings } from './panel-postings';
 import type { Ballot, Contract, Decision, HeldFee } from './state';
 
@@ -147,7 +147,11 @@ async function applyResolution(c: Contract, decision: Extract<Decision, { kind: 
   });
   if (c.seatedAgents.length > 0) {
     await local.panels.closePanel({ contractId: c.contractId, rows: [...(c.voteRows ?? [])] });
+    await wakeNextSeatable(c); // its seats are free again
   }
+  // Decided while it waited for a panel (the trusted arbiter): it waits no more.
+  if (c.recruitment !== null && c.panel === null)
+    await local.panels.leaveWaitlist({ contractId: c.contractId });
   c.settled(settlement.payment, settlement.status);
   c.record(
     contractSettledEvent(c.eventContext('system'), {

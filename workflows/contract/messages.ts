@@ -7,6 +7,7 @@ import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
 import { ApplicationFailure, condition, setHandler, TemporalFailure } from '@temporalio/workflow';
 import {
   appealSignal,
+  seatsFreedSignal,
   appealUpdate,
   type AppealInput,
   acceptSignal,
@@ -502,6 +503,7 @@ export function registerHandlers(c: Contract): void {
   register(c, appeal);
   register(c, quote);
   register(c, award);
+  setHandler(seatsFreedSignal, () => c.seatsMayBeFree());
   setHandler(contractQuery, () => c.view());
   setHandler(votesQuery, () => votesResult(c));
   setHandler(eventsQuery, () => [...c.events]);

@@ -2,6 +2,8 @@
 // (rules/draw, rules/seats), the seats held in the ledger, the wait for a full panel (rules/recruitment)
 // and the tally (rules/tally) once every drawn BA voted or the window ended. The money of the tally is
 // posted with the settlement (closing.ts).
+import { getExternalWorkflowHandle } from '@temporalio/workflow';
+import { contractWorkflowId, seatsFreedSignal } from '../definitions';
 import { drawPanel, roundSecret } from '../rules/draw';
 import { votingWindowEnd } from '../rules/deadlines';
 import { agentVerifiedEvent, panelDrawnEvent, panelVoidedEvent } from '../rules/event-constructors';
@@ -29,6 +31,15 @@ export async function drawPanelFor(c: Contract): Promise<void> {
   if (c.drawSecret === null) throw new RangeError('a panel is drawn with the contract’s draw secret');
   // An appeal panel: larger, none of the first panel, with the appeal round's secret.
   const round = c.firstPanel === null ? 'panel' : 'appeal';
+  const panelSize = round === 'panel' ? c.params.baPanelSize : c.params.appealPanelSize;
+  const exclude = [c.terms.client, c.worker, ...(c.firstPanel?.members ?? []), ...c.silent];
+  // Its place in the waiting order: when it started waiting for this panel.
+  const waiting = {
+    contractId: c.contractId,
+    since: c.recruitment?.since ?? c.panelAskedAt ?? Date.now(),
+    panelSize,
+    exclude,
+  };
   for (let attempt = 0; attempt < SEAT_ATTEMPTS; attempt++) {
     const registry = await scheduled.ledger.listEligibleAgents({
       minStake: toWire(c.params.baEligibilityStake),
@@ -36,31 +47,72 @@ export async function drawPanelFor(c: Contract): Promise<void> {
     const draw = drawPanel({
       contractId: c.contractId,
       deliveryHash: c.delivery.sha256,
-      panelSize: round === 'panel' ? c.params.baPanelSize : c.params.appealPanelSize,
+      panelSize,
       round,
       registry: drawableAgents(
         registry.map((a) => ({ address: a.address, free: BigInt(a.stake), seated: BigInt(a.seated) })),
         c.params,
       ),
-      exclude: [c.terms.client, c.worker, ...(c.firstPanel?.members ?? []), ...c.silent],
+      exclude,
       secret: roundSecret(c.drawSecret, round),
     });
-    if (draw.panel.length === 0) break;
+    if (draw.panel.length === 0) {
+      await scheduled.panels.awaitSeats(waiting);
+      break;
+    }
     const seats = await scheduled.panels.seatPanel({
       contractId: c.contractId,
       members: draw.panel,
       bond: toWire(c.params.baBond),
       voidRounds: c.voidRounds,
+      queue: { ...waiting, minStake: toWire(c.params.baEligibilityStake) },
     });
-    if (!seats.seated) continue; // an unlock took a member's free stake meanwhile: draw again
+    if (!seats.seated) {
+      // A contract that started waiting first can be seated now: it goes first, this one waits its turn.
+      if (seats.ahead !== undefined) {
+        if (await wakeContract(seats.ahead)) break;
+        await local.panels.leaveWaitlist({ contractId: seats.ahead }); // it ended: off the list
+      }
+      continue; // an unlock took a member's free stake meanwhile: draw again
+    }
     await local.panels.openPanel({ contractId: c.contractId, members: draw.panel });
     const drawnAt = Date.now();
     const votingEndsAt = votingWindowEnd(drawnAt, c.params);
     c.panelDrawn({ members: draw.panel, drawnAt, votingEndsAt, voidRounds: c.voidRounds });
     c.record(panelDrawnEvent(c.eventContext('system'), draw, votingEndsAt));
+    await wakeNextSeatable(c); // what stake is left may seat the next waiting contract
     return;
   }
   c.recruiting(afterUnseatedDraw(c.recruitment, Date.now(), c.params, c.panelAskedAt));
+}
+
+/** Tells a waiting contract that seats may be free; false when it has ended (no such open workflow). */
+async function wakeContract(contractId: string): Promise<boolean> {
+  try {
+    await getExternalWorkflowHandle(contractWorkflowId(contractId)).signal(seatsFreedSignal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Contracts a wake may skip because they ended while still listed, before the chain gives up. */
+const STALE_WAKES = 3;
+
+/**
+ * After this contract freed or left stake (its seats released, or seated with stake to spare): wakes
+ * the first waiting contract the registry can seat now, in waiting order. Each contract woken and
+ * seated wakes the next, so freed stake seats waiting contracts one after another in their order.
+ */
+export async function wakeNextSeatable(c: Contract): Promise<void> {
+  for (let i = 0; i < STALE_WAKES; i++) {
+    const next = await local.panels.nextSeatable({
+      bond: toWire(c.params.baBond),
+      minStake: toWire(c.params.baEligibilityStake),
+    });
+    if (next === null || next === c.contractId || (await wakeContract(next))) return;
+    await local.panels.leaveWaitlist({ contractId: next });
+  }
 }
 
 /** At the end of the voting window: fewer than a majority of the seated panel voted, so the round is void. */
@@ -84,6 +136,7 @@ export async function voidRound(c: Contract): Promise<void> {
     postings: panelPostings(c.contractId, outcomes, () => panel.voidRounds),
   });
   await local.panels.closeSeats({ contractId: c.contractId, members: [...panel.members] });
+  await wakeNextSeatable(c);
   const silent = outcomes.filter((o) => !o.voted).map((o) => o.backupAgent);
   const now = Date.now();
   c.record(panelVoidedEvent(c.eventContext('system'), { panel: panel.members, silent }));

@@ -361,6 +361,13 @@ class ContractState {
     this.publish();
   }
 
+  /** Seats may have been freed: a contract waiting for its panel draws again now; wakes the loop. */
+  seatsMayBeFree(): void {
+    if (!this.panelPending) return;
+    this.recruitment = { ...this.recruitment!, retryAt: Date.now() };
+    this.wake();
+  }
+
   /** The panel is drawn and seated; wakes and publishes. */
   panelDrawn(panel: Panel): void {
     this.panel = panel;
