@@ -39,6 +39,7 @@ test('GET /params answers the parameters in force, in wire form, with their vers
     appealBondBps: 1000,
     appealPanelSize: 5,
     minWorkerStake: '100000',
+    panelFeePerSeat: '200000',
   });
   const requirements = await call(h().app, undefined, 'GET', '/eligibility/requirements');
   assert.deepEqual(requirements.json, { eligibilityStake: '100000000', baBond: '10000000', baPanelSize: 3 });
