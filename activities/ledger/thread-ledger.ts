@@ -70,6 +70,7 @@ export class ThreadLedger implements Ledger {
   readonly voidHold = this.method('voidHold');
   readonly mint = this.method('mint');
   readonly batch = this.method('batch');
+  readonly seat = this.method('seat');
   readonly balances = this.method('balances');
   readonly getHold = this.method('getHold');
   readonly holdsByContract = this.method('holdsByContract');
