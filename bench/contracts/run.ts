@@ -242,7 +242,9 @@ async function acceptOverhead(h: ServiceHarness, temporal: Client, concurrency: 
 const ms = (v: number) => v.toFixed(1).padStart(8);
 
 async function main(): Promise<void> {
-  const h = await startServiceHarness();
+  // A tally settles at the end of its appeal window (docs/v2c.md): 1 ms here, so the dispute path settles
+  // right after its last vote, as its shadow does, instead of 24 hours later.
+  const h = await startServiceHarness({ params: { appealWindow: 1 } });
   const temporal = createTemporalClient({
     connection: h.env.connection,
     namespace: h.env.namespace ?? 'default',
