@@ -13,6 +13,8 @@ import type { HoldKind, Ledger, LedgerOp, Owner } from './ledger';
 import type {
   LedgerActivities,
   LockResult,
+  LockWithFeeResult,
+  PanelFeeInput,
   SettleInput,
   SettleResult,
   SettlementPosting,
@@ -115,7 +117,53 @@ function toOp(posting: SettlementPosting, id: string, contractId: string, field:
   }
 }
 
+function parseFee(fee: PanelFeeInput | undefined): { round: 'panel' | 'appeal'; amount: bigint } | null {
+  if (fee === undefined) return null;
+  if (fee === null || typeof fee !== 'object') invalid('panelFee', 'must be an object');
+  if (fee.round !== 'panel' && fee.round !== 'appeal') invalid('panelFee.round', 'must be panel or appeal');
+  return { round: fee.round, amount: parseAmount(fee.amount, 'panelFee.amount') };
+}
+
 export function createLedgerActivities({ ledger }: LedgerActivityDeps): LedgerActivities {
+  /**
+   * A party's hold and the panel fee it brings, in one batch (all or nothing): `amount` "0" holds the
+   * fee alone. The fee's hold is `<contractId>:panel-fee:<round>`, of the ledger's kind `dispute-bond`.
+   */
+  async function lockWithFee(
+    id: string,
+    owner: Owner,
+    amountWire: WireAmount,
+    holdKind: HoldKind,
+    contractId: string,
+    feeInput: PanelFeeInput | undefined,
+    mandate: string | undefined,
+  ): Promise<LockWithFeeResult> {
+    const fee = parseFee(feeInput);
+    if (fee === null)
+      return {
+        ...(await lock(id, owner, parseAmount(amountWire, 'amount'), holdKind, contractId, mandate)),
+        feeHoldId: null,
+      };
+    const amount = amountWire === '0' ? 0n : parseAmount(amountWire, 'amount');
+    const feeHoldId = `${contractId}:panel-fee:${fee.round}`;
+    const hold = (holdId: string, value: bigint, kind: HoldKind): LedgerOp => ({
+      kind: 'hold',
+      id: holdId,
+      owner,
+      asset: 'USDC',
+      amount: value,
+      holdKind: kind,
+      contractId,
+      ...(mandate === undefined ? {} : { mandate }),
+    });
+    const ops = [
+      ...(amount > 0n ? [hold(id, amount, holdKind)] : []),
+      hold(feeHoldId, fee.amount, 'dispute-bond'),
+    ];
+    const results = await asActivity(() => ledger.batch(ops));
+    return { holdId: id, replayed: results.every((r) => r.replayed), feeHoldId };
+  }
+
   async function lock(
     id: string,
     owner: Owner,
@@ -154,20 +202,17 @@ export function createLedgerActivities({ ledger }: LedgerActivityDeps): LedgerAc
   }
 
   return {
-    /** Holds the Client's Escrowed Funds: hold `<contractId>:escrow`. */
-    async lockEscrow(input: {
-      contractId: string;
-      client: string;
-      amount: WireAmount;
-      mandate?: string;
-    }): Promise<LockResult> {
+    /** Holds the Client's Escrowed Funds: hold `<contractId>:escrow` (with a standard-mode panel fee). */
+    async lockEscrow(input) {
       const contractId = parseContractId(input.contractId);
-      return lock(
+      parseAmount(input.amount, 'amount');
+      return lockWithFee(
         `${contractId}:escrow`,
         parseAgent(input.client, 'client'),
-        parseAmount(input.amount, 'amount'),
+        input.amount,
         'escrow',
         contractId,
+        input.panelFee,
         parseMandate(input.mandate),
       );
     },
@@ -192,23 +237,18 @@ export function createLedgerActivities({ ledger }: LedgerActivityDeps): LedgerAc
     },
 
     /** Holds a Dispute Bond or a BA bond: hold `<contractId>:<kind>:<party>`. */
-    async lockBond(input: {
-      contractId: string;
-      kind: 'dispute-bond' | 'ba-bond';
-      party: string;
-      amount: WireAmount;
-      mandate?: string;
-    }): Promise<LockResult> {
+    async lockBond(input) {
       const contractId = parseContractId(input.contractId);
       if (input.kind !== 'dispute-bond' && input.kind !== 'ba-bond')
         invalid('kind', 'must be dispute-bond or ba-bond');
       const party = parseAgent(input.party, 'party');
-      return lock(
+      return lockWithFee(
         `${contractId}:${input.kind}:${addressPart(party)}`,
         party,
-        parseAmount(input.amount, 'amount'),
+        input.amount,
         input.kind,
         contractId,
+        input.panelFee,
         parseMandate(input.mandate),
       );
     },
@@ -217,20 +257,16 @@ export function createLedgerActivities({ ledger }: LedgerActivityDeps): LedgerAc
      * Holds an Appeal Bond: hold `<contractId>:appeal-bond:<party>`, of the ledger's kind
      * `dispute-bond` (a bond a party posts to contest an outcome).
      */
-    async lockAppealBond(input: {
-      contractId: string;
-      party: string;
-      amount: WireAmount;
-      mandate?: string;
-    }): Promise<LockResult> {
+    async lockAppealBond(input) {
       const contractId = parseContractId(input.contractId);
       const party = parseAgent(input.party, 'party');
-      return lock(
+      return lockWithFee(
         `${contractId}:appeal-bond:${addressPart(party)}`,
         party,
-        parseAmount(input.amount, 'amount'),
+        input.amount,
         'dispute-bond',
         contractId,
+        input.panelFee,
         parseMandate(input.mandate),
       );
     },

@@ -7,6 +7,7 @@ import { WorkflowNotFoundError } from '@temporalio/common';
 import type { UpdateDefinition } from '@temporalio/common';
 import {
   CONTRACT_WORKFLOW_TYPE,
+  seatsFreedSignal,
   contractWorkflowId,
   createdUpdate,
   type VotesResult,
@@ -29,6 +30,8 @@ import { sendUntilProcessed } from './unprocessed-update';
 export interface ContractGateway {
   /** Starts the workflow and waits until its escrow is held; InsufficientFunds otherwise. */
   create(input: ContractInput, staticSummary: string): Promise<ContractView>;
+  /** Tells a contract waiting for its panel that seats may be free (api/seat-wake.ts); absent in test doubles. */
+  seatsFreed?(contractId: string): Promise<void>;
   /** The view, or undefined when no such contract exists (never started, or its escrow failed). */
   view(contractId: string): Promise<ContractView | undefined>;
   /**
@@ -220,6 +223,10 @@ export function createContractGateway({
     },
 
     list: (filter) => listContracts(listing, filter),
+
+    async seatsFreed(contractId) {
+      await handle(contractId).signal(seatsFreedSignal);
+    },
 
     fixedStake: (contractId) => stakes.stakeOf(contractId),
 

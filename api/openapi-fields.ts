@@ -375,6 +375,7 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
     description: 'the least time a Worker gets to deliver again after a change request, in milliseconds',
     example: 172800000,
   },
+  panelFeePerSeat: amountOf('what bringing in a panel costs per seat, paid to the BAs who vote', '200000'),
   // Panels, the trusted arbiter and appeals, in a contract's view.
   panelPending: { description: 'no full Backup Agent panel can be seated yet', example: false },
   awaitingArbiter: { description: 'the operator decides as trusted arbiter', example: false },

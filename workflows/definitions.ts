@@ -392,6 +392,12 @@ export const requestChangesSignal = defineSignal<[RequestChangesInput]>('request
 export const requestChangesUpdate = defineUpdate<MessageReceipt, [RequestChangesInput]>('requestChanges');
 export const voteSignal = defineSignal<[VoteInput]>('vote');
 export const voteUpdate = defineUpdate<MessageReceipt, [VoteInput]>('vote');
+/**
+ * Seats may be free (docs/protocol.md §8 "Waiting for seats"): sent by the service to the first waiting
+ * contract the registry can seat, when an agent locks stake or a panel's seats are released; the
+ * contract draws again at once. Carries nothing: the draw reads the registry itself.
+ */
+export const seatsFreedSignal = defineSignal('seatsFreed');
 export const quoteSignal = defineSignal<[QuoteInput]>('quote');
 export const quoteUpdate = defineUpdate<MessageReceipt, [QuoteInput]>('quote');
 export const awardSignal = defineSignal<[AwardInput]>('award');

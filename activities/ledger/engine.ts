@@ -40,6 +40,7 @@ import type {
   Owner,
   ResolvePart,
   Posting,
+  SeatInput,
 } from './types';
 
 type TransferType = Posting['type'];
@@ -540,6 +541,66 @@ export class SqlLedger implements Ledger {
           }));
       }
     }
+  }
+
+  async seat(input: SeatInput): Promise<{ short: Owner[]; replayed: boolean }> {
+    const { contractId, bond, seats } = input;
+    if (bond <= 0n) throw new RangeError('bond must be positive');
+    return this.db.write(async (tx) => {
+      const held = await tx.all(
+        `SELECT op_id FROM ledger_transfers WHERE type = 'pending' AND hold_id IN (${placeholders(seats.length)})`,
+        seats.map((x) => x.holdId),
+      );
+      if (held.length === seats.length) return { short: [], replayed: true };
+      // The owners' accounts first, in the one order every batch locks them: a concurrent seating or
+      // unlock of the same agent waits here, then reads what the other left.
+      const keys = [...new Set(seats.map((x) => x.owner))].sort().map((o): [Owner, Asset] => [o, 'USDC']);
+      await this.lockAccounts(tx, keys);
+      const ops: LedgerOp[] = [];
+      const short: Owner[] = [];
+      for (const { owner, holdId, rewritePrefix } of seats) {
+        const open = await tx.all(
+          `SELECT h.op_id, h.amount FROM ${HOLD_FROM}
+           WHERE h.type = 'pending' AND h.debit_owner = ? AND h.hold_kind = 'eligibility' AND h.asset = 'USDC'
+             AND c.op_id IS NULL ORDER BY h.seq`,
+          [owner],
+        );
+        const free = open.reduce((sum, row) => sum + big(row.amount), 0n);
+        if (free < bond) {
+          short.push(owner);
+          continue;
+        }
+        ops.push(
+          ...open.map((row, i): LedgerOp => ({
+            kind: 'void',
+            id: `${rewritePrefix}:${i}`,
+            holdId: str(row.op_id),
+          })),
+        );
+        if (free > bond) {
+          ops.push({
+            kind: 'hold',
+            id: `${rewritePrefix}:rest`,
+            owner,
+            asset: 'USDC',
+            amount: free - bond,
+            holdKind: 'eligibility',
+          });
+        }
+        ops.push({
+          kind: 'hold',
+          id: holdId,
+          owner,
+          asset: 'USDC',
+          amount: bond,
+          holdKind: 'ba-bond',
+          contractId,
+        });
+      }
+      if (short.length > 0) return { short, replayed: false };
+      await this.applyBatch(tx, normalizeBatch(ops));
+      return { short: [], replayed: false };
+    });
   }
 
   // ---- read side ----

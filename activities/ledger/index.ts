@@ -5,6 +5,6 @@ export { agentOwner, addressOf, MAX_AMOUNT } from './validate';
 export { openLedger } from './open';
 export { LedgerThreadExitedError } from './thread-ledger';
 export type { LedgerConfig } from './open';
-export type { PanelRegistry, VoteRecord, RowVote } from './panels';
+export type { PanelRegistry, VoteRecord, RowVote, WaitingContract } from './panels';
 export type { Mandate, MandateLimits, MandateRegistry, MandateRole, MandateStanding } from './mandates';
 export { MANDATE_DAY_MS, MANDATE_ROLES, mandateLapse } from './mandates';

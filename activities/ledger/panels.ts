@@ -30,7 +30,28 @@ CREATE TABLE IF NOT EXISTS vote_rows (
   PRIMARY KEY (contract_id, backup_agent, criterion_index)
 );
 CREATE INDEX IF NOT EXISTS vote_rows_by_agent ON vote_rows (backup_agent, contract_id, criterion_index);
+
+CREATE TABLE IF NOT EXISTS panel_waitlist (
+  contract_id TEXT PRIMARY KEY,
+  waiting_since BIGINT NOT NULL,
+  panel_size INTEGER NOT NULL CHECK (panel_size > 0),
+  excluded_agents TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS panel_waitlist_order ON panel_waitlist (waiting_since, contract_id);
 `;
+
+/**
+ * A contract waiting for a full panel (docs/protocol.md §8 "Waiting for seats"): seated in the order
+ * contracts started waiting (`since`, then the contract ID), as soon as the registry can seat it.
+ */
+export interface WaitingContract {
+  contractId: string;
+  /** When it started waiting for this panel (ms since the epoch, workflow time). */
+  since: number;
+  panelSize: number;
+  /** Never drawn for it: the Client, the Worker, a first panel, silent members (lowercase). */
+  exclude: string[];
+}
 
 export type RowVote = 'met' | 'not met' | 'unclear' | 'no vote';
 
@@ -50,6 +71,14 @@ export interface PanelRegistry {
   openPanel(contractId: string, members: readonly string[]): Promise<void>;
   /** Stores the panel's vote rows and frees its seats, in one transaction. Repeating it changes nothing. */
   closePanel(contractId: string, rows: readonly VoteRecord[]): Promise<void>;
+  /** Frees the seats of `members` on the contract's panel (a void round) without vote rows. Repeating it changes nothing. */
+  closeSeats(contractId: string, members: readonly string[]): Promise<void>;
+  /** Puts the contract on the waitlist (its first `since` kept; size and exclusions updated). */
+  joinWaitlist(entry: WaitingContract): Promise<void>;
+  /** Takes the contract off the waitlist (seated, or decided without a panel). Repeating it changes nothing. */
+  leaveWaitlist(contractId: string): Promise<void>;
+  /** Every waiting contract, in waiting order. */
+  waitlist(): Promise<WaitingContract[]>;
   /** The contracts on whose open panel the agent sits, sorted. */
   openPanelsOf(address: string): Promise<string[]>;
   voteRowsByContract(contractId: string): Promise<VoteRecord[]>;
@@ -89,9 +118,11 @@ export class SqlPanelRegistry implements PanelRegistry {
     const now = new Date().toISOString();
     await this.db.write(async (tx) => {
       for (const seat of seats) {
+        // A voter of a void round drawn again on the contract's next panel sits again.
         await tx.run(
           `INSERT INTO panel_seats (contract_id, backup_agent, opened_at) VALUES (?, ?, ?)
-           ON CONFLICT (contract_id, backup_agent) DO NOTHING`,
+           ON CONFLICT (contract_id, backup_agent) DO UPDATE SET closed_at = NULL
+           WHERE panel_seats.closed_at IS NOT NULL`,
           [id, seat, now],
         );
       }
@@ -119,6 +150,56 @@ export class SqlPanelRegistry implements PanelRegistry {
         id,
       ]);
     });
+  }
+
+  async closeSeats(contractId: string, members: readonly string[]): Promise<void> {
+    const id = contract(contractId);
+    const seats = members.map((m, i) => address(m, `members[${i}]`));
+    const now = new Date().toISOString();
+    await this.db.write(async (tx) => {
+      for (const seat of seats) {
+        await tx.run(
+          `UPDATE panel_seats SET closed_at = ? WHERE contract_id = ? AND backup_agent = ? AND closed_at IS NULL`,
+          [now, id, seat],
+        );
+      }
+    });
+  }
+
+  async joinWaitlist(entry: WaitingContract): Promise<void> {
+    const id = contract(entry.contractId);
+    if (!Number.isSafeInteger(entry.since) || entry.since < 0)
+      throw new RangeError('since: must be a time in ms');
+    if (!Number.isInteger(entry.panelSize) || entry.panelSize < 1)
+      throw new RangeError('panelSize: must be ≥ 1');
+    const exclude = JSON.stringify(entry.exclude.map((a, i) => address(a, `exclude[${i}]`)));
+    await this.db.write((tx) =>
+      tx.run(
+        `INSERT INTO panel_waitlist (contract_id, waiting_since, panel_size, excluded_agents) VALUES (?, ?, ?, ?)
+         ON CONFLICT (contract_id) DO UPDATE SET panel_size = excluded.panel_size, excluded_agents = excluded.excluded_agents`,
+        [id, entry.since, entry.panelSize, exclude],
+      ),
+    );
+  }
+
+  async leaveWaitlist(contractId: string): Promise<void> {
+    const id = contract(contractId);
+    await this.db.write((tx) => tx.run('DELETE FROM panel_waitlist WHERE contract_id = ?', [id]));
+  }
+
+  async waitlist(): Promise<WaitingContract[]> {
+    const rows = await this.db.read((tx) =>
+      tx.all(
+        `SELECT contract_id, waiting_since, panel_size, excluded_agents FROM panel_waitlist
+         ORDER BY waiting_since, contract_id`,
+      ),
+    );
+    return rows.map((r) => ({
+      contractId: str(r.contract_id),
+      since: Number(r.waiting_since),
+      panelSize: Number(r.panel_size),
+      exclude: JSON.parse(str(r.excluded_agents)) as string[],
+    }));
   }
 
   async openPanelsOf(agent: string): Promise<string[]> {

@@ -8,7 +8,7 @@
 import { seatHoldId } from '../../workflows/rules/seats';
 import { HoldAlreadyResolvedError } from './errors';
 import type { Hold, Ledger, LedgerOp, Owner } from './types';
-import { agentOwner } from './validate';
+import { addressOf, agentOwner } from './validate';
 
 /** Attempts at a batch whose holds another batch closed first, before giving up (retryable). */
 const ATTEMPTS = 8;
@@ -58,41 +58,23 @@ export type SeatResult =
 
 /**
  * Seats every member or none: per member, its eligibility holds are voided, `bond` held as the seat
- * and the rest held again as eligibility, all in one batch. A retry after success changes nothing.
+ * and the rest held again as eligibility, read and written in one transaction under the members'
+ * account locks (Ledger.seat), so seatings of one agent never conflict. A retry after success changes
+ * nothing.
  */
 export async function seatPanel(
   ledger: Ledger,
   contractId: string,
   members: readonly string[],
   bond: bigint,
+  voidRounds = 0,
 ): Promise<SeatResult> {
   if (bond <= 0n) throw new RangeError('bond must be positive');
-  const existing = await Promise.all(members.map((m) => ledger.getHold(seatHoldId(contractId, m))));
-  if (existing.every((h) => h !== undefined)) return { seated: true, replayed: true };
-  return retryingLostRaces(async () => {
-    const ops: LedgerOp[] = [];
-    const short: string[] = [];
-    for (const member of members) {
-      const owner = agentOwner(member);
-      const open = await ledger.holdsOf(owner, { kind: 'eligibility', open: true });
-      const free = open.reduce((s, h) => s + h.amount, 0n);
-      if (free < bond) {
-        short.push(member.toLowerCase());
-        continue;
-      }
-      ops.push(...rewriteEligibility(owner, open, `${contractId}:seat:${member.toLowerCase()}`, free - bond));
-      ops.push({
-        kind: 'hold',
-        id: seatHoldId(contractId, member),
-        owner,
-        asset: 'USDC',
-        amount: bond,
-        holdKind: 'ba-bond',
-        contractId,
-      });
-    }
-    if (short.length > 0) return { seated: false, short };
-    await ledger.batch(ops);
-    return { seated: true, replayed: false };
+  const seats = members.map((member) => {
+    const holdId = seatHoldId(contractId, member, voidRounds);
+    return { owner: agentOwner(member), holdId, rewritePrefix: holdId.replace(':ba-bond:', ':seat:') };
   });
+  const { short, replayed } = await ledger.seat({ contractId, bond, seats });
+  if (short.length > 0) return { seated: false, short: short.map((o) => addressOf(o) ?? o) };
+  return { seated: true, replayed };
 }

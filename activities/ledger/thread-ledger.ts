@@ -57,6 +57,10 @@ export class ThreadLedger implements Ledger {
     this.panels = {
       openPanel: panel('openPanel'),
       closePanel: panel('closePanel'),
+      closeSeats: panel('closeSeats'),
+      joinWaitlist: panel('joinWaitlist'),
+      leaveWaitlist: panel('leaveWaitlist'),
+      waitlist: panel('waitlist'),
       openPanelsOf: panel('openPanelsOf'),
       voteRowsByContract: panel('voteRowsByContract'),
       voteRowsOf: panel('voteRowsOf'),
@@ -83,6 +87,7 @@ export class ThreadLedger implements Ledger {
   readonly voidHold = this.method('voidHold');
   readonly mint = this.method('mint');
   readonly batch = this.method('batch');
+  readonly seat = this.method('seat');
   readonly balances = this.method('balances');
   readonly getHold = this.method('getHold');
   readonly holdsByContract = this.method('holdsByContract');

@@ -171,6 +171,13 @@ export interface AuditReport {
   openHolds: number;
 }
 
+export interface SeatInput {
+  contractId: string;
+  bond: bigint;
+  /** Each seat: its owner, its hold id, and the prefix of the ids that rewrite the owner's eligibility holds. */
+  seats: Array<{ owner: Owner; holdId: string; rewritePrefix: string }>;
+}
+
 export interface Ledger {
   deposit(op: OpInput<'deposit'>): Promise<OpResult>;
   withdraw(op: OpInput<'withdraw'>): Promise<OpResult>;
@@ -181,6 +188,15 @@ export interface Ledger {
   mint(op: OpInput<'mint'>): Promise<OpResult>;
   /** Applies every operation or none, in order; later operations see earlier ones (e.g. void then re-hold). */
   batch(ops: LedgerOp[]): Promise<OpResult[]>;
+
+  /**
+   * Seats a panel (activities/ledger/seats.ts): per seat, `bond` of its owner's free eligibility stake
+   * becomes the seat's hold, every seat or none. The free stake is read and taken in ONE transaction
+   * that first locks the owners' accounts, so concurrent seatings of one agent queue on its account
+   * and never conflict, and an unlock (which closes the same holds) can only take what a seat left free.
+   * `short` names the owners whose free stake does not cover the bond (nothing is held).
+   */
+  seat(input: SeatInput): Promise<{ short: Owner[]; replayed: boolean }>;
 
   balances(owner: Owner): Promise<Balances>;
   getHold(id: string): Promise<Hold | undefined>;

@@ -8,6 +8,7 @@ import { agentOwner } from '../../activities/ledger';
 import { createLedgerActivities } from '../../activities/ledger-activities';
 import type { SignedEnv } from '../auth';
 import { keyToken } from '../contract-ids';
+import { seatWaker } from '../seat-wake';
 import { PerKeyQueue } from '../per-key-queue';
 import type { ApiContext } from '../deps';
 import { validationHook } from '../errors';
@@ -40,6 +41,7 @@ export function eligibilityApp(ctx: ApiContext, auth: AuthMiddleware) {
   const app = new OpenAPIHono<SignedEnv>({ defaultHook: validationHook });
   const ledgerActivities = createLedgerActivities({ ledger: ctx.ledger });
   const perAgent = new PerKeyQueue();
+  const wakeWaitingContract = seatWaker(ctx);
 
   app.openapi(
     accessRoute(PUBLIC_ACCESS, {
@@ -77,6 +79,7 @@ export function eligibilityApp(ctx: ApiContext, auth: AuthMiddleware) {
       await perAgent.run(caller, () =>
         ledgerActivities.lockEligibility({ address: caller, amount: amount.toString(), key }),
       );
+      await wakeWaitingContract(); // the stake may seat a contract waiting for its panel
       const balances = await ctx.ledger.balances(agentOwner(caller));
       return c.json({ ...balancesToWire(caller, balances), locked: amount.toString() }, 200);
     },

@@ -37,6 +37,10 @@ export const paramsSchema = z
     revisionWindow: z.number().int().openapi({
       description: 'milliseconds: the least time a Worker gets to deliver again after a change request',
     }),
+    panelFeePerSeat: amount.openapi({
+      description:
+        'what bringing in a Backup Agent panel costs per seat (not returned): paid to the seated BAs who vote',
+    }),
   })
   .openapi('ProtocolParams');
 

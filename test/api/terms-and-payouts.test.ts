@@ -41,6 +41,7 @@ test('GET /params answers the parameters in force, in wire form, with their vers
     minWorkerStake: '100000',
     maxRevisions: 2,
     revisionWindow: 48 * HOUR,
+    panelFeePerSeat: '200000',
   });
   const requirements = await call(h().app, undefined, 'GET', '/eligibility/requirements');
   assert.deepEqual(requirements.json, { eligibilityStake: '100000000', baBond: '10000000', baPanelSize: 3 });

@@ -21,7 +21,9 @@ import {
   BA_BOND,
   DISPUTE_BOND,
   ELIGIBILITY_STAKE,
+  FEE_SHARE,
   FUNDS,
+  PANEL_FEE,
   PRICE,
   REWARD,
   WORKER_STAKE,
@@ -102,7 +104,13 @@ describe('a privacy-preserving dispute decided by a Backup Agent panel, end to e
       // Only the three staked agents are eligible, so all of them are drawn.
       assert.deepEqual([...disputed.backupAgents].sort(), bas.map((b) => b.address).sort());
     }
-    assert.deepEqual(await balancesOf(client), [FUNDS - PRICE - DISPUTE_BOND, PRICE + DISPUTE_BOND, 0n, 0n]);
+    // The dispute holds its bond and the panel fee (3 seats × 0.2 USDC) together.
+    assert.deepEqual(await balancesOf(client), [
+      FUNDS - PRICE - DISPUTE_BOND - PANEL_FEE,
+      PRICE + DISPUTE_BOND + PANEL_FEE,
+      0n,
+      0n,
+    ]);
     assert.deepEqual(await balancesOf(worker), [FUNDS - WORKER_STAKE, WORKER_STAKE, 0n, 0n]);
 
     const [ba0, ba1, ba2] = bas as [Agent, Agent, Agent];
@@ -139,15 +147,15 @@ describe('a privacy-preserving dispute decided by a Backup Agent panel, end to e
     }
 
     // Balances as [USDC available, USDC held, OCT available, OCT held].
-    assert.deepEqual(await balancesOf(client), [FUNDS - PAYMENT, 0n, 0n, 0n]); // 8_333_334
+    assert.deepEqual(await balancesOf(client), [FUNDS - PAYMENT - PANEL_FEE, 0n, 0n, 0n]); // 7_733_334
     assert.deepEqual(await balancesOf(worker), [FUNDS + PAYMENT, 0n, 0n, 0n]); // 11_666_666
-    // BA 0 and 1: bond returned, 3 × rewardPerCriterion; the eligibility stake stays locked.
-    const agreeing = [BA_FUNDS - ELIGIBILITY_STAKE, ELIGIBILITY_STAKE, 3n * REWARD, 0n]; // 20_000_000, 100_000_000, 3_000_000
+    // BA 0 and 1: bond returned, a share of the panel fee, 3 × rewardPerCriterion; the stake stays locked.
+    const agreeing = [BA_FUNDS - ELIGIBILITY_STAKE + FEE_SHARE, ELIGIBILITY_STAKE, 3n * REWARD, 0n];
     assert.deepEqual(await balancesOf(ba0), agreeing);
     assert.deepEqual(await balancesOf(ba1), agreeing);
-    // BA 2: the criterion-1 slice slashed from its seat, 2 × rewardPerCriterion.
+    // BA 2: the criterion-1 slice slashed from its seat, its share of the fee (it voted), 2 × rewardPerCriterion.
     assert.deepEqual(await balancesOf(ba2), [
-      BA_FUNDS - ELIGIBILITY_STAKE,
+      BA_FUNDS - ELIGIBILITY_STAKE + FEE_SHARE,
       ELIGIBILITY_STAKE - SLICE,
       2n * REWARD,
       0n,
@@ -179,8 +187,8 @@ describe('a privacy-preserving dispute decided by a Backup Agent panel, end to e
     // With every seat settled, each Backup Agent unlocks all its stake (and leaves the registry, so a
     // suite that shares this deployment draws its panels from its own agents).
     for (const ba of bas) await ba.unlockEligibility();
-    assert.deepEqual(await balancesOf(ba0), [BA_FUNDS, 0n, 3n * REWARD, 0n]);
-    assert.deepEqual(await balancesOf(ba1), [BA_FUNDS, 0n, 3n * REWARD, 0n]);
-    assert.deepEqual(await balancesOf(ba2), [BA_FUNDS - SLICE, 0n, 2n * REWARD, 0n]);
+    assert.deepEqual(await balancesOf(ba0), [BA_FUNDS + FEE_SHARE, 0n, 3n * REWARD, 0n]);
+    assert.deepEqual(await balancesOf(ba1), [BA_FUNDS + FEE_SHARE, 0n, 3n * REWARD, 0n]);
+    assert.deepEqual(await balancesOf(ba2), [BA_FUNDS - SLICE + FEE_SHARE, 0n, 2n * REWARD, 0n]);
   });
 });

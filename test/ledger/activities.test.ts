@@ -57,8 +57,9 @@ describe('ledger activities (MockActivityEnvironment, SQLite file)', () => {
 
   test('lock escrow, stake and bond: ids from contract and step, a retry locks nothing more', async () => {
     const escrow = { contractId: 'c1', client: CLIENT, amount: '500000000' };
-    assert.deepEqual(await run(acts.lockEscrow, escrow), { holdId: 'c1:escrow', replayed: false });
-    assert.deepEqual(await run(acts.lockEscrow, escrow), { holdId: 'c1:escrow', replayed: true });
+    const held = { holdId: 'c1:escrow', feeHoldId: null };
+    assert.deepEqual(await run(acts.lockEscrow, escrow), { ...held, replayed: false });
+    assert.deepEqual(await run(acts.lockEscrow, escrow), { ...held, replayed: true });
     assert.deepEqual(await usdc(CLIENT), { available: 500_000_000n, held: 500_000_000n });
 
     const stake = await run(acts.lockStake, {
@@ -85,6 +86,43 @@ describe('ledger activities (MockActivityEnvironment, SQLite file)', () => {
         [`c1:dispute-bond:${CLIENT}`, 'dispute-bond', 25_000_000n],
       ],
     );
+  });
+
+  test('a bond and its panel fee are held together or not at all; a retry holds nothing more', async () => {
+    const dispute = {
+      contractId: 'c2',
+      kind: 'dispute-bond' as const,
+      party: CLIENT,
+      amount: '25000000',
+      panelFee: { round: 'panel' as const, amount: '600000' },
+    };
+    assert.deepEqual(await run(acts.lockBond, dispute), {
+      holdId: `c2:dispute-bond:${CLIENT}`,
+      feeHoldId: 'c2:panel-fee:panel',
+      replayed: false,
+    });
+    assert.equal((await run(acts.lockBond, dispute)).replayed, true);
+    assert.deepEqual(await usdc(CLIENT), { available: 1_000_000_000n - 25_600_000n, held: 25_600_000n });
+    // The fee alone (a bond that rounds to zero), and a payer that cannot fund both: nothing held.
+    const feeOnly = await run(acts.lockAppealBond, {
+      contractId: 'c3',
+      party: WORKER,
+      amount: '0',
+      panelFee: { round: 'appeal', amount: '1000000' },
+    });
+    assert.equal(feeOnly.feeHoldId, 'c3:panel-fee:appeal');
+    assert.equal(await ledger.getHold(`c3:appeal-bond:${WORKER}`), undefined);
+    await assert.rejects(
+      run(acts.lockEscrow, {
+        contractId: 'c4',
+        client: OTHER,
+        amount: '999900000',
+        panelFee: { round: 'panel', amount: '600000' },
+      }),
+      (e: Error & { type?: string }) => e.type === 'InsufficientFunds',
+    );
+    assert.deepEqual(await ledger.holdsByContract('c4'), []);
+    await ledger.audit();
   });
 
   test('insufficient funds is a non-retryable InsufficientFunds failure and locks nothing', async () => {

@@ -86,6 +86,29 @@ describeEachStore('panel seats', (store) => {
     await ledger.audit();
   });
 
+  test('concurrent seatings of one agent never conflict: exactly as many seats as its stake covers, none failed', async () => {
+    const { ledger } = await store.fresh();
+    for (const who of [A, B, C]) await eligible(ledger, who, 10n * BOND); // ten seats each
+    const results = await Promise.allSettled(
+      Array.from({ length: 16 }, (_, i) => seatPanel(ledger, `burst${i}`, [A, B, C], BOND)),
+    );
+    assert.deepEqual(
+      results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason)),
+      [],
+      'no seating failed',
+    );
+    const seated = results.filter((r) => r.status === 'fulfilled' && r.value.seated).length;
+    assert.equal(seated, 10);
+    for (const who of [A, B, C])
+      assert.deepEqual(await stakeOf(ledger, who), {
+        free: 0n,
+        seated: 10n * BOND,
+        available: 0n,
+        held: 10n * BOND,
+      });
+    await ledger.audit();
+  });
+
   test('a seat racing an unlock: the stake is taken once, by one or the other', async () => {
     const { ledger } = await store.fresh();
     const acts = createLedgerActivities({ ledger });

@@ -41,6 +41,7 @@ describe('protocol parameters', () => {
       minWorkerStake: 100_000n,
       maxRevisions: 2,
       revisionWindow: 48 * HOUR,
+      panelFeePerSeat: 200_000n,
     });
   });
 

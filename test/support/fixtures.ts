@@ -25,6 +25,12 @@ export const ELIGIBILITY_STAKE = 100_000_000n;
 export const BA_FUNDS = 200_000_000n;
 /** baBond. */
 export const BA_BOND = 10_000_000n;
+/** panelFeePerSeat: one seat's share of a panel fee. */
+export const FEE_SHARE = 200_000n;
+/** panelFeePerSeat × baPanelSize: the fee of a first panel (standard mode at creation, or with a dispute). */
+export const PANEL_FEE = 3n * FEE_SHARE;
+/** panelFeePerSeat × appealPanelSize: the fee of an appeal panel. */
+export const APPEAL_FEE = 5n * FEE_SHARE;
 /** rewardPerCriterion: OCT minor units per vote that matches a decisive majority. */
 export const REWARD = 1_000_000n;
 

@@ -33,8 +33,11 @@ import {
   CLIENT,
   DAY,
   DISPUTE_BOND,
+  APPEAL_FEE,
   ELIGIBILITY_STAKE,
+  FEE_SHARE,
   FUNDS,
+  PANEL_FEE,
   HOUR,
   MINUTE,
   PRICE,
@@ -49,7 +52,8 @@ import { b, type Balance } from '../support/balances';
 
 const withHarness = useWorkflowSuite();
 
-const untouchedBA = b(BA_FUNDS - ELIGIBILITY_STAKE, ELIGIBILITY_STAKE);
+/** A Backup Agent that voted: its seat back, its share of the panel fee paid. */
+const paidBA = b(BA_FUNDS - ELIGIBILITY_STAKE + FEE_SHARE, ELIGIBILITY_STAKE);
 
 async function assertSettled(
   h: Harness,
@@ -74,12 +78,12 @@ function assertPanelFullyMet(h: Harness, run: PathRun): Promise<void> {
     run,
     'settled-fully-met',
     {
-      [CLIENT]: b(FUNDS - PRICE),
+      [CLIENT]: b(FUNDS - PRICE - PANEL_FEE),
       [WORKER]: b(WORKER_FUNDS + PRICE),
       treasury: b(0n),
-      [BA1]: untouchedBA,
-      [BA2]: untouchedBA,
-      [BA3]: untouchedBA,
+      [BA1]: paidBA,
+      [BA2]: paidBA,
+      [BA3]: paidBA,
     },
     { [BA1]: 2n * REWARD, [BA2]: 2n * REWARD, [BA3]: 2n * REWARD },
   );
@@ -90,7 +94,10 @@ async function assertOneBatch(h: Harness, contractId: string): Promise<void> {
   const ops = new Set((await h.ledger.postingsByContract(contractId)).map((p) => p.opId));
   const rest = [...ops].filter((id) => !id.startsWith(`${contractId}:settlement:`));
   for (const id of rest)
-    assert.match(id, /:(escrow|stake:0x[0-9a-f]{40}|dispute-bond:0x[0-9a-f]{40}|ba-bond:0x[0-9a-f]{40})$/);
+    assert.match(
+      id,
+      /:(escrow|stake:0x[0-9a-f]{40}|dispute-bond:0x[0-9a-f]{40}|ba-bond:0x[0-9a-f]{40}|panel-fee:panel)$/,
+    );
 }
 
 describe('disputes and panels (time-skipping server, real ledger on SQLite)', () => {
@@ -102,12 +109,12 @@ describe('disputes and panels (time-skipping server, real ledger on SQLite)', ()
         run,
         'settled-fully-met',
         {
-          [CLIENT]: b(FUNDS - PRICE - DISPUTE_BOND),
+          [CLIENT]: b(FUNDS - PRICE - DISPUTE_BOND - PANEL_FEE),
           [WORKER]: b(WORKER_FUNDS + PRICE),
           treasury: b(DISPUTE_BOND),
-          [BA1]: untouchedBA,
-          [BA2]: untouchedBA,
-          [BA3]: untouchedBA,
+          [BA1]: paidBA,
+          [BA2]: paidBA,
+          [BA3]: paidBA,
         },
         { [BA1]: 2n * REWARD, [BA2]: 2n * REWARD, [BA3]: 2n * REWARD, [CLIENT]: 0n, [WORKER]: 0n },
       );
@@ -169,13 +176,14 @@ describe('disputes and panels (time-skipping server, real ledger on SQLite)', ()
         run,
         'settled-partially-met',
         {
-          [CLIENT]: b(FUNDS - payment),
+          [CLIENT]: b(FUNDS - payment - PANEL_FEE),
           [WORKER]: b(WORKER_FUNDS + payment),
           // BA3: unclear vs met → half its 5 USDC slice; met vs not met → the whole slice.
           treasury: b(7_500_000n),
-          [BA1]: untouchedBA,
-          [BA2]: untouchedBA,
-          [BA3]: b(BA_FUNDS - ELIGIBILITY_STAKE, ELIGIBILITY_STAKE - 7_500_000n),
+          [BA1]: paidBA,
+          [BA2]: paidBA,
+          // It voted: it is paid its share of the fee all the same.
+          [BA3]: b(BA_FUNDS - ELIGIBILITY_STAKE + FEE_SHARE, ELIGIBILITY_STAKE - 7_500_000n),
         },
         { [BA1]: 2n * REWARD, [BA2]: 2n * REWARD, [BA3]: 0n },
       );
@@ -204,12 +212,12 @@ describe('disputes and panels (time-skipping server, real ledger on SQLite)', ()
         run,
         'settled-none-met',
         {
-          [CLIENT]: b(FUNDS + toClient),
+          [CLIENT]: b(FUNDS + toClient - PANEL_FEE),
           [WORKER]: b(WORKER_FUNDS - WORKER_STAKE),
           treasury: b(WORKER_STAKE - toClient + 2_500_000n),
-          [BA1]: untouchedBA,
-          [BA2]: untouchedBA,
-          [BA3]: b(BA_FUNDS - ELIGIBILITY_STAKE, ELIGIBILITY_STAKE - 2_500_000n),
+          [BA1]: paidBA,
+          [BA2]: paidBA,
+          [BA3]: b(BA_FUNDS - ELIGIBILITY_STAKE + FEE_SHARE, ELIGIBILITY_STAKE - 2_500_000n),
         },
         { [BA1]: 2n * REWARD, [BA2]: 2n * REWARD, [BA3]: REWARD },
       );
@@ -233,11 +241,12 @@ describe('disputes and panels (time-skipping server, real ledger on SQLite)', ()
         run,
         'settled-fully-met',
         {
-          [CLIENT]: b(FUNDS - PRICE),
+          [CLIENT]: b(FUNDS - PRICE - PANEL_FEE),
           [WORKER]: b(WORKER_FUNDS + PRICE),
-          treasury: b(5_000_000n),
-          [BA1]: untouchedBA,
-          [BA2]: untouchedBA,
+          // Its slice, and its share of the panel fee: it took a seat and did not serve.
+          treasury: b(5_000_000n + FEE_SHARE),
+          [BA1]: paidBA,
+          [BA2]: paidBA,
           // c1 decided `met` without it: one 5 USDC slice from its seat; c2 unclear: nothing.
           [BA3]: b(BA_FUNDS - ELIGIBILITY_STAKE, ELIGIBILITY_STAKE - 5_000_000n),
         },
@@ -348,7 +357,7 @@ describe('disputes and panels (time-skipping server, real ledger on SQLite)', ()
       assert.equal(pending.panelPending, true);
       assert.equal((await handle.describe()).typedSearchAttributes.get(panelPendingKey), true);
       await h.assertBalances({
-        [CLIENT]: b(FUNDS - PRICE, PRICE),
+        [CLIENT]: b(FUNDS - PRICE - PANEL_FEE, PRICE + PANEL_FEE),
         [WORKER]: b(WORKER_FUNDS - WORKER_STAKE, WORKER_STAKE),
       });
       await h.sleep(HOUR);
@@ -362,7 +371,7 @@ describe('disputes and panels (time-skipping server, real ledger on SQLite)', ()
       // Still held after any time: nothing pays by default.
       await h.sleep(30 * DAY);
       await h.assertBalances({
-        [CLIENT]: b(FUNDS - PRICE, PRICE),
+        [CLIENT]: b(FUNDS - PRICE - PANEL_FEE, PRICE + PANEL_FEE),
         [WORKER]: b(WORKER_FUNDS - WORKER_STAKE, WORKER_STAKE),
       });
       const result = await handle.executeUpdate(arbiterVerdictsUpdate, {
@@ -371,6 +380,7 @@ describe('disputes and panels (time-skipping server, real ledger on SQLite)', ()
       assert.equal(result.status, 'settled-none-met');
       await handle.result();
       const toClient = (WORKER_STAKE * 8000n) / 10000n;
+      // The panel fee back to the Client: no panel decided.
       await h.assertBalances({
         [CLIENT]: b(FUNDS + toClient),
         [WORKER]: b(WORKER_FUNDS - WORKER_STAKE),
@@ -426,11 +436,11 @@ describe('disputes and panels (time-skipping server, real ledger on SQLite)', ()
       }
       // Both slices of every seat slashed: 6 × 10 USDC, all from BA3's seat holds.
       await h.assertBalances({
-        [CLIENT]: b(2n * FUNDS - 6n * PRICE),
+        [CLIENT]: b(2n * FUNDS - 6n * PRICE - 6n * PANEL_FEE),
         [WORKER]: b(2n * WORKER_FUNDS + 6n * PRICE),
-        treasury: b(60_000_000n),
-        [BA1]: untouchedBA,
-        [BA2]: untouchedBA,
+        treasury: b(60_000_000n + 6n * FEE_SHARE),
+        [BA1]: b(BA_FUNDS - ELIGIBILITY_STAKE + 6n * FEE_SHARE, ELIGIBILITY_STAKE),
+        [BA2]: b(BA_FUNDS - ELIGIBILITY_STAKE + 6n * FEE_SHARE, ELIGIBILITY_STAKE),
         [BA3]: b(BA_FUNDS - ELIGIBILITY_STAKE, ELIGIBILITY_STAKE - 60_000_000n),
       });
       assert.deepEqual(
@@ -462,14 +472,18 @@ describe('disputes and panels (time-skipping server, real ledger on SQLite)', ()
         'settled-fully-met',
         {
           // Fully met: escrow to the Worker, the Dispute Bond to the Treasury; the Appeal Bond back.
-          [CLIENT]: b(FUNDS - PRICE - DISPUTE_BOND),
+          // Each panel's fee paid to its voters: the Client's 0.6, the Worker's 1 USDC (funded for it).
+          [CLIENT]: b(FUNDS - PRICE - DISPUTE_BOND - PANEL_FEE),
           [WORKER]: b(WORKER_FUNDS + PRICE),
           // Each first-panel seat lost both 5 USDC slices: 3 × 10 USDC.
           treasury: b(DISPUTE_BOND + 3n * BA_BOND),
           ...Object.fromEntries(
-            first.panel.map((a) => [a, b(BA_FUNDS - ELIGIBILITY_STAKE, ELIGIBILITY_STAKE - BA_BOND)]),
+            first.panel.map((a) => [
+              a,
+              b(BA_FUNDS - ELIGIBILITY_STAKE + FEE_SHARE, ELIGIBILITY_STAKE - BA_BOND),
+            ]),
           ),
-          ...Object.fromEntries(appeal.panel.map((a) => [a, untouchedBA])),
+          ...Object.fromEntries(appeal.panel.map((a) => [a, paidBA])),
         },
         {
           ...Object.fromEntries(first.panel.map((a) => [a, 0n])),
@@ -512,6 +526,12 @@ describe('disputes and panels (time-skipping server, real ledger on SQLite)', ()
       await send(handle, acceptUpdate, { caller: WORKER });
       const first = (await send(handle, deliverUpdate, delivery(WORKER))).backupAgents;
       for (const ba of first) await send(handle, voteUpdate, { caller: ba, votes: ['met', 'not met'] });
+      await h.ledger.deposit({
+        id: 'extra:appeal-fee',
+        asset: 'USDC',
+        to: agentOwner(WORKER),
+        amount: APPEAL_FEE,
+      });
       await assertRefused(send(handle, appealUpdate, { caller: STRANGER }), 'Forbidden', 'not_a_party');
       await send(handle, appealUpdate, { caller: CLIENT, waive: true });
       await assertRefused(
@@ -528,7 +548,7 @@ describe('disputes and panels (time-skipping server, real ledger on SQLite)', ()
       assert.equal(((await handle.result()) as { status: string }).status, 'settled-partially-met');
       const appealBond = PRICE / 10n;
       await h.assertBalances({
-        [CLIENT]: b(FUNDS - PRICE / 2n),
+        [CLIENT]: b(FUNDS - PRICE / 2n - PANEL_FEE),
         [WORKER]: b(WORKER_FUNDS + PRICE / 2n - appealBond),
         treasury: b(appealBond),
       });
@@ -557,7 +577,10 @@ describe('disputes and panels (time-skipping server, real ledger on SQLite)', ()
       await send(handle, appealUpdate, { caller: CLIENT, waive: true });
       assert.equal(((await handle.result()) as { status: string }).status, 'settled-fully-met');
       assert.ok(before < deadline, 'settled before the window ended');
-      await h.assertBalances({ [CLIENT]: b(FUNDS - PRICE), [WORKER]: b(WORKER_FUNDS + PRICE) });
+      await h.assertBalances({
+        [CLIENT]: b(FUNDS - PRICE - PANEL_FEE),
+        [WORKER]: b(WORKER_FUNDS + PRICE),
+      });
       await h.assertNothingPending(input.contractId);
 
       // Another contract: nobody appeals; after the window it settles and an appeal changes nothing.

@@ -30,7 +30,9 @@ import { DEFAULT_PARAMS, type ProtocolParams } from '../../workflows/rules/param
 import type { DeliveryEvidence } from '../../workflows/rules/scoring/evidence';
 import { dailyMoltbookCheck, dailyMoltbookEvidence } from '../scoring/fixtures';
 import { assertRefused, delivery, type Harness } from './harness';
+import { agentOwner } from '../../activities/ledger';
 import {
+  APPEAL_FEE,
   BA1,
   BA2,
   BA3,
@@ -307,6 +309,13 @@ export const PATHS = {
       FailureType.Forbidden,
       'not_a_party',
     );
+    // The appellant brings the appeal panel's fee with its Appeal Bond.
+    await h.ledger.deposit({
+      id: 'extra:appeal-fee',
+      asset: 'USDC',
+      to: agentOwner(WORKER),
+      amount: APPEAL_FEE,
+    });
     const appealed = await send(handle, appealUpdate, { caller: WORKER });
     assert.equal(appealed.status, 'disputed');
     assert.equal(appealed.appealedBy, 'worker');

@@ -13,6 +13,20 @@ export interface LockResult {
   replayed: boolean;
 }
 
+/**
+ * A panel fee held in the same batch as the hold it comes with (the escrow, a Dispute or Appeal Bond):
+ * hold `<contractId>:panel-fee:<round>`, so a payer that cannot fund both has neither held.
+ */
+export interface PanelFeeInput {
+  round: 'panel' | 'appeal';
+  amount: WireAmount;
+}
+
+export interface LockWithFeeResult extends LockResult {
+  /** The panel fee's hold, when one was asked for. */
+  feeHoldId: string | null;
+}
+
 export type SettlementPosting =
   /** Post a hold in parts (`to`: an 0x address or `treasury`; a part to the hold's owner is a release). */
   | { type: 'resolve'; holdId: string; parts: Array<{ to: string; amount: WireAmount }> }
@@ -61,28 +75,29 @@ export interface EligibleAgentWire {
 export interface LedgerActivities {
   /** Holds the Client's Escrowed Funds: hold `<contractId>:escrow`. */
   lockEscrow(
-    input: { contractId: string; client: string; amount: WireAmount } & Mandated,
-  ): Promise<LockResult>;
+    input: { contractId: string; client: string; amount: WireAmount; panelFee?: PanelFeeInput } & Mandated,
+  ): Promise<LockWithFeeResult>;
   /** Holds a Worker Stake: hold `<contractId>:stake:<worker>`, one per caller in an open tender. */
   lockStake(
     input: { contractId: string; worker: string; amount: WireAmount } & Mandated,
   ): Promise<LockResult>;
-  /** Holds a Dispute Bond or a BA bond: hold `<contractId>:<kind>:<party>`. */
+  /** Holds a Dispute Bond or a BA bond: hold `<contractId>:<kind>:<party>` (a bond of "0" holds only the fee). */
   lockBond(
     input: {
       contractId: string;
       kind: 'dispute-bond' | 'ba-bond';
       party: string;
       amount: WireAmount;
+      panelFee?: PanelFeeInput;
     } & Mandated,
-  ): Promise<LockResult>;
+  ): Promise<LockWithFeeResult>;
   /**
    * Holds an Appeal Bond: hold `<contractId>:appeal-bond:<party>`, of the ledger's kind
    * `dispute-bond` (a bond a party posts to contest an outcome).
    */
   lockAppealBond(
-    input: { contractId: string; party: string; amount: WireAmount } & Mandated,
-  ): Promise<LockResult>;
+    input: { contractId: string; party: string; amount: WireAmount; panelFee?: PanelFeeInput } & Mandated,
+  ): Promise<LockWithFeeResult>;
   /** Adds to an agent's BA Eligibility Stake: hold `eligibility:<address>:lock:<key>` (key: the request's idempotency key). */
   lockEligibility(input: { address: string; amount: WireAmount; key: string }): Promise<LockResult>;
   /** Releases `amount` of the agent's free eligibility stake (all of it when omitted). */

@@ -10,15 +10,17 @@ import {
 } from '../rules/event-constructors';
 import type { HoldSplit, HoldParty } from '../rules/holds';
 import { toWire } from '../rules/money';
+import { panelFeeShares } from '../rules/panel-fee';
+import type { ResolutionSource } from '../rules/events';
 import { cancellationFor, settlementFor } from '../rules/settlement';
 import { cancelledStatus } from '../rules/status';
 import type { Address } from '../rules/address';
 import type { BackupAgentOutcome, Tally } from '../rules/tally';
 import type { Verdict } from '../rules/verdicts';
 import { local, settleLast } from './activity-proxies';
-import { recordBallots, tallyOf } from './panel';
+import { recordBallots, tallyOf, wakeNextSeatable } from './panel';
 import { panelPostings } from './panel-postings';
-import type { Contract, Decision } from './state';
+import type { Ballot, Contract, Decision, HeldFee } from './state';
 
 function partyOf(c: Contract, role: HoldParty): string {
   if (role === 'treasury') return 'treasury';
@@ -38,12 +40,49 @@ export function postingsFor(c: Contract, splits: readonly HoldSplit[]): Settleme
     }));
 }
 
+/** A fee that no panel earned goes back to its payer whole. */
+function feeReturned(fee: HeldFee): SettlementPosting {
+  return { type: 'resolve', holdId: fee.holdId, parts: [{ to: fee.payer, amount: toWire(fee.amount) }] };
+}
+
+/** A tallied panel's fee: an even share to each member who voted, the rest to the Treasury (rules/panel-fee). */
+function feePaid(fee: HeldFee, members: readonly Address[], ballots: readonly Ballot[]): SettlementPosting {
+  const shares = panelFeeShares(fee.amount, members, new Set(ballots.map((b) => b.voter)));
+  return {
+    type: 'resolve',
+    holdId: fee.holdId,
+    parts: shares.map((p) => ({ to: p.to, amount: toWire(p.amount) })),
+  };
+}
+
+/**
+ * The panel fees at the resolution: after a tally, each round's fee to the panel that decided it (the
+ * first panel's to the first panel, the appeal's to the appeal panel); when the trusted arbiter or a
+ * review decided, every fee back to its payer (no Backup Agent is paid).
+ */
+function feePostings(c: Contract, source: ResolutionSource): SettlementPosting[] {
+  const { panel: first, appeal } = c.panelFees;
+  const tallied = source === 'panel-tally' && c.panel !== null;
+  const postings: SettlementPosting[] = [];
+  if (first !== null) {
+    const decided = c.firstPanel ?? (tallied ? { members: c.panel!.members, ballots: c.ballots } : null);
+    postings.push(decided === null ? feeReturned(first) : feePaid(first, decided.members, decided.ballots));
+  }
+  if (appeal !== null) {
+    postings.push(
+      tallied && c.firstPanel !== null ? feePaid(appeal, c.panel!.members, c.ballots) : feeReturned(appeal),
+    );
+  }
+  return postings;
+}
+
 async function applyCancellation(c: Contract, decision: Extract<Decision, { kind: 'cancel' }>) {
   const cancellation = cancellationFor(decision.reason, c.holds(), c.params);
+  const fees = [c.panelFees.panel, c.panelFees.appeal].flatMap((f) => (f === null ? [] : [feeReturned(f)]));
   await settleLast({
     contractId: c.contractId,
     step: 'cancellation',
-    postings: postingsFor(c, cancellation.holds),
+    postings: [...postingsFor(c, cancellation.holds), ...fees],
   });
   c.transition(cancelledStatus(decision.reason));
   c.record(
@@ -94,18 +133,25 @@ async function applyResolution(c: Contract, decision: Extract<Decision, { kind: 
   );
   const settlement = settlementFor(c.holds(), decision.criteriaMet, c.params);
   const seats = t !== null ? t.agents : unscoredSeats(c, c.firstPanel?.members ?? []);
+  const voidRoundsOf = (a: Address): number =>
+    c.firstPanel?.members.includes(a) === true ? c.firstPanel.voidRounds : (c.panel?.voidRounds ?? 0);
   await settleLast({
     contractId: c.contractId,
     step: 'settlement',
     postings: [
       ...postingsFor(c, settlement.holds),
       ...appealBondPostings(c, decision.criteriaMet),
-      ...panelPostings(c.contractId, seats),
+      ...feePostings(c, decision.source),
+      ...panelPostings(c.contractId, seats, voidRoundsOf),
     ],
   });
   if (c.seatedAgents.length > 0) {
     await local.panels.closePanel({ contractId: c.contractId, rows: [...(c.voteRows ?? [])] });
+    await wakeNextSeatable(c); // its seats are free again
   }
+  // Decided while it waited for a panel (the trusted arbiter): it waits no more.
+  if (c.recruitment !== null && c.panel === null)
+    await local.panels.leaveWaitlist({ contractId: c.contractId });
   c.settled(settlement.payment, settlement.status);
   c.record(
     contractSettledEvent(c.eventContext('system'), {

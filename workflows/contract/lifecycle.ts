@@ -9,13 +9,14 @@ import { clientReviewVerdicts } from '../rules/agent-verdicts';
 import { contractCreatedEvent } from '../rules/event-constructors';
 import { drawCommitment, roundSecret } from '../rules/draw';
 import { toWire } from '../rules/money';
+import { panelFee } from '../rules/panel-fee';
 import { local } from './activity-proxies';
 import { closeBiddingAtDeadline } from './auction-match';
 import { applyDecision } from './closing';
 import { newDrawSecret } from './draw-secret';
 import { releaseByOperator, underWatch } from './needs-operator';
 import { withdrawStartAttributes } from './observability';
-import { decideTally, drawPanelFor, settleUnappealed } from './panel';
+import { decideTally, drawPanelFor, settleUnappealed, votingRoundVoid, voidRound } from './panel';
 import { DeadlineTimer } from './deadline-timer';
 import { mandateOf } from './delegation';
 import { writeReadModel } from './read-model';
@@ -25,13 +26,17 @@ import type { Contract } from './state';
 /** Locks the Escrowed Funds (`<contractId>:escrow`). False when the ledger refuses: nothing is held. */
 export async function lockEscrow(c: Contract): Promise<boolean> {
   const amount = c.terms.amount;
+  // A standard-mode contract always brings in a panel: its Client pays the panel fee with the escrow.
+  const fee = c.terms.verificationMode === 'standard' ? panelFee(c.params.baPanelSize, c.params) : 0n;
   let holdId: string;
+  let feeHoldId: string | null;
   try {
-    ({ holdId } = await local.ledger.lockEscrow({
+    ({ holdId, feeHoldId } = await local.ledger.lockEscrow({
       contractId: c.contractId,
       client: c.terms.client,
       amount: toWire(amount),
       ...mandateOf(c.creation),
+      ...(fee > 0n ? { panelFee: { round: 'panel' as const, amount: toWire(fee) } } : {}),
     }));
   } catch (error) {
     const refused = mandateRefusal(error);
@@ -61,6 +66,7 @@ export async function lockEscrow(c: Contract): Promise<boolean> {
   // message sees the contract without its secret.
   const drawSecret = await newDrawSecret();
   c.escrowHeld({ amount, holdId }, drawSecret);
+  if (feeHoldId !== null) c.feeHeld('panel', { amount: fee, holdId: feeHoldId, payer: c.terms.client });
   c.record(
     contractCreatedEvent(c.eventContext(c.terms.client, c.creation), {
       contractCode: c.terms.code,
@@ -107,6 +113,8 @@ async function onDeadline(c: Contract, kind: NextDeadline['kind']): Promise<void
       }
       return;
     case 'voting':
+      // Silence decides nothing: a round without a majority of votes is void and drawn again.
+      if (votingRoundVoid(c)) return underWatch(c, 'void-round', () => voidRound(c));
       decideTally(c);
       return;
     case 'appeal':

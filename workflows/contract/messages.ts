@@ -7,6 +7,7 @@ import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
 import { ApplicationFailure, condition, setHandler, TemporalFailure } from '@temporalio/workflow';
 import {
   appealSignal,
+  seatsFreedSignal,
   appealUpdate,
   type AppealInput,
   acceptSignal,
@@ -60,6 +61,7 @@ import { deadlinesAfterRevision, revisionCriteria } from '../rules/revisions';
 import type { ContractMessage } from '../rules/message-names';
 import { disputeBondFor, workerStakeFor } from '../rules/holds';
 import { toWire } from '../rules/money';
+import { panelFee } from '../rules/panel-fee';
 import type { CancellationReason } from '../rules/status';
 import { decideTally, everyoneVoted, settleUnappealed } from './panel';
 import { appealBond } from '../rules/appeal';
@@ -88,7 +90,7 @@ import {
   validateQuote,
 } from './bidding';
 import { holdBidBond } from './bid-bond';
-import type { Contract } from './state';
+import type { Contract, HeldFunds } from './state';
 import { lockWorkerStake } from './worker-stake';
 import { delegationOf, mandateOf } from './delegation';
 import {
@@ -140,7 +142,7 @@ const accept: MessageSpec<{ caller: string }> = {
       try {
         recheck(c, input, validateAccept);
         const amount = c.stakeAmount();
-        const holdId = await lockOrRefuse('Worker Stake', amount, () =>
+        const { holdId } = await lockOrRefuse('Worker Stake', amount, () =>
           lockWorkerStake(c, worker, amount, delegationOf(input)),
         );
         c.matched(worker, { amount, holdId });
@@ -293,13 +295,13 @@ const requestChanges: MessageSpec<RequestChangesInput> = {
 };
 
 /** Locks a hold for the caller, or refuses with InsufficientFunds (402), nothing locked. */
-async function lockOrRefuse(
+async function lockOrRefuse<T extends { holdId: string }>(
   what: string,
   amount: bigint,
-  lock: () => Promise<{ holdId: string }>,
-): Promise<string> {
+  lock: () => Promise<T>,
+): Promise<T> {
   try {
-    return (await lock()).holdId;
+    return await lock();
   } catch (error) {
     const refused = mandateRefusal(error);
     if (refused !== null) return reject(refused);
@@ -316,19 +318,27 @@ async function lockOrRefuse(
 }
 
 /**
- * A party's bond for a message only one caller can pass (the Client's dispute, the one appeal), so it
- * cannot race (activity-proxies.ts): `locking` is set while it locks (the deadline it stops waits), and
- * no bond is locked when `amount` is zero.
+ * A party's bond and the panel fee it brings, for a message only one caller can pass (the Client's
+ * dispute, the one appeal), so it cannot race (activity-proxies.ts): both held in one batch or neither
+ * (402), `locking` set while they lock (the deadline it stops waits); nothing is held for a zero amount.
  */
 async function lockPartyBond(
   what: string,
   amount: bigint,
+  fee: bigint,
   locking: (on: boolean) => void,
-  lock: (wire: string) => Promise<{ holdId: string }>,
-): Promise<string | null> {
+  lock: (wire: string, feeWire: string | null) => Promise<{ holdId: string; feeHoldId: string | null }>,
+): Promise<{ bond: HeldFunds | null; fee: HeldFunds | null }> {
   locking(true);
   try {
-    return amount > 0n ? await lockOrRefuse(what, amount, () => lock(toWire(amount))) : null;
+    if (amount === 0n && fee === 0n) return { bond: null, fee: null };
+    const held = await lockOrRefuse(`${what} and panel fee`, amount + fee, () =>
+      lock(toWire(amount), fee > 0n ? toWire(fee) : null),
+    );
+    return {
+      bond: amount > 0n ? { amount, holdId: held.holdId } : null,
+      fee: held.feeHoldId !== null ? { amount: fee, holdId: held.feeHoldId } : null,
+    };
   } finally {
     locking(false);
   }
@@ -350,19 +360,22 @@ const dispute: MessageSpec<DisputeInput> = {
     recheck(c, input, validateDispute);
     const client = callerOf(input)!;
     const amount = disputeBondFor(c.escrowedFunds, c.params);
-    const holdId = await lockPartyBond(
+    const held = await lockPartyBond(
       'Dispute Bond',
       amount,
+      panelFee(c.params.baPanelSize, c.params),
       (on) => c.disputeBondLocking(on),
-      (wire) =>
+      (wire, feeWire) =>
         messageLock(true).lockBond({
           contractId: c.contractId,
           kind: 'dispute-bond',
           party: client,
           amount: wire,
           ...mandateOf(delegationOf(input)),
+          ...(feeWire === null ? {} : { panelFee: { round: 'panel' as const, amount: feeWire } }),
         }),
     );
+    if (held.fee !== null) c.feeHeld('panel', { ...held.fee, payer: client });
     const claims = input.claims === undefined ? undefined : [...input.claims];
     c.record(
       agentVerifiedEvent(c.eventContext(client, delegationOf(input)), {
@@ -373,7 +386,7 @@ const dispute: MessageSpec<DisputeInput> = {
       }),
     );
     c.record(contractDisputedEvent(c.eventContext(client, delegationOf(input)), { disputeBond: amount }));
-    c.disputed(holdId === null ? null : { amount, holdId }, claims ?? null);
+    c.disputed(held.bond, claims ?? null);
     await condition(() => panelSettled(c));
   },
 };
@@ -413,20 +426,23 @@ const appeal: MessageSpec<AppealInput> = {
       return;
     }
     const amount = appealBond(c.escrowedFunds, c.params);
-    const holdId = await lockPartyBond(
+    const held = await lockPartyBond(
       'Appeal Bond',
       amount,
+      panelFee(c.params.appealPanelSize, c.params),
       (on) => c.appealLocking(on),
-      (wire) =>
+      (wire, feeWire) =>
         messageLock(true).lockAppealBond({
           contractId: c.contractId,
           party: caller,
           amount: wire,
           ...mandateOf(delegationOf(input)),
+          ...(feeWire === null ? {} : { panelFee: { round: 'appeal' as const, amount: feeWire } }),
         }),
     );
+    if (held.fee !== null) c.feeHeld('appeal', { ...held.fee, payer: caller });
     c.record(contractAppealEvent(c.eventContext(caller, delegationOf(input)), { party, appealBond: amount }));
-    c.appealed(party, holdId === null ? null : { amount, holdId });
+    c.appealed(party, held.bond);
     await condition(() => panelSettled(c));
   },
 };
@@ -569,6 +585,7 @@ export function registerHandlers(c: Contract): void {
   register(c, appeal);
   register(c, quote);
   register(c, award);
+  setHandler(seatsFreedSignal, () => c.seatsMayBeFree());
   setHandler(contractQuery, () => c.view());
   setHandler(votesQuery, () => votesResult(c));
   setHandler(eventsQuery, () => [...c.events]);

@@ -6,10 +6,11 @@
 import type { SettlementPosting } from '../activity-interfaces';
 import { toWire } from '../rules/money';
 import { seatHoldId } from '../rules/seats';
+import type { Address } from '../rules/address';
 import type { BackupAgentOutcome } from '../rules/tally';
 
 /** One seat's bond: slashed part to the Treasury, the rest released and held again as eligibility. */
-function seatPostings(contractId: string, a: BackupAgentOutcome): SettlementPosting[] {
+function seatPostings(holdId: string, a: BackupAgentOutcome): SettlementPosting[] {
   const parts = [
     { to: 'treasury', amount: a.bondSlashed },
     { to: a.backupAgent, amount: a.bondReturned },
@@ -17,7 +18,7 @@ function seatPostings(contractId: string, a: BackupAgentOutcome): SettlementPost
   const postings: SettlementPosting[] = [
     {
       type: 'resolve',
-      holdId: seatHoldId(contractId, a.backupAgent),
+      holdId,
       parts: parts.map((p) => ({ to: p.to, amount: toWire(p.amount) })),
     },
   ];
@@ -32,12 +33,18 @@ function seatPostings(contractId: string, a: BackupAgentOutcome): SettlementPost
   return postings;
 }
 
-/** Every seat of the scored panels resolved, then every reward minted. */
+/**
+ * Every seat of the scored panels resolved, then every reward minted. `voidRoundsOf` names the void
+ * rounds before each agent's panel, which number its seat's hold (rules/seats seatHoldId).
+ */
 export function panelPostings(
   contractId: string,
   agents: readonly BackupAgentOutcome[],
+  voidRoundsOf: (agent: Address) => number = () => 0,
 ): SettlementPosting[] {
-  const postings = agents.flatMap((a) => seatPostings(contractId, a));
+  const postings = agents.flatMap((a) =>
+    seatPostings(seatHoldId(contractId, a.backupAgent, voidRoundsOf(a.backupAgent)), a),
+  );
   for (const a of agents) {
     if (a.tokensMinted > 0n)
       postings.push({ type: 'mint', to: a.backupAgent, amount: toWire(a.tokensMinted) });

@@ -94,6 +94,13 @@ export interface Panel {
   members: Address[];
   drawnAt: number;
   votingEndsAt: number;
+  /** Void rounds before this panel was drawn: numbers its seats' holds (rules/seats seatHoldId). */
+  voidRounds: number;
+}
+
+/** A panel fee held (rules/panel-fee) and who paid it: returned to it when no panel decides. */
+export interface HeldFee extends HeldFunds {
+  payer: Address;
 }
 
 /** A BA's accepted combined call: its verdicts, staking its seat's hold. Sealed until the tally. */
@@ -184,7 +191,15 @@ class ContractState {
   /** After a panel's tally: the appeal window and who appealed or waived (rules/appeal), and the first outcome. */
   appeal: (AppealState & { firstOutcome: Verdict[] }) | null = null;
   /** The first panel and its ballots once an appeal is drawn (`panel` and `ballots` then hold the appeal's). */
-  firstPanel: { members: Address[]; ballots: Ballot[] } | null = null;
+  firstPanel: { members: Address[]; ballots: Ballot[]; voidRounds: number } | null = null;
+  /** The panel fee of each round once held: the first panel's (its redraws share it) and the appeal's. */
+  panelFees: { panel: HeldFee | null; appeal: HeldFee | null } = { panel: null, appeal: null };
+  /** When the panel now due was asked for (the standard delivery, the dispute, the appeal): the recruitment window runs from it. */
+  panelAskedAt: number | null = null;
+  /** Backup Agents silent in a void round: never drawn again for this contract. */
+  silent: Address[] = [];
+  /** Void rounds so far (silence decides nothing): numbers the seats of every later panel. */
+  voidRounds = 0;
   /** The Appeal Bond, once a party appealed (no hold when it rounds to zero). */
   appealBond: (HeldFunds & { party: AppealParty }) | null = null;
   /** True while an appeal is locking its bond: the appeal deadline waits for it. */
@@ -352,12 +367,20 @@ class ContractState {
     this.publish();
   }
 
+  /** A panel fee is held with the escrow or a party's bond. */
+  feeHeld(round: 'panel' | 'appeal', fee: HeldFee): void {
+    this.panelFees = { ...this.panelFees, [round]: fee };
+  }
+
   /** The Worker delivered: `under-review`, with a panel to draw when `panelDue`. */
   delivered(delivery: Delivery, panelDue: boolean): void {
     this.delivery = delivery;
     // A redelivery after a change request is scored afresh (auto-verifier.ts).
     this.autoVerification = null;
-    if (panelDue) this.panelDue = true;
+    if (panelDue) {
+      this.panelDue = true;
+      this.panelAskedAt = delivery.deliveredAt;
+    }
     this.transition('under-review');
   }
 
@@ -376,6 +399,7 @@ class ContractState {
     if (bond !== null) this.disputeBond = bond;
     this.disputeClaims = claims;
     this.panelDue = true;
+    this.panelAskedAt = Date.now();
     this.transition('disputed');
   }
 
@@ -390,6 +414,29 @@ class ContractState {
     this.recruitment = recruitment;
     this.wake();
     this.publish();
+  }
+
+  /**
+   * The panel's round was void (fewer than a majority voted): its seats are posted, its silent members
+   * never drawn again, a new panel due (or the arbiter, once the recruitment window is over); the fee
+   * stays held for the next panel. Wakes and publishes.
+   */
+  roundVoided(silent: readonly Address[], recruitment: Recruitment): void {
+    this.silent.push(...silent);
+    this.voidRounds++;
+    this.panel = null;
+    this.ballots = [];
+    this.recruitment = recruitment;
+    this.panelDue = true;
+    this.wake();
+    this.publish();
+  }
+
+  /** Seats may have been freed: a contract waiting for its panel draws again now; wakes the loop. */
+  seatsMayBeFree(): void {
+    if (!this.panelPending) return;
+    this.recruitment = { ...this.recruitment!, retryAt: Date.now() };
+    this.wake();
   }
 
   /** The panel is drawn and seated; wakes and publishes. */
@@ -425,11 +472,16 @@ class ContractState {
     if (this.appeal === null || this.panel === null) throw new RangeError('no tally to appeal');
     this.appeal = { ...this.appeal, appealedBy: party };
     if (bond !== null) this.appealBond = { ...bond, party };
-    this.firstPanel = { members: this.panel.members, ballots: this.ballots };
+    this.firstPanel = {
+      members: this.panel.members,
+      ballots: this.ballots,
+      voidRounds: this.panel.voidRounds,
+    };
     this.panel = null;
     this.ballots = [];
     this.recruitment = null;
     this.panelDue = true;
+    this.panelAskedAt = Date.now();
     this.transition('disputed');
   }
 

@@ -23,6 +23,7 @@ import type {
   MatchedVia,
   MessageRejectedEvent,
   NeedsOperatorEvent,
+  PanelVoidedEvent,
   OperatorAction,
   OperatorResolvedEvent,
   PanelDrawnEvent,
@@ -274,6 +275,13 @@ export function panelDrawnEvent(
     panel: [...draw.panel],
     votingDeadline: isoAt(votingDeadline),
   };
+}
+
+export function panelVoidedEvent(
+  ctx: EventContext,
+  v: { panel: readonly Address[]; silent: readonly Address[] },
+): PanelVoidedEvent {
+  return { ...base('contract.panel-voided', ctx), panel: [...v.panel], silent: [...v.silent] };
 }
 
 export function contractResolvedEvent(

@@ -71,6 +71,7 @@ export const contractEventJsonSchema = {
     { $ref: '#/$defs/contractAppealed' },
     { $ref: '#/$defs/contractAppealWaived' },
     { $ref: '#/$defs/panelDrawn' },
+    { $ref: '#/$defs/panelVoided' },
     { $ref: '#/$defs/contractResolved' },
     { $ref: '#/$defs/contractSettled' },
     { $ref: '#/$defs/contractCancelled' },
@@ -154,6 +155,10 @@ export const contractEventJsonSchema = {
     ),
     contractAppealWaived: eventDef('contract.appeal-waived', { party: { enum: ['client', 'worker'] } }, [
       'party',
+    ]),
+    panelVoided: eventDef('contract.panel-voided', { panel: addresses, silent: addresses }, [
+      'panel',
+      'silent',
     ]),
     panelDrawn: eventDef(
       'contract.panel-drawn',

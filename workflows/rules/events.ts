@@ -120,6 +120,16 @@ export interface PanelDrawnEvent extends EventBase<'contract.panel-drawn'> {
   votingDeadline: string;
 }
 
+/**
+ * Silence decides nothing: fewer than a majority of the panel voted by the end of its window, so the
+ * round is void. The silent members lost their seats' slices and are never drawn again for the
+ * contract; a new panel is drawn (or, past the recruitment window, the trusted arbiter decides).
+ */
+export interface PanelVoidedEvent extends EventBase<'contract.panel-voided'> {
+  panel: Address[];
+  silent: Address[];
+}
+
 export type ResolutionSource = 'client-approval' | 'review-timeout' | 'panel-tally' | 'trusted-arbiter';
 
 /** The agent.verified event shape: terminate decision: one `{ key, met }` per acceptance criterion. */
@@ -183,6 +193,7 @@ export type ContractEvent =
   | ContractDisputedEvent
   | ContractAppealEvent
   | PanelDrawnEvent
+  | PanelVoidedEvent
   | ContractResolvedEvent
   | ContractSettledEvent
   | ContractCancelledEvent

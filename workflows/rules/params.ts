@@ -33,6 +33,8 @@ export interface ProtocolParams {
   maxRevisions: number;
   /** Milliseconds: the least time a Worker gets to deliver again after a change request. */
   revisionWindow: number;
+  /** What bringing in a panel costs per seat, paid to the seated BAs who vote (rules/panel-fee). */
+  panelFeePerSeat: bigint;
 }
 
 /** The same set with amounts as decimal strings: the form that travels in workflow payloads. */
@@ -62,6 +64,7 @@ export const DEFAULT_PARAMS: Readonly<ProtocolParams> = Object.freeze({
   minWorkerStake: 100_000n,
   maxRevisions: 2,
   revisionWindow: 48 * HOUR_MS,
+  panelFeePerSeat: 200_000n,
 });
 
 /** A Client may ask for changes at most this many times under any deployment's parameters. */
@@ -103,6 +106,7 @@ const paramFields = {
     .min(0, 'must be ≥ 0')
     .max(MAX_REVISIONS_CAP, `must be ≤ ${MAX_REVISIONS_CAP}`),
   revisionWindow: windowField,
+  panelFeePerSeat: amountSchema,
 };
 
 /**
@@ -148,6 +152,7 @@ export function paramsToWire(params: ProtocolParams): ProtocolParamsWire {
     baBond: toWire(params.baBond),
     rewardPerCriterion: toWire(params.rewardPerCriterion),
     minWorkerStake: toWire(params.minWorkerStake),
+    panelFeePerSeat: toWire(params.panelFeePerSeat),
   };
 }
 

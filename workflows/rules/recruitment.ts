@@ -24,17 +24,34 @@ export function recruitmentEnd(since: number, params: Pick<ProtocolParams, 'baRe
   return since + params.baRecruitmentWindow;
 }
 
-/** The wait after a draw that could not seat a full panel (`previous` null for the first). */
+/**
+ * The wait after a draw that could not seat a full panel (`previous` null for the first). The window
+ * runs from `askedAt` — the dispute, the standard delivery or the appeal — when it is known.
+ */
 export function afterUnseatedDraw(
   previous: Recruitment | null,
   now: number,
   params: Pick<ProtocolParams, 'baRecruitmentWindow'>,
+  askedAt: number | null = null,
 ): Recruitment {
-  const since = previous?.since ?? now;
+  const since = previous?.since ?? askedAt ?? now;
   const attempts = (previous?.attempts ?? 0) + 1;
   const delay = Math.min(FIRST_RETRY_MS * 2 ** Math.min(attempts - 1, 30), MAX_RETRY_MS);
   const end = recruitmentEnd(since, params);
   return { since, attempts, retryAt: Math.min(now + delay, end), arbiter: now >= end };
+}
+
+/**
+ * After a void round (silence decides nothing): a new panel is drawn at once, within the window that
+ * runs from `askedAt` (the dispute, the standard delivery, the appeal); past it, the arbiter decides.
+ */
+export function afterVoidRound(
+  askedAt: number,
+  now: number,
+  params: Pick<ProtocolParams, 'baRecruitmentWindow'>,
+): Recruitment {
+  const end = recruitmentEnd(askedAt, params);
+  return { since: askedAt, attempts: 0, retryAt: Math.min(now, end), arbiter: now >= end };
 }
 
 /** A trusted arbiter's verdicts: one `met` or `not met` per criterion (it decides; it is never unclear). */

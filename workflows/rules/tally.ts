@@ -167,3 +167,34 @@ export function criteriaMetFromReview(_decision: ReviewDecision, criteriaCount: 
   }
   return Array.from({ length: criteriaCount }, () => 'met' as const);
 }
+
+/**
+ * Silence decides nothing: a round in which fewer than a majority of the seated BAs voted (1 of 3,
+ * 2 of 5, none at all) is void, not a verdict.
+ */
+export function roundVoid(seats: number, voters: number): boolean {
+  return voters * 2 <= seats;
+}
+
+/**
+ * A void round's seats: a silent BA loses every slice of its seat's hold to the Treasury (it took a
+ * seat and did not serve; the remainder under the slices is never at risk), a voter's bond comes back
+ * whole; nobody is rewarded.
+ */
+export function voidRoundOutcomes(input: TallyInput): BackupAgentOutcome[] {
+  checkInput(input);
+  const { panel, votes, criteriaCount, params } = input;
+  const lost = bondSlice(params.baBond, criteriaCount) * BigInt(criteriaCount);
+  return panel.map((backupAgent) => {
+    const voted = votes[backupAgent] !== undefined;
+    const slashed = voted ? 0n : lost;
+    return {
+      backupAgent,
+      voted,
+      bondPosted: params.baBond,
+      bondReturned: params.baBond - slashed,
+      bondSlashed: slashed,
+      tokensMinted: 0n,
+    };
+  });
+}
