@@ -11,15 +11,16 @@ import {
   balances,
   create,
   DELIVERY,
-  deposit,
-  newKey,
+  funded,
+  fundedKey,
+  patient,
   report,
   runSession,
   send,
+  sleep,
   target,
   terms,
   USDC,
-  type Answer,
   type Key,
 } from './session-kit';
 
@@ -32,32 +33,6 @@ const PRICE = (25n * USDC) / 10n;
 const WORKER_STAKE = PRICE / 10n;
 const DISPUTE_BOND = (PRICE * 500n) / 10_000n;
 const APPEAL_BOND = PRICE / 10n;
-
-/** Every key the session funded and what it was given: the session's money budget. */
-const funded = new Map<string, { key: Key; deposited: bigint }>();
-async function fund(key: Key, amount: bigint): Promise<void> {
-  const res = await deposit(key, amount);
-  if (res.status !== 201 && res.status !== 200) throw new Error(`deposit: ${res.status}`);
-  const entry = funded.get(key.address) ?? { key, deposited: 0n };
-  entry.deposited += amount;
-  funded.set(key.address, entry);
-}
-const fundedKey = async (amount: bigint): Promise<Key> => {
-  const key = newKey();
-  await fund(key, amount);
-  return key;
-};
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** A signed request that waits out the per-host rate limit instead of counting a 429 as an answer. */
-async function patient(who: Key | undefined, method: string, path: string, body?: unknown): Promise<Answer> {
-  for (;;) {
-    const res = await send(who, method, path, body);
-    if (res.status !== 429) return res;
-    await sleep(500);
-  }
-}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type View = any;

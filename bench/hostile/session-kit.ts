@@ -92,6 +92,39 @@ export const deposit = (to: Key, amount: bigint) =>
     },
   );
 
+/** Every key the session funded and what it was given: the session's money budget. */
+export const funded = new Map<string, { key: Key; deposited: bigint }>();
+export async function fund(key: Key, amount: bigint): Promise<void> {
+  const res = await deposit(key, amount);
+  if (res.status !== 201 && res.status !== 200) throw new Error(`deposit: ${res.status}`);
+  const entry = funded.get(key.address) ?? { key, deposited: 0n };
+  entry.deposited += amount;
+  funded.set(key.address, entry);
+}
+export const fundedKey = async (amount: bigint): Promise<Key> => {
+  const key = newKey();
+  await fund(key, amount);
+  return key;
+};
+/** The session's budget so far: everything deposited to its keys. */
+export const budget = (): bigint => [...funded.values()].reduce((a, f) => a + f.deposited, 0n);
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A signed request that waits out the per-host rate limit instead of counting a 429 as an answer. */
+export async function patient(
+  who: Key | undefined,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Answer> {
+  for (;;) {
+    const res = await send(who, method, path, body);
+    if (res.status !== 429) return res;
+    await sleep(500);
+  }
+}
+
 export async function balances(who: Key): Promise<{ available: bigint; held: bigint }> {
   const res = await send(who, 'GET', `/agents/${who.address}/balances`);
   return { available: BigInt(res.json.balances.USDC.available), held: BigInt(res.json.balances.USDC.held) };
@@ -151,43 +184,80 @@ export async function runSession(
 ): Promise<void> {
   const args = process.argv.slice(2);
   const urlArg = args.indexOf('--url');
-  let tree: ServiceTree | undefined;
-  let dir: string | undefined;
+  let service: Service | undefined;
   if (urlArg >= 0) {
     target.base = args[urlArg + 1]!;
     target.operatorToken = args[args.indexOf('--operator-token') + 1]!;
   } else {
-    dir = mkdtempSync(join(tmpdir(), 'oc-hostile-'));
-    const [port, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort()];
-    target.base = `http://127.0.0.1:${port}`;
-    target.operatorToken = 'hostile-session-operator-token';
-    tree = startServiceTree({
-      cwd: root,
-      env: {
-        ...Object.fromEntries(Object.entries(process.env).filter(([n]) => !n.startsWith('TEMPORAL_'))),
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        OPENCONTRACT_DATA_DIR: dir,
-        OPENCONTRACT_TEMPORAL_PORT: String(temporalPort),
-        OPENCONTRACT_TEMPORAL_UI_PORT: String(uiPort),
-        OPERATOR_TOKEN: target.operatorToken,
-        VAULT_MASTER_KEY: '4d'.repeat(32),
-        TEMPORAL_CLI_PATH: serverPaths.cli,
-        LOG_LEVEL: 'WARN',
-        ...env,
-      },
-    });
-    await tree.healthy(target.base);
+    service = await startService(env);
+    target.base = service.base;
+    target.operatorToken = service.operatorToken;
   }
   const started = Date.now();
   try {
     summarize(started, await attacks());
   } finally {
-    await tree?.signalAll('SIGTERM');
+    await service?.stop(process.env.OPENCONTRACT_SESSION_LOG);
+  }
+}
+
+export interface Service {
+  base: string;
+  operatorToken: string;
+  /** Stops the tree and removes its directory; its output is written to `logFile` when given. */
+  stop(logFile?: string): Promise<void>;
+}
+
+/** A fresh `npm start` tree in a temporary directory, with `env` added to its environment. */
+export async function startService(env: Record<string, string>): Promise<Service> {
+  const dir = mkdtempSync(join(tmpdir(), 'oc-hostile-'));
+  const [port, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort()];
+  const base = `http://127.0.0.1:${port}`;
+  const operatorToken = 'hostile-session-operator-token';
+  const tree: ServiceTree = startServiceTree({
+    cwd: root,
+    env: {
+      ...Object.fromEntries(Object.entries(process.env).filter(([n]) => !n.startsWith('TEMPORAL_'))),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      OPENCONTRACT_DATA_DIR: dir,
+      OPENCONTRACT_TEMPORAL_PORT: String(temporalPort),
+      OPENCONTRACT_TEMPORAL_UI_PORT: String(uiPort),
+      OPERATOR_TOKEN: operatorToken,
+      VAULT_MASTER_KEY: '4d'.repeat(32),
+      TEMPORAL_CLI_PATH: serverPaths.cli,
+      LOG_LEVEL: 'WARN',
+      ...env,
+    },
+  });
+  const stop = async (logFile?: string) => {
+    await tree.signalAll('SIGTERM');
     // The service's own log, for what a 5xx or a slow answer left there.
-    if (tree && process.env.OPENCONTRACT_SESSION_LOG)
-      writeFileSync(process.env.OPENCONTRACT_SESSION_LOG, tree.output());
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    if (logFile) writeFileSync(logFile, tree.output());
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await tree.healthy(base);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { base, operatorToken, stop };
+}
+
+/**
+ * Runs `phase` against a second fresh tree started with `env` (a setting the session's own service
+ * does not have), then puts the session's target back. Not available with `--url`.
+ */
+export async function withService<T>(env: Record<string, string>, phase: () => Promise<T>): Promise<T> {
+  const previous = { ...target };
+  const service = await startService(env);
+  Object.assign(target, { base: service.base, operatorToken: service.operatorToken });
+  try {
+    return await phase();
+  } finally {
+    Object.assign(target, previous);
+    await service.stop();
   }
 }
 
