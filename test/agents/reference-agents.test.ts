@@ -13,7 +13,15 @@ import { createInterface } from 'node:readline';
 import { after, describe, test } from 'node:test';
 import { addressFromPrivateKey, randomPrivateKey } from '../../api/sdk';
 import { agent, balancesOf, fixedTerms, fund, sharedAccounts, sharedAccountsChange } from '../e2e/support';
-import { DISPUTE_BOND, ELIGIBILITY_STAKE, FUNDS, PRICE, REWARD } from '../support/fixtures';
+import {
+  DISPUTE_BOND,
+  ELIGIBILITY_STAKE,
+  FEE_SHARE,
+  FUNDS,
+  PANEL_FEE,
+  PRICE,
+  REWARD,
+} from '../support/fixtures';
 import { useServiceHarness } from '../support/service';
 import { until } from './support';
 
@@ -161,12 +169,18 @@ describe('reference agents in separate processes', () => {
     }
 
     // Exact balances, [USDC available, USDC held, OCT available, OCT held]: the unfounded dispute's bond
-    // goes to the Treasury; each Backup Agent keeps its stake locked and earns one reward.
-    assert.deepEqual(await balancesOf(agent(h(), keys.client)), [FUNDS - PRICE - DISPUTE_BOND, 0n, 0n, 0n]);
+    // goes to the Treasury; the disputer's panel fee is paid to the Backup Agents, who voted; each keeps
+    // its stake locked and earns one reward.
+    assert.deepEqual(await balancesOf(agent(h(), keys.client)), [
+      FUNDS - PRICE - DISPUTE_BOND - PANEL_FEE,
+      0n,
+      0n,
+      0n,
+    ]);
     assert.deepEqual(await balancesOf(agent(h(), keys.worker)), [FUNDS + PRICE, 0n, 0n, 0n]);
     for (const key of keys.bas) {
       assert.deepEqual(await balancesOf(agent(h(), key)), [
-        BA_FUNDS - ELIGIBILITY_STAKE,
+        BA_FUNDS - ELIGIBILITY_STAKE + FEE_SHARE,
         ELIGIBILITY_STAKE,
         REWARD,
         0n,

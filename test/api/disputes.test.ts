@@ -13,8 +13,10 @@ import {
   DELIVERY_REF,
   DISPUTE_BOND,
   ELIGIBILITY_STAKE,
+  FEE_SHARE,
   FUNDS,
   newAgent,
+  PANEL_FEE,
   PRICE,
   type TestAgent,
 } from '../support/fixtures';
@@ -138,22 +140,23 @@ describe('POST /contracts/:id/disputes and /votes, GET votes', () => {
       const b = await h().balances(who);
       return [b.USDC.available, b.USDC.held, b.OCT.available];
     };
-    assert.deepEqual(await usdc(client.address), [FUNDS - payment, 0n, 0n]); // dispute bond returned
+    // The dispute bond is returned; the panel fee, not returned, is paid evenly to the three BAs, who all voted.
+    assert.deepEqual(await usdc(client.address), [FUNDS - payment - PANEL_FEE, 0n, 0n]);
     assert.deepEqual(await usdc(worker.address), [FUNDS + payment, 0n, 0n]);
     // It unlocked its free stake while seated: only the seat's bond came back into its stake.
     assert.deepEqual(await usdc(bas[0]!.address), [
-      BA_FUNDS - DEFAULT_PARAMS.baBond,
+      BA_FUNDS - DEFAULT_PARAMS.baBond + FEE_SHARE,
       DEFAULT_PARAMS.baBond,
       2_000_000n,
     ]);
     assert.deepEqual(await usdc(bas[1]!.address), [
-      BA_FUNDS - ELIGIBILITY_STAKE,
+      BA_FUNDS - ELIGIBILITY_STAKE + FEE_SHARE,
       ELIGIBILITY_STAKE,
       2_000_000n,
     ]);
     // BA2 voted `not met` on c1 (majority met): its 5 USDC slice from its seat to the Treasury.
     assert.deepEqual(await usdc(bas[2]!.address), [
-      BA_FUNDS - ELIGIBILITY_STAKE,
+      BA_FUNDS - ELIGIBILITY_STAKE + FEE_SHARE,
       ELIGIBILITY_STAKE - 5_000_000n,
       1_000_000n,
     ]);
