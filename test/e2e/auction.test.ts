@@ -17,7 +17,7 @@ import {
   sharedAccounts,
   sharedAccountsChange,
 } from './support';
-import { BUDGET, ELIGIBILITY_STAKE, FUNDS, REWARD } from '../support/fixtures';
+import { BUDGET, ELIGIBILITY_STAKE, FEE_SHARE, FUNDS, PANEL_FEE, REWARD } from '../support/fixtures';
 import { eventually } from '../support/eventually';
 
 const h = useServiceHarness();
@@ -81,7 +81,8 @@ describe('an AOS auction end to end', () => {
       [matched.worker, matched.price, matched.escrowedFunds],
       [winner.address, WINNING.toString(), WINNING.toString()],
     );
-    assert.deepEqual(await balancesOf(client), [FUNDS - WINNING, WINNING, 0n, 0n]);
+    // A standard-mode contract: the panel fee is held with the escrow from its creation.
+    assert.deepEqual(await balancesOf(client), [FUNDS - WINNING - PANEL_FEE, WINNING + PANEL_FEE, 0n, 0n]);
 
     const delivered = await winner.deliver(id, DELIVERY);
     assert.equal(delivered.status, 'under-review');
@@ -113,7 +114,7 @@ describe('an AOS auction end to end', () => {
     );
     assert.equal(settled.status, 'settled-fully-met');
 
-    assert.deepEqual(await balancesOf(client), [FUNDS - WINNING, 0n, 0n, 0n]);
+    assert.deepEqual(await balancesOf(client), [FUNDS - WINNING - PANEL_FEE, 0n, 0n, 0n]);
     assert.deepEqual(await balancesOf(winner), [
       BIDDER_FUNDS - ELIGIBILITY_STAKE + WINNING,
       ELIGIBILITY_STAKE,
@@ -121,9 +122,10 @@ describe('an AOS auction end to end', () => {
       0n,
     ]);
     for (const loser of losers) {
-      const tokens = panel.includes(loser.address) ? 2n * REWARD : 0n;
+      const seated = panel.includes(loser.address);
+      const tokens = seated ? 2n * REWARD : 0n;
       assert.deepEqual(await balancesOf(loser), [
-        BIDDER_FUNDS - ELIGIBILITY_STAKE,
+        BIDDER_FUNDS - ELIGIBILITY_STAKE + (seated ? FEE_SHARE : 0n),
         ELIGIBILITY_STAKE,
         tokens,
         0n,

@@ -8,7 +8,16 @@ import { describe, test } from 'node:test';
 import { AgentApiError } from '../../api/sdk';
 import { useServiceHarness } from '../support/service';
 import { agent, balancesOf, DELIVERY, eventually, fixedTerms, fund } from './support';
-import { DISPUTE_BOND, ELIGIBILITY_STAKE, FUNDS, PRICE, REWARD, WORKER_STAKE } from '../support/fixtures';
+import {
+  DISPUTE_BOND,
+  ELIGIBILITY_STAKE,
+  FEE_SHARE,
+  FUNDS,
+  PANEL_FEE,
+  PRICE,
+  REWARD,
+  WORKER_STAKE,
+} from '../support/fixtures';
 
 const h = useServiceHarness();
 const ACCEPTS = 8;
@@ -77,7 +86,13 @@ describe('locks made by messages that cannot race', () => {
     assertRefusedOnly(disputes);
     assert.ok(disputes.some((r) => r.status === 'fulfilled'));
     assert.equal((await client.getContract(id)).status, 'disputed');
-    assert.deepEqual(await balancesOf(client), [FUNDS - PRICE - DISPUTE_BOND, PRICE + DISPUTE_BOND, 0n, 0n]);
+    // One dispute: one bond and one panel fee held.
+    assert.deepEqual(await balancesOf(client), [
+      FUNDS - PRICE - DISPUTE_BOND - PANEL_FEE,
+      PRICE + DISPUTE_BOND + PANEL_FEE,
+      0n,
+      0n,
+    ]);
 
     // Each BA votes twice at once as well: its second vote is refused, its bond held once.
     const votes = bas.flatMap((ba) => [ba.vote(id, ['met', 'met']), ba.vote(id, ['met', 'met'])]);
@@ -100,15 +115,16 @@ describe('locks made by messages that cannot race', () => {
     const holds = await h().ledger().holdsByContract(id);
     const bonds = holds.filter((x) => x.kind === 'ba-bond').map((x) => x.owner);
     assert.deepEqual(bonds.sort(), bas.map((ba) => `agent:${ba.address}`).sort());
-    assert.equal(holds.filter((x) => x.kind === 'dispute-bond').length, 1);
+    assert.equal(holds.filter((x) => x.id.includes(':dispute-bond:')).length, 1);
+    assert.equal(holds.filter((x) => x.id.endsWith(':panel-fee:panel')).length, 1);
     assert.ok(holds.every((x) => x.status === 'resolved'));
     // Fully met: the Worker is paid the price, the unfounded Dispute Bond goes to the treasury; each
     // BA's bond comes back with a reward per criterion, its eligibility stake stays locked.
-    assert.deepEqual(await balancesOf(client), [FUNDS - PRICE - DISPUTE_BOND, 0n, 0n, 0n]);
+    assert.deepEqual(await balancesOf(client), [FUNDS - PRICE - DISPUTE_BOND - PANEL_FEE, 0n, 0n, 0n]);
     assert.deepEqual(await balancesOf(worker), [FUNDS + PRICE, 0n, 0n, 0n]);
     for (const ba of bas) {
       assert.deepEqual(await balancesOf(ba), [
-        BA_FUNDS - ELIGIBILITY_STAKE,
+        BA_FUNDS - ELIGIBILITY_STAKE + FEE_SHARE,
         ELIGIBILITY_STAKE,
         2n * REWARD,
         0n,

@@ -36,7 +36,8 @@ import { isTerminal, type ContractStatus } from '../../workflows/rules/status';
 import { VERDICTS } from '../../workflows/rules/verdicts';
 import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
 import { useWorkflowSuite, type Harness } from '../workflows/harness';
-import { BA_BOND, BAS, CLIENT, HOUR, OTHER, POOR, STRANGER, WORKER } from '../support/fixtures';
+import { BA_BOND, BAS, CLIENT, HOUR, OTHER, PANEL_FEE, POOR, STRANGER, WORKER } from '../support/fixtures';
+import { arbiterVerdictsUpdate } from '../../workflows/operator-messages';
 
 const RUNS = Number(process.env.HOSTILE_FC_RUNS ?? 25);
 const SEED = process.env.HOSTILE_FC_SEED ? Number(process.env.HOSTILE_FC_SEED) : undefined;
@@ -333,6 +334,7 @@ async function runScenario(h: Harness, k: ScenarioValue): Promise<void> {
   await Promise.all(pending);
   // Past every deadline the terms can hold (review at +4 h, the panel's voting window after it).
   await h.sleep(14 * 24 * HOUR);
+  await arbiterIfAwaited(h, handle);
   const outcome = await handle.result();
   assert.ok(outcome.created, 'the contract was created');
   const status = outcome.status as ContractStatus;
@@ -342,6 +344,17 @@ async function runScenario(h: Harness, k: ScenarioValue): Promise<void> {
   for (const ba of BAS)
     assert.deepEqual(await h.ledger.panels.openPanelsOf(ba), [], `${ba} still seated after ${status}`);
   await h.ledger.audit();
+}
+
+/**
+ * A panel that stayed silent decides nothing (void rounds) and, with nobody left to draw, the operator
+ * decides as trusted arbiter: silence never settles a contract by itself.
+ */
+async function arbiterIfAwaited(h: Harness, handle: WorkflowHandle): Promise<void> {
+  const view = await h.view(handle);
+  if (!view.awaitingArbiter) return;
+  const verdicts = view.acceptanceCriteria.map(() => 'not met' as const);
+  await handle.executeUpdate(arbiterVerdictsUpdate, { args: [{ verdicts }] });
 }
 
 test('any sequence of hostile messages ends terminal with nothing held and the ledger balanced', () =>
@@ -481,18 +494,17 @@ async function runBaitScenario(h: Harness, k: BaitScenario): Promise<void> {
       });
     }
     // A Dispute Bond that rounds to 0 (a winning price under 20 minor units) is no hold: nothing to fail.
-    const bond = (BigInt(matched.price!) * 500n) / 10_000n;
-    for (let i = 0; i < (bond > 0n ? k.clientFailures : 0); i++) {
+    // The Dispute Bond and the panel fee it brings, held together.
+    const bond = (BigInt(matched.price!) * 500n) / 10_000n + PANEL_FEE;
+    for (let i = 0; i < k.clientFailures; i++) {
       assert.equal(await send(handle, honest('dispute', 0)), 'refused', 'short of the bond');
     }
-    if (bond > 0n) {
-      await h.ledger.deposit({
-        id: `bait:${baitRound}:bond`,
-        asset: 'USDC',
-        to: agentOwner(CLIENT),
-        amount: bond,
-      });
-    }
+    await h.ledger.deposit({
+      id: `bait:${baitRound}:bond`,
+      asset: 'USDC',
+      to: agentOwner(CLIENT),
+      amount: bond,
+    });
     assert.notEqual(
       await send(handle, honest('dispute', 0)),
       'refused',
@@ -500,6 +512,7 @@ async function runBaitScenario(h: Harness, k: BaitScenario): Promise<void> {
     );
     assert.equal((await h.view(handle)).status, 'disputed');
     await h.sleep(14 * 24 * HOUR);
+    await arbiterIfAwaited(h, handle);
   }
   const outcome = await handle.result();
   assert.ok(outcome.created && isTerminal(outcome.status as ContractStatus), JSON.stringify(outcome));
