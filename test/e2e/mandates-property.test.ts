@@ -65,9 +65,10 @@ async function attempt(what: string, work: () => Promise<unknown>): Promise<void
   }
 }
 
-// Run first on every seed: tight limits, a race of creations past `total`, then every other action.
+// Run first on every seed: tight limits (a contract's price, its Dispute Bond and panel fee under
+// perContract), a race of creations past `total`, then every other action.
 const FIXED: [Array<{ perContract: bigint; total: bigint; perDay: bigint }>, Action[][]] = [
-  [{ perContract: 2_800_000n, total: 5_200_000n, perDay: 12_000_000n }],
+  [{ perContract: 3_300_000n, total: 5_200_000n, perDay: 12_000_000n }],
   [
     [
       { t: 'create', d: 0 },

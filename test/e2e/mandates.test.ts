@@ -10,7 +10,7 @@ import type { MandateRequest } from '../../api/sdk/types';
 import { useServiceHarness } from '../support/service';
 import { usdc } from '../support/balances';
 import { eventually } from '../support/eventually';
-import { DISPUTE_BOND, FUNDS, PRICE, WORKER_STAKE } from '../support/fixtures';
+import { DISPUTE_BOND, FUNDS, PANEL_FEE, PRICE, WORKER_STAKE } from '../support/fixtures';
 import { agent, DELIVERY, expectApiError, fixedTerms, fund } from './support';
 
 const h = useServiceHarness();
@@ -40,13 +40,16 @@ async function delegateOf(owner: Agent, l: MandateRequest['limits'], expiresInMs
   return { delegate, mandate, key };
 }
 
+/** What a dispute commits: its Dispute Bond and the panel fee it brings, both held from the owner. */
+const DISPUTE_COST = DISPUTE_BOND + PANEL_FEE;
+
 describe('mandates: delegate keys acting for their owners, end to end', () => {
   test('a delegate creates, accepts, approves and disputes within its mandate, on its owner’s balance', async () => {
     const client = agent(h());
     const worker = agent(h());
     await fund(h(), client.address);
     await fund(h(), worker.address);
-    const perContract = PRICE + DISPUTE_BOND;
+    const perContract = PRICE + DISPUTE_COST;
     const { delegate: forClient, mandate } = await delegateOf(
       client,
       limits(perContract, 2n * perContract, 2n * perContract, { roles: ['client'] }),
@@ -93,14 +96,14 @@ describe('mandates: delegate keys acting for their owners, end to end', () => {
     const disputed = await forClient.dispute(second.contractId);
     assert.equal(disputed.status, 'disputed');
     assert.deepEqual(await usdc(h(), client.address), [
-      FUNDS - 2n * PRICE - DISPUTE_BOND,
-      PRICE + DISPUTE_BOND,
+      FUNDS - 2n * PRICE - DISPUTE_COST,
+      PRICE + DISPUTE_COST,
     ]);
     const [standing] = await client.listMandates();
     assert.equal(standing!.id, mandate.id);
-    assert.equal(standing!.committed, (PRICE + DISPUTE_BOND).toString());
-    assert.equal(standing!.committedLastDay, (2n * PRICE + DISPUTE_BOND).toString());
-    assert.equal(standing!.left, (2n * perContract - (2n * PRICE + DISPUTE_BOND)).toString());
+    assert.equal(standing!.committed, (PRICE + DISPUTE_COST).toString());
+    assert.equal(standing!.committedLastDay, (2n * PRICE + DISPUTE_COST).toString());
+    assert.equal(standing!.left, (2n * perContract - (2n * PRICE + DISPUTE_COST)).toString());
     // The delegate reads what it has left; it never grants itself more.
     assert.equal((await forClient.listMandates())[0]!.id, mandate.id);
   });
