@@ -1,6 +1,7 @@
 // A black-box hostile session against the Backup Agent panel rules (docs/v2c.md), through HTTP only:
 // the stake-weighted draw over the whole registry, seats that hold their bond, quorum and the trusted
-// arbiter, appeals and waivers. It starts the real `npm start` tree with short windows, gives every
+// arbiter, appeals and waivers, the panel fee (paid by whoever brings a panel in, split among the
+// seated BAs who voted), seat exhaustion and waiting order, and silent panels that void and redraw. It starts the real `npm start` tree with short windows, gives every
 // key its money by operator deposits (the session's whole budget), runs each attack, prints what it
 // tried and what held, and one JSON summary. Exit code 1 if anything did not hold. It expects a
 // deployment of its own (the empty-registry attack needs nobody eligible), so `--url` is for a fresh
@@ -25,7 +26,8 @@ import {
 } from './session-kit';
 
 const VOTING_WINDOW_MS = 8_000;
-const RECRUITMENT_WINDOW_MS = 6_000;
+// Longer than two voting windows, so a void round can be redrawn once before the arbiter is due.
+const RECRUITMENT_WINDOW_MS = 20_000;
 const APPEAL_WINDOW_MS = 15_000;
 const STAKE = 100n * USDC;
 const BA_BOND = 10n * USDC;
@@ -33,6 +35,10 @@ const PRICE = (25n * USDC) / 10n;
 const WORKER_STAKE = PRICE / 10n;
 const DISPUTE_BOND = (PRICE * 500n) / 10_000n;
 const APPEAL_BOND = PRICE / 10n;
+const FEE = 200_000n;
+const PANEL_FEE = 3n * FEE;
+const APPEAL_FEE = 5n * FEE;
+const MIN_WORKER_STAKE = 100_000n;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type View = any;
@@ -59,7 +65,7 @@ const unlockAll = (ba: Key) => patient(ba, 'POST', '/eligibility/unlock', {});
 
 /** A direct-award contract, accepted and delivered: its panel is drawn (standard) or it is under review. */
 async function delivered(mode: 'standard' | 'privacy-preserving', extraClient = 0n, extraWorker = 0n) {
-  const client = await fundedKey(PRICE + extraClient);
+  const client = await fundedKey(PRICE + (mode === 'standard' ? PANEL_FEE : 0n) + extraClient);
   const worker = await fundedKey(WORKER_STAKE + extraWorker);
   const id = await create(
     client,
@@ -94,7 +100,7 @@ const total = async (k: Key) => {
 
 /** 3: a dispute on a deployment with nobody eligible waits, then the operator decides. */
 async function emptyRegistry() {
-  const { id, client, worker } = await delivered('privacy-preserving', DISPUTE_BOND);
+  const { id, client, worker } = await delivered('privacy-preserving', DISPUTE_BOND + PANEL_FEE);
   const disputed = await patient(client, 'POST', `/contracts/${id}/disputes`, {});
   const waiting = await view(client, id);
   const heldWhileWaiting = (await balances(client)).held;
@@ -109,18 +115,20 @@ async function emptyRegistry() {
     disputed.status === 200 &&
       waiting.status === 'disputed' &&
       waiting.panelPending === true &&
-      heldWhileWaiting === PRICE + DISPUTE_BOND &&
+      heldWhileWaiting === PRICE + DISPUTE_BOND + PANEL_FEE &&
       early.status === 409 &&
       arbiter.status === 'disputed' &&
       decided.status === 200 &&
       final.status === 'settled-partially-met' &&
       final.backupAgents.length === 0 &&
       cb.held === 0n &&
+      cb.available >= DISPUTE_BOND + PANEL_FEE &&
       wb.held === 0n,
-    `dispute → ${disputed.status} ${waiting.status} panelPending=${waiting.panelPending}, client held ${heldWhileWaiting}; ` +
+    `dispute → ${disputed.status} ${waiting.status} panelPending=${waiting.panelPending}, client held ${heldWhileWaiting} (escrow + bond + panel fee); ` +
       `verdicts before the window → ${early.status} ${early.json?.error?.code}; awaitingArbiter → verdicts ${decided.status}; ` +
-      `${final.status}, panel ${final.backupAgents.length}; client ${cb.available}/${cb.held}, worker ${wb.available}/${wb.held}`,
+      `${final.status}, panel ${final.backupAgents.length}; client ${cb.available}/${cb.held} (bond and fee back), worker ${wb.available}/${wb.held}`,
   );
+  return cb.available;
 }
 
 /** 1: puppets at the minimum stake against honest agents at ten times it, over `n` auctions. */
@@ -133,7 +141,7 @@ async function capture(n: number) {
   const byAddress = new Map(everyone.map((k) => [k.address, k]));
   const puppetSet = new Set(puppets.map((p) => p.address));
   const one = async () => {
-    const client = await fundedKey(5n * USDC);
+    const client = await fundedKey(5n * USDC + PANEL_FEE);
     const worker = await fundedKey(USDC);
     const id = await create(
       client,
@@ -221,16 +229,16 @@ async function silentMemberAndUnlockRace() {
       slashed > 0n &&
       slashed <= 6n * BA_BOND &&
       slashed % 6n === 0n &&
-      voterUsdc === STAKE &&
-      racerUsdc === STAKE &&
+      voterUsdc === STAKE + 6n * FEE &&
+      racerUsdc === STAKE + 6n * FEE &&
       voterOct === 12n * USDC &&
       silentOct === 0n &&
       parties.every((b) => b.held === 0n),
     `statuses ${[...new Set(finals.map((f) => f.status))].join(',')}; silent BA lost ${slashed} (${slashed / 6n} a seat, ` +
-      `at most ${BA_BOND}); voter ${voterUsdc} USDC + ${voterOct} OCT, racer ${racerUsdc}, silent ${silentOct} OCT; parties' held all 0: ${parties.every((b) => b.held === 0n)}`,
+      `at most ${BA_BOND}), its 6 fee shares to the Treasury; voter ${voterUsdc} USDC (stake + 6 fee shares) + ${voterOct} OCT, racer ${racerUsdc}, silent ${silentOct} OCT; parties' held all 0: ${parties.every((b) => b.held === 0n)}`,
   );
   await Promise.all(bas.map(unlockAll));
-  return { silentSlashed: slashed.toString(), unlockRaceStatuses: raceCodes };
+  return { silentToTreasury: (slashed + 6n * FEE).toString(), unlockRaceStatuses: raceCodes };
 }
 
 /** The appeal route's refusals change nothing; an appeal that finds no panel goes to the operator; waivers settle. */
@@ -238,8 +246,8 @@ async function appeals() {
   const bas = await Promise.all([0, 1, 2].map(() => fundedKey(STAKE)));
   for (const b of bas) await lockStake(b, STAKE);
   const [a, b, c] = await Promise.all([
-    delivered('standard', APPEAL_BOND),
-    delivered('standard', APPEAL_BOND),
+    delivered('standard', APPEAL_BOND + APPEAL_FEE),
+    delivered('standard', APPEAL_BOND + APPEAL_FEE),
     delivered('standard'),
   ]);
   for (const x of [a, b, c]) {
@@ -277,10 +285,10 @@ async function appeals() {
       first.json?.status === 'disputed' &&
       second.status === 409 &&
       afterOther.status === 409 &&
-      heldAppealing === PRICE + APPEAL_BOND,
+      heldAppealing === PRICE + PANEL_FEE + APPEAL_BOND + APPEAL_FEE,
     `stranger → ${byStranger.status} ${byStranger.json?.error?.code}; worker without funds → ${broke.status}; ` +
       `state unchanged: ${unchanged}; client → ${first.status} ${first.json?.status}; again → ${second.status} ` +
-      `${second.json?.error?.code}; worker waives after → ${afterOther.status} ${afterOther.json?.error?.code}; client held ${heldAppealing} (escrow + Appeal Bond)`,
+      `${second.json?.error?.code}; worker waives after → ${afterOther.status} ${afterOther.json?.error?.code}; client held ${heldAppealing} (escrow + panel fee + Appeal Bond + appeal fee)`,
   );
   const baTotals = await Promise.all(bas.map(balances));
   report(
@@ -290,10 +298,10 @@ async function appeals() {
       decided.status === 200 &&
       finalA.status === 'settled-fully-met' &&
       clientA.held === 0n &&
-      clientA.available === 0n &&
-      baTotals.every((x) => x.held === STAKE),
+      clientA.available === APPEAL_FEE &&
+      baTotals.every((x) => x.held === STAKE && x.available >= FEE),
     `awaitingArbiter after the window, verdicts → ${decided.status}; ${finalA.status}; client ${clientA.available}/` +
-      `${clientA.held} (Appeal Bond to the Treasury: the verdict changed nothing); BAs ${baTotals.map((x) => `${x.available}/${x.held}`).join(', ')}`,
+      `${clientA.held} (Appeal Bond to the Treasury: the verdict changed nothing; the appeal fee back); BAs ${baTotals.map((x) => `${x.available}/${x.held}`).join(', ')}`,
   );
 
   await waive(b.client, b.id);
@@ -321,10 +329,249 @@ async function appeals() {
   await Promise.all(bas.map(unlockAll));
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Event = any;
+const events = async (who: Key, id: string): Promise<Event[]> =>
+  (await patient(who, 'GET', `/contracts/${id}/events`)).json?.events ?? [];
+const firstAt = (log: Event[], type: string): number => {
+  const e = log.find((x) => x.type === type);
+  return e === undefined ? NaN : Date.parse(e.at);
+};
+/** `n` Backup Agents, each funded with and locking the eligibility stake. */
+async function registry(n: number): Promise<Key[]> {
+  const bas = await Promise.all(Array.from({ length: n }, () => fundedKey(STAKE)));
+  for (const b of bas) await lockStake(b, STAKE);
+  return bas;
+}
+const keyOf = (bas: Key[]) => new Map(bas.map((k) => [k.address, k]));
+
+/**
+ * Seat exhaustion: an attacker's two keys open standard-mode direct contracts at a price of one
+ * micro-unit until every seat of a 3-agent registry (3 × 10 seats) is taken. Two honest contracts
+ * delivered afterwards wait; the panels vote, the attacker never waives, so its seats are pinned
+ * through the appeal window. The honest contracts must be seated within seconds of the first seats
+ * freeing, in the order they started waiting, and the attacker must have paid ≥ k × panelFeePerSeat.
+ */
+async function seatExhaustion() {
+  const bas = await registry(3);
+  const byAddress = keyOf(bas);
+  const n = Number((3n * STAKE) / BA_BOND / 3n);
+  const attackerClient = await fundedKey(BigInt(n) * (1n + PANEL_FEE));
+  const attackerWorker = await fundedKey(BigInt(n) * MIN_WORKER_STAKE);
+  const junk: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const id = await create(
+      attackerClient,
+      terms({
+        awardMethod: 'direct',
+        worker: attackerWorker.address,
+        verificationMode: 'standard',
+        amount: '1',
+      }),
+    );
+    await patient(attackerWorker, 'POST', `/contracts/${id}/accept`, {});
+    await patient(attackerWorker, 'POST', `/contracts/${id}/deliveries`, DELIVERY);
+    junk.push(id);
+  }
+  const junkPanels = await Promise.all(junk.map((id) => waitFor(attackerClient, id, 'a panel', seated)));
+  const h1 = await delivered('standard');
+  const h2 = await delivered('standard');
+  const [w1, w2] = [await view(h1.client, h1.id), await view(h2.client, h2.id)];
+  await sleep(2_000);
+  const stillWaiting = (await view(h1.client, h1.id)).panelPending === true;
+  for (const [i, id] of junk.entries())
+    for (const a of junkPanels[i].backupAgents) await vote(byAddress.get(a)!, id);
+  const settledJunk = await Promise.all(
+    junk.map((id) => waitFor(attackerClient, id, 'settled', settled, APPEAL_WINDOW_MS + 60_000)),
+  );
+  const [p1, p2] = [
+    await waitFor(h1.client, h1.id, 'a panel', seated, 30_000),
+    await waitFor(h2.client, h2.id, 'a panel', seated, 30_000),
+  ];
+  const junkLogs = await Promise.all(junk.map((id) => events(attackerClient, id)));
+  const freedAt = Math.min(...junkLogs.map((l) => firstAt(l, 'contract.settled')));
+  const [seated1, seated2] = [
+    firstAt(await events(h1.client, h1.id), 'contract.panel-drawn'),
+    firstAt(await events(h2.client, h2.id), 'contract.panel-drawn'),
+  ];
+  const seatMs = junkLogs.reduce(
+    (s, l) => s + 3 * (firstAt(l, 'contract.settled') - firstAt(l, 'contract.panel-drawn')),
+    0,
+  );
+  for (const [h, p] of [
+    [h1, p1],
+    [h2, p2],
+  ] as const) {
+    for (const a of p.backupAgents) await vote(byAddress.get(a)!, h.id);
+    await waitFor(h.client, h.id, 'resolved', (v) => v.status === 'resolved' || settled(v));
+    await waive(h.client, h.id);
+    await waive(h.worker, h.id);
+  }
+  const honestFinal = await Promise.all([h1, h2].map((h) => waitFor(h.client, h.id, 'settled', settled)));
+  const k = BigInt(3 * n);
+  const spent =
+    funded.get(attackerClient.address)!.deposited +
+    funded.get(attackerWorker.address)!.deposited -
+    (await total(attackerClient)) -
+    (await total(attackerWorker));
+  const seatHours = seatMs / 3_600_000;
+  const perSeatHour = Number(spent) / 1e6 / seatHours;
+  const lag1 = seated1 - freedAt;
+  const baPaid = (await Promise.all(bas.map(total))).map((t) => t - STAKE);
+  report(
+    'seat exhaustion',
+    `an attacker's two keys open ${n} standard direct contracts at price 1 and take all ${k} seats of a 3-agent registry; ` +
+      'two honest contracts are delivered after; the attacker never waives',
+    junkPanels.every((p) => p.backupAgents.length === 3) &&
+      w1.panelPending === true &&
+      w2.panelPending === true &&
+      stillWaiting &&
+      settledJunk.every((v) => v.status === 'settled-fully-met') &&
+      lag1 >= 0 &&
+      lag1 < 5_000 &&
+      seated1 <= seated2 &&
+      honestFinal.every((v) => v.status === 'settled-fully-met') &&
+      spent >= k * FEE &&
+      baPaid.every((x) => x > 0n),
+    `honest contracts waited panelPending (${w1.panelPending}, ${w2.panelPending}); first junk settled → honest #1 seated ` +
+      `${lag1} ms later, #2 ${seated2 - freedAt} ms (in waiting order: ${seated1 <= seated2}); attacker spent ${spent} ` +
+      `for ${k} seats (≥ k × ${FEE} = ${k * FEE}: ${spent >= k * FEE}) pinned ${seatHours.toFixed(4)} seat-hours → ` +
+      `${perSeatHour.toFixed(1)} USDC per seat-hour (a day per seat costs ≥ ${FEE} per panel it pins); BAs earned ${baPaid.join(',')}`,
+  );
+  await Promise.all(bas.map(unlockAll));
+  return {
+    seatsPinned: Number(k),
+    attackerSpent: spent.toString(),
+    seatHoursPinned: Number(seatHours.toFixed(4)),
+    usdcPerSeatHour: Number(perSeatHour.toFixed(1)),
+    honestSeatedAfterFreeMs: [lag1, seated2 - freedAt],
+  };
+}
+
+/** The panels and silent members of a contract's void rounds, from its event log. */
+async function voids(who: Key, id: string) {
+  const log = await events(who, id);
+  const voided = log.filter((e) => e.type === 'contract.panel-voided');
+  const drawn = log.filter((e) => e.type === 'contract.panel-drawn');
+  return { log, voided, drawn, silent: new Set<string>(voided.flatMap((e) => e.silent as string[])) };
+}
+
+/**
+ * A silent panel on a disputed contract: a registry of 6, the first panel never votes, nor the one
+ * drawn after it; the escrow is never paid, the Dispute Bond never slashed, each void round redraws
+ * without the silent, and once nobody is left and the window passes the operator decides.
+ */
+async function silentDisputePanel(expectedClientAfterArbiter: bigint) {
+  const bas = await registry(6);
+  const { id, client, worker } = await delivered('privacy-preserving', DISPUTE_BOND + PANEL_FEE);
+  const disputed = await patient(client, 'POST', `/contracts/${id}/disputes`, {});
+  const statuses = new Set<string>();
+  const until = Date.now() + RECRUITMENT_WINDOW_MS + 60_000;
+  let v: View;
+  for (;;) {
+    v = await view(client, id);
+    statuses.add(v.status);
+    if (v.awaitingArbiter === true || settled(v) || Date.now() > until) break;
+    await sleep(400);
+  }
+  const heldAtArbiter = (await balances(client)).held;
+  const decided = await decide(id, ['met', 'not met']);
+  const final = await waitFor(client, id, 'settled', settled);
+  const { voided, drawn, silent, log } = await voids(client, id);
+  const firstPanel = new Set<string>(drawn[0]?.panel ?? []);
+  const redrawnWithout = drawn.length >= 2 && (drawn[1].panel as string[]).every((a) => !firstPanel.has(a));
+  const baTotals = await Promise.all(bas.map(async (b) => ({ a: b.address, t: await total(b) })));
+  const slashedRight = baTotals.every((x) => x.t === (silent.has(x.a) ? STAKE - BA_BOND : STAKE));
+  const [cb, wb] = [await balances(client), await balances(worker)];
+  report(
+    'a silent dispute panel',
+    'a disputed privacy-preserving contract, a registry of 6; no panel ever votes; the operator decides after the window',
+    disputed.status === 200 &&
+      !statuses.has('settled-fully-met') &&
+      v.awaitingArbiter === true &&
+      heldAtArbiter === PRICE + DISPUTE_BOND + PANEL_FEE &&
+      voided.length >= 2 &&
+      redrawnWithout &&
+      silent.size === 6 &&
+      slashedRight &&
+      decided.status === 200 &&
+      final.status === 'settled-partially-met' &&
+      cb.held === 0n &&
+      cb.available === expectedClientAfterArbiter &&
+      wb.held === 0n,
+    `statuses seen ${[...statuses].join(',')}; ${drawn.length} panels drawn, ${voided.length} voided, second drawn without the first: ` +
+      `${redrawnWithout}; silent ${silent.size}, each lost ${BA_BOND}: ${slashedRight}; client held ${heldAtArbiter} at the arbiter ` +
+      `(escrow + bond + fee); verdicts → ${decided.status}; ${final.status}; client ${cb.available}/${cb.held} ` +
+      `(= the empty-registry arbiter outcome ${expectedClientAfterArbiter}: bond and fee back); events ${log.map((e) => e.type.replace('contract.', '')).join(' ')}`,
+  );
+  await Promise.all(bas.map(unlockAll));
+  return BigInt(silent.size) * BA_BOND;
+}
+
+/**
+ * A silent appeal panel: a first panel finds both criteria not met; the Worker appeals; the appeal
+ * panel of 5 never votes, nor can one be drawn again; the first panel's verdict must stand until the
+ * operator decides, and the operator's confirmation settles it none met.
+ */
+async function silentAppealPanel() {
+  const bas = await registry(8);
+  const byAddress = keyOf(bas);
+  const { id, client, worker } = await delivered('standard', 0n, APPEAL_BOND + APPEAL_FEE);
+  const first: string[] = (await waitFor(client, id, 'a panel', seated)).backupAgents;
+  for (const a of first)
+    await patient(byAddress.get(a)!, 'POST', `/contracts/${id}/votes`, { votes: ['not met', 'not met'] });
+  await waitFor(client, id, 'resolved', (v) => v.status === 'resolved');
+  const appealed = await patient(worker, 'POST', `/contracts/${id}/appeals`, {});
+  const statuses = new Set<string>();
+  const until = Date.now() + RECRUITMENT_WINDOW_MS + 60_000;
+  let v: View;
+  for (;;) {
+    v = await view(client, id);
+    statuses.add(v.status);
+    if (v.awaitingArbiter === true || settled(v) || Date.now() > until) break;
+    await sleep(400);
+  }
+  const decided = await decide(id, ['not met', 'not met']);
+  const final = await waitFor(client, id, 'settled', settled);
+  const { voided, silent, log } = await voids(client, id);
+  const firstSet = new Set(first);
+  const baTotals = await Promise.all(bas.map(async (b) => ({ a: b.address, t: await total(b) })));
+  const firstPaid = baTotals.filter((x) => firstSet.has(x.a)).every((x) => x.t === STAKE + FEE);
+  const silentSlashed = baTotals.filter((x) => silent.has(x.a)).every((x) => x.t === STAKE - BA_BOND);
+  const wb = await balances(worker);
+  const cb = await balances(client);
+  report(
+    'a silent appeal panel',
+    'a first panel finds not met, the Worker appeals, the appeal panel of 5 never votes (registry of 8)',
+    appealed.status === 200 &&
+      !statuses.has('settled-fully-met') &&
+      v.awaitingArbiter === true &&
+      voided.length >= 1 &&
+      silent.size === 5 &&
+      [...silent].every((a) => !firstSet.has(a)) &&
+      silentSlashed &&
+      firstPaid &&
+      decided.status === 200 &&
+      final.status === 'settled-none-met' &&
+      wb.held === 0n &&
+      wb.available === APPEAL_FEE &&
+      cb.held === 0n,
+    `appeal → ${appealed.status}; statuses seen ${[...statuses].join(',')}; ${voided.length} appeal round(s) voided, ` +
+      `${silent.size} silent, each lost ${BA_BOND}: ${silentSlashed}; first panel paid its fee share: ${firstPaid}; ` +
+      `awaitingArbiter ${v.awaitingArbiter}, verdicts → ${decided.status}; ${final.status}; worker ${wb.available}/${wb.held} ` +
+      `(appeal fee back, Appeal Bond kept); client ${cb.available}/${cb.held}; events ${log.map((e) => e.type.replace('contract.', '')).join(' ')}`,
+  );
+  await Promise.all(bas.map(unlockAll));
+  // To the Treasury: the silent seats, the Appeal Bond, the Worker Stake's share the Client does not get.
+  return BigInt(silent.size) * BA_BOND + APPEAL_BOND + (WORKER_STAKE * 2_000n) / 10_000n;
+}
+
 /**
  * Once every contract is terminal and every stake unlocked nothing is held, and what the agents lost
- * is exactly what the rules sent to the Treasury: the silent member's slashes and the Appeal Bond of
- * an appeal that changed nothing (the empty-registry dispute's money stays with its parties).
+ * is exactly what the rules sent to the Treasury: the silent seats' slashes and fee shares, the Appeal
+ * Bonds of appeals that changed nothing and the Treasury's share of a slashed Worker Stake (the panel
+ * fees of panels that voted went to their BAs, who are funded keys too; the fees of panels that never
+ * decided went back to their payers).
  */
 async function books(expectedToTreasury: bigint) {
   const rows = await Promise.all([...funded.values()].map(async (f) => ({ f, b: await balances(f.key) })));
@@ -363,12 +610,15 @@ async function main() {
         timings[name] = Math.round((Date.now() - started) / 1000);
       }
     };
-    await timed('emptyRegistry', emptyRegistry);
+    const arbiterClient = await timed('emptyRegistry', emptyRegistry);
     const captured = await timed('capture', () => capture(n));
     const silent = await timed('silentMember', silentMemberAndUnlockRace);
     await timed('appeals', appeals);
-    const money = await books(BigInt(silent.silentSlashed) + APPEAL_BOND);
-    return { params, secondsPerAttack: timings, capture: captured, ...silent, money };
+    const exhaustion = await timed('seatExhaustion', seatExhaustion);
+    const silentDispute = await timed('silentDisputePanel', () => silentDisputePanel(arbiterClient));
+    const silentAppeal = await timed('silentAppealPanel', silentAppealPanel);
+    const money = await books(BigInt(silent.silentToTreasury) + APPEAL_BOND + silentDispute + silentAppeal);
+    return { params, secondsPerAttack: timings, capture: captured, ...silent, exhaustion, money };
   });
 }
 
