@@ -6,11 +6,12 @@
 // `Retry-After` and changes nothing. The buckets live in a store:
 // in memory for one process (the SQLite default), in PostgreSQL when API processes share one
 // (store/rate-limit/postgres.ts), so every process spends from the same bucket.
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { RateLimitSettings, RateLimitStore } from '../store/rate-limit';
 import { clientAddress } from './client-address';
 import { errorBody } from './errors';
+import { TICKET_HEADER, ticketValid } from './auth/agent-ticket';
 
 export { clientAddress } from './client-address';
 
@@ -33,6 +34,8 @@ export interface Limits {
    * every party of an open contract has: its host's emptied budget does not refuse it.
    */
   atStake?: (agent: string) => Promise<boolean>;
+  /** The verified-agent tickets' key (api/auth/agent-ticket.ts); without it no ticket is honoured. */
+  ticketKey?: Buffer;
 }
 
 const hasSignatureHeaders = (c: Context) =>
@@ -59,6 +62,18 @@ function claimedKeyid(c: Context): string | null {
  */
 export function addressLimit(limits: Limits): MiddlewareHandler {
   const { address, unverified } = limits.settings;
+  /**
+   * A request with a valid ticket for the keyid it claims goes straight to verification. One that
+   * fails it (a leaked ticket) spends that keyid's bucket for ticketed forgeries, wherever it comes
+   * from, so a leaked ticket costs only its own agent's budget and its verifications stay bounded.
+   */
+  const ticketed = async (c: Context, next: Next, keyid: string) => {
+    const key = `forged-ticket:${keyid}`;
+    const room = await limits.store.take(key, unverified, 0, limits.now());
+    if (!room.ok) return tooManyRequests(c, room.retryAfterMs, 'too many unverified signatures with this ticket');
+    await next();
+    if (c.get('caller') === undefined) await limits.store.take(key, unverified, 1, limits.now());
+  };
   return createMiddleware(async (c, next) => {
     const host = clientAddress(c);
     if (!hasSignatureHeaders(c)) {
@@ -66,9 +81,13 @@ export function addressLimit(limits: Limits): MiddlewareHandler {
       if (!taken.ok) return tooManyRequests(c, taken.retryAfterMs, 'too many requests from this address');
       return next();
     }
+    const keyid = claimedKeyid(c);
+    if (keyid !== null && limits.ticketKey !== undefined) {
+      const ticket = c.req.header(TICKET_HEADER);
+      if (ticketValid(limits.ticketKey, ticket, keyid, limits.now())) return ticketed(c, next, keyid);
+    }
     const hostKey = `unverified:${host}`;
     const room = await limits.store.take(hostKey, unverified, 0, limits.now());
-    const keyid = claimedKeyid(c);
     const keyKey = keyid === null ? null : `forged:${host}:${keyid}`;
     let keyed = false;
     if (!room.ok) {
