@@ -15,11 +15,19 @@ export function ticketKey(cursorKey: Uint8Array): Buffer {
 }
 
 function mac(key: Buffer, keyid: string, expiresAt: number): Buffer {
-  return createHmac('sha256', key).update(`${keyid.toLowerCase()}\n${expiresAt}`).digest().subarray(0, MAC_BYTES);
+  return createHmac('sha256', key)
+    .update(`${keyid.toLowerCase()}\n${expiresAt}`)
+    .digest()
+    .subarray(0, MAC_BYTES);
 }
 
 /** `v1.<expiry in seconds since the epoch>.<base64url of the truncated HMAC-SHA256>`. */
-export function mintTicket(key: Buffer, keyid: string, nowMs: number, lifetimeMs = TICKET_LIFETIME_MS): string {
+export function mintTicket(
+  key: Buffer,
+  keyid: string,
+  nowMs: number,
+  lifetimeMs = TICKET_LIFETIME_MS,
+): string {
   const expiresAt = Math.floor((nowMs + lifetimeMs) / 1000);
   return `v1.${expiresAt}.${mac(key, keyid, expiresAt).toString('base64url')}`;
 }
