@@ -282,17 +282,17 @@ async function sharedAddress() {
     stepsAnswered(fresh) && fresh.attacker429 > 0,
     describe(fresh),
   );
-  // docs/security.md says an agent with nothing at stake on the forger's address "can be slowed": the
-  // same flood, once the Client's contracts are closed, measured on its reads and its next create.
+  // An agent with nothing at stake on the forger's address still carries its verified-agent ticket (as
+  // the SDKs do): the same flood, once the Client's contracts are closed, on its reads and its next create.
   report(
     'a Client with nothing at stake on the forger’s address',
     'the same flood, after the Client’s approve and cancel: its reads and its next contract’s create',
     Object.keys(fresh.unstakedStatuses).every((s) => s.startsWith('2')) && fresh.nextCreate === 201,
     `reads ${JSON.stringify(fresh.unstakedStatuses)}; next create ${fresh.nextCreate}`,
   );
-  // The known gap (docs/security.md): forgeries of a staked keyid from the party's own address share
-  // the per-(address, keyid) bucket with the party's own requests. Measured, not excused: held only if
-  // the Client's steps are answered during the flood.
+  // Forgeries of a staked keyid from the party's own address empty the per-(address, keyid) bucket;
+  // the party's own requests carry its ticket and skip it. Held only if the Client's steps are
+  // answered during the flood.
   const own = await flood('the Client’s keyid', {}, {});
   const ownPaced = await flood('the Client’s keyid', {}, {}, 20, 14_000);
   for (const [f, how] of [
