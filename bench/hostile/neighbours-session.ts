@@ -37,6 +37,10 @@ delete process.env.OPENCONTRACT_WEBHOOK_ALLOW_PRIVATE;
 delete process.env.OPENCONTRACT_TRUSTED_PROXIES;
 
 const PRICE = (25n * USDC) / 10n; // terms()'s amount
+// docs/protocol.md: a standard-mode Client also pays the panel fee (panelFeePerSeat × baPanelSize) at creation.
+const PANEL_FEE = 3n * 200_000n;
+/** What a Client's create of terms() holds: the escrow and the panel fee. */
+const CREATE_COST = PRICE + PANEL_FEE;
 const CAP = 100; // docs/auction.md: BUDGET.biddersPerContract
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -56,7 +60,7 @@ const quote = (who: Key, id: string, price: bigint) =>
 
 /** 1: ~100 bonded junk quotes fill the cap; honest, lower quotes replace the worst; a worse one is refused. */
 async function crowdOut() {
-  const client = await fundedKey(PRICE);
+  const client = await fundedKey(CREATE_COST);
   const id = await create(client, terms({ contractType: 'auction' }));
   const v = await view(client, id);
   const bondFor = (price: bigint) => {
@@ -149,7 +153,7 @@ async function crowdOut() {
 
 /** A Client with one delivered contract to approve and one open contract to cancel: escrow held, a party at stake. */
 async function partyWithSteps() {
-  const client = await fundedKey(2n * PRICE);
+  const client = await fundedKey(2n * CREATE_COST);
   const worker = await fundedKey(PRICE);
   const toApprove = await create(client, terms({ awardMethod: 'direct', worker: worker.address }));
   const accepted = await patient(worker, 'POST', `/contracts/${toApprove}/accept`, {});
@@ -376,7 +380,7 @@ async function webhookTargets() {
     'https://[fd00:ec2::254]/h',
     'https://100.100.100.200/h',
   ];
-  const k = await fundedKey(PRICE);
+  const k = await fundedKey(CREATE_COST);
   const answers = await Promise.all(targets.map((url) => addHook(k, url)));
   await create(k, terms()); // an event that would be posted, had any target been taken
   await sleep(3_000);
@@ -427,7 +431,7 @@ async function webhookDeliveries() {
     async () => {
       const listener = await receiver();
       const shared = `http://127.0.0.1:${listener.port}/one`;
-      const keys = await Promise.all(Array.from({ length: 5 }, () => fundedKey(3n * PRICE)));
+      const keys = await Promise.all(Array.from({ length: 5 }, () => fundedKey(3n * CREATE_COST)));
       const registered: number[] = [];
       for (const key of keys)
         for (let i = 0; i < 10; i++) registered.push((await addHook(key, shared)).status);
