@@ -76,7 +76,7 @@ class Signer:
     private_key: str | bytes
     expires_in: int = DEFAULT_SIGNATURE_LIFETIME_SECONDS
     on_behalf_of: str | None = None
-    ticket: Ticket = field(default_factory=Ticket)
+    ticket: Ticket = field(default_factory=Ticket, compare=False)
 
     def __call__(self, request: httpx.Request) -> None:
         if self.ticket.latest is not None:
