@@ -18,6 +18,7 @@ import { mapError } from './error-mapping';
 import { jsonDepthLimit } from './json-depth';
 import { errorBody, validationHook } from './errors';
 import { authMiddleware } from './middleware';
+import { ticketKey } from './auth/agent-ticket';
 import { addressLimit, DEFAULT_RATE_LIMITS, MemoryRateLimitStore } from './rate-limit';
 import { clientAddressMiddleware, NO_TRUSTED_PROXIES } from './client-address';
 import { MemoryStreamSlots } from './stream-caps';
@@ -136,6 +137,7 @@ export function createApp(deps: AppDeps) {
       streams: deps.limits?.streams ?? new MemoryStreamSlots(),
       atStake: async (agent: string) =>
         (await deps.ledger.balances(agentOwner(agent))).USDC.held >= deps.params.minWorkerStake,
+      ticketKey: ticketKey(deps.cursorKey),
     },
   };
   const auth = authMiddleware(ctx);

@@ -79,6 +79,8 @@ export interface ApiContext {
     streams: StreamSlots;
     /** The agent holds at least a minimum Worker Stake (api/rate-limit.ts agentLimit). */
     atStake: (agent: string) => Promise<boolean>;
+    /** The verified-agent tickets' key (api/auth/agent-ticket.ts), derived from the cursor key. */
+    ticketKey: Buffer;
   };
 }
 

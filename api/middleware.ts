@@ -16,7 +16,7 @@ export function authMiddleware(ctx: ApiContext) {
   // what it guarantees: a route behind it reads `c.var.caller` as an Address, never undefined.
   // A delegate's request is charged to the delegate, then acts as its owner (api/mandate-access.ts).
   const signed = every(
-    requireSignature({ nonces: ctx.nonces, now: ctx.now }),
+    requireSignature({ nonces: ctx.nonces, now: ctx.now, ticketKey: ctx.limits.ticketKey }),
     agentLimit({ ...ctx.limits, now: ctx.now }),
     actingParty({ mandates: () => ctx.ledger.mandates, now: ctx.now }),
   ) as MiddlewareHandler<SignedEnv>;

@@ -1,7 +1,8 @@
 // Rate limits (docs/security.md "What it costs to trigger"): a signed request is charged to its agent
 // and to its host's budget for signed traffic, which bounds how far minting keys multiplies a host's
 // rate; an unsigned request to its address's bucket; a request with signature headers that no agent
-// paid for (a bad signature) to its address's unverified bucket. The three are apart, so a flood of
+// paid for (a bad signature) to its address's unverified bucket, unless it presents a verified-agent
+// ticket for its keyid (then to that keyid's bucket for ticketed forgeries). The three are apart, so a flood of
 // one kind never refuses another kind's requests. A refused request answers 429 `rate_limited` with
 // `Retry-After` and changes nothing. The buckets live in a store:
 // in memory for one process (the SQLite default), in PostgreSQL when API processes share one
@@ -11,6 +12,7 @@ import { createMiddleware } from 'hono/factory';
 import type { RateLimitSettings, RateLimitStore } from '../store/rate-limit';
 import { clientAddress } from './client-address';
 import { errorBody } from './errors';
+import { TICKET_HEADER, ticketValid } from './auth/agent-ticket';
 
 export { clientAddress } from './client-address';
 
@@ -33,6 +35,8 @@ export interface Limits {
    * every party of an open contract has: its host's emptied budget does not refuse it.
    */
   atStake?: (agent: string) => Promise<boolean>;
+  /** The verified-agent tickets' key (api/auth/agent-ticket.ts); without it no ticket is honoured. */
+  ticketKey?: Buffer;
 }
 
 const hasSignatureHeaders = (c: Context) =>
@@ -54,11 +58,29 @@ function claimedKeyid(c: Context): string | null {
  * verified when the keyid it claims is an agent with money at stake (every party of an open contract
  * is) and the address's bucket for forgeries of that keyid has a token. So forgeries claiming fresh
  * keys are refused before any signature is checked (verifying costs ~2 ms of CPU; keys are free),
- * forgeries claiming staked keys are bounded per staked key, and a party's correctly signed request is
- * refused only if someone on its own address forges that party's own keyid faster than its bucket refills.
+ * forgeries claiming staked keys are bounded per staked key.
+ *
+ * Those buckets can still refuse an agent's correctly signed request (forgeries of its own keyid from
+ * its address, or of fresh keys while it has nothing at stake), so a request presenting a valid
+ * verified-agent ticket for the keyid it claims (api/auth/agent-ticket.ts; every verified request's
+ * answer carries one, the SDKs send it back) skips them and is verified at once, then charged by
+ * agentLimit like any signed request.
  */
 export function addressLimit(limits: Limits): MiddlewareHandler {
   const { address, unverified } = limits.settings;
+  /**
+   * A request with a valid ticket for the keyid it claims goes straight to verification while that
+   * keyid's bucket for ticketed forgeries has a token. One that then fails verification (a leaked
+   * ticket) spends that bucket, wherever it comes from: a leaked ticket bounds how many forgeries are
+   * verified per keyid, and once it is spent the keyid's requests are back on their address's buckets
+   * (as without a ticket), so it costs no other agent anything.
+   */
+  const ticketed = async (c: Context, keyid: string | null) => {
+    if (keyid === null || limits.ticketKey === undefined) return null;
+    if (!ticketValid(limits.ticketKey, c.req.header(TICKET_HEADER), keyid, limits.now())) return null;
+    const key = `forged-ticket:${keyid}`;
+    return (await limits.store.take(key, unverified, 0, limits.now())).ok ? key : null;
+  };
   return createMiddleware(async (c, next) => {
     const host = clientAddress(c);
     if (!hasSignatureHeaders(c)) {
@@ -66,9 +88,15 @@ export function addressLimit(limits: Limits): MiddlewareHandler {
       if (!taken.ok) return tooManyRequests(c, taken.retryAfterMs, 'too many requests from this address');
       return next();
     }
+    const keyid = claimedKeyid(c);
+    const ticketKey = await ticketed(c, keyid);
+    if (ticketKey !== null) {
+      await next();
+      if (c.get('caller') === undefined) await limits.store.take(ticketKey, unverified, 1, limits.now());
+      return;
+    }
     const hostKey = `unverified:${host}`;
     const room = await limits.store.take(hostKey, unverified, 0, limits.now());
-    const keyid = claimedKeyid(c);
     const keyKey = keyid === null ? null : `forged:${host}:${keyid}`;
     let keyed = false;
     if (!room.ok) {

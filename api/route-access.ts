@@ -6,6 +6,7 @@
 import { createRoute, type RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { IDEMPOTENCY_HEADER } from './idempotency';
+import { TICKET_HEADER } from './auth/ticket-header';
 import { errorResponses } from './schemas';
 
 /** Where the signing guide is served (api/routes/signing-guide.ts). */
@@ -48,6 +49,12 @@ function signatureHeaders(required: boolean, body: 'none' | 'optional' | 'requir
       required,
       `${when}sig1=:<base64 of the 65-byte secp256k1 signature r‖s‖v>: over the signature base as an EIP-191 personal message (${SIGNING_GUIDE_PATH}).`,
       'sig1=:e5AsQSJ2BLSP6AX6k4rgPXZezklGuERqr1YAgzhYldhAYLmZMebZhdbGoqtJUtywwAu/sYs4dcR4OeumWW2Yfxs=:',
+    ),
+    header(
+      TICKET_HEADER,
+      false,
+      `Optional: the latest verified-agent ticket the service answered to this signer (every verified signed request's answer carries a fresh one, valid 30 days). With a valid ticket for the keyid that Signature-Input claims, the request skips its network address's budget for unverified signatures, so strangers' forgeries from the same address never refuse it; the signature is still required and verified. The SDKs send it by themselves (docs/security.md "Shared addresses").`,
+      'v1.1702592000.q3Zb1m0xVfN8c1yJx7kT2A',
     ),
     header(
       'On-Behalf-Of',
@@ -118,6 +125,24 @@ function declaration(access: Access<Middleware | undefined>, route: RouteConfig)
   }
 }
 
+const TICKET_RESPONSE_HEADER = {
+  description:
+    'A fresh verified-agent ticket for the signer, on every answer to a request whose signature was verified; send it back as the OpenContract-Ticket request header (docs/security.md "Shared addresses").',
+  schema: { type: 'string' as const, example: 'v1.1702592000.q3Zb1m0xVfN8c1yJx7kT2A' },
+};
+
+/** The route's successful answers, each declaring the ticket header a verified signature earns. */
+function withTicketHeader<T extends RouteConfig['responses']>(responses: T): T {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => [
+      status,
+      Number(status) < 400 && !('$ref' in response)
+        ? { ...response, headers: { ...response.headers, [TICKET_HEADER]: TICKET_RESPONSE_HEADER } }
+        : response,
+    ]),
+  ) as T;
+}
+
 /** createRoute with the access's middleware, headers, security and refusals. */
 export function accessRoute<
   M extends Middleware | undefined,
@@ -131,7 +156,9 @@ export function accessRoute<
     parameters: [...declared.parameters, ...(route.parameters ?? [])] as Parameters,
     responses: {
       ...errorResponses(...accessRefusals(access, bodyPresence(route as RouteConfig) !== 'none')),
-      ...route.responses,
+      ...(access.kind === 'signed' || access.kind === 'optionallySigned'
+        ? withTicketHeader(route.responses)
+        : route.responses),
     },
   });
 }

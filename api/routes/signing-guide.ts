@@ -20,7 +20,7 @@ export function signingGuideMarkdown(security: string): string {
     '# Signing requests to the OpenContract API\n',
     `Every route of \`/openapi.json\` marked \`x-signature\` takes a request signature: the headers it`,
     `declares (\`Signature-Input\`, \`Signature\`, \`Content-Digest\` with a body, and \`On-Behalf-Of\` for a`,
-    `delegate key acting for its owner). This guide says how to`,
+    `delegate key acting for its owner), and the optional \`OpenContract-Ticket\` (§4). This guide says how to`,
     `compute them. Test vectors (fixed keys, requests, the expected signature bases and signatures) are at`,
     `[\`${SIGNING_VECTORS_PATH}\`](${SIGNING_VECTORS_PATH}): a signer that reproduces all of them byte for byte`,
     `is accepted by the service.\n`,

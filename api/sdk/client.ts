@@ -7,6 +7,7 @@ import {
   type StreamFeedOptions,
 } from './event-stream';
 import { addressFromPrivateKey, signRequest, type Address } from './signer';
+import { carryingTicket } from './ticket';
 import type {
   AgentContracts,
   FeedPage,
@@ -129,7 +130,8 @@ export interface AgentClientOptions extends HttpOptions {
   onBehalfOf?: string;
 }
 
-export function createAgentClient(options: AgentClientOptions) {
+export function createAgentClient(agentOptions: AgentClientOptions) {
+  const options = { ...agentOptions, fetch: carryingTicket(agentOptions.fetch ?? globalThis.fetch) };
   const signer: Address = addressFromPrivateKey(options.privateKey);
   const address = (options.onBehalfOf?.toLowerCase() as Address | undefined) ?? signer;
   const sign = (method: string) => (url: URL, body: string | undefined) =>
@@ -161,7 +163,7 @@ export function createAgentClient(options: AgentClientOptions) {
   /** Opens a signed GET of an SSE route (the stream readers add Accept and Last-Event-ID). */
   const openSigned = (path: string) => (headers: Record<string, string>, signal?: AbortSignal) => {
     const url = resolveUrl(options.baseUrl, path);
-    return (options.fetch ?? globalThis.fetch)(url.toString(), {
+    return options.fetch(url.toString(), {
       method: 'GET',
       headers: { ...headers, ...sign('GET')(url, undefined) },
       ...(signal ? { signal } : {}),

@@ -1,7 +1,9 @@
 // A fetch that signs every request with the agent's key (signRequest), for clients generated from
 // /openapi.json: hand it to the generated client as its `fetch`, and each call carries the
-// Signature-Input, Signature and (with a body) Content-Digest headers its route declares.
+// Signature-Input, Signature and (with a body) Content-Digest headers its route declares, and the
+// latest OpenContract-Ticket the service answered.
 import { signRequest } from './signer';
+import { carryingTicket } from './ticket';
 
 export interface SignedFetchOptions {
   privateKey: Uint8Array | string;
@@ -12,6 +14,8 @@ export interface SignedFetchOptions {
 }
 
 export function signedFetch({ privateKey, fetch = globalThis.fetch, onBehalfOf }: SignedFetchOptions) {
+  // The latest verified-agent ticket the service answered, presented on every request (./ticket.ts).
+  const send = carryingTicket((url, init) => fetch(new Request(url, init)));
   return async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);
     // The exact bytes that will be sent: the signature covers their digest.
@@ -25,13 +29,11 @@ export function signedFetch({ privateKey, fetch = globalThis.fetch, onBehalfOf }
       ...(onBehalfOf === undefined ? {} : { onBehalfOf }),
     });
     for (const [name, value] of Object.entries(signature)) headers.set(name, value);
-    return fetch(
-      new Request(request.url, {
-        method: request.method,
-        headers,
-        ...(body.length > 0 ? { body } : {}),
-        signal: request.signal,
-      }),
-    );
+    return send(request.url, {
+      method: request.method,
+      headers,
+      ...(body.length > 0 ? { body } : {}),
+      signal: request.signal,
+    });
   };
 }

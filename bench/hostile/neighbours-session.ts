@@ -37,6 +37,10 @@ delete process.env.OPENCONTRACT_WEBHOOK_ALLOW_PRIVATE;
 delete process.env.OPENCONTRACT_TRUSTED_PROXIES;
 
 const PRICE = (25n * USDC) / 10n; // terms()'s amount
+// docs/protocol.md: a standard-mode Client also pays the panel fee (panelFeePerSeat × baPanelSize) at creation.
+const PANEL_FEE = 3n * 200_000n;
+/** What a Client's create of terms() holds: the escrow and the panel fee. */
+const CREATE_COST = PRICE + PANEL_FEE;
 const CAP = 100; // docs/auction.md: BUDGET.biddersPerContract
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -56,7 +60,7 @@ const quote = (who: Key, id: string, price: bigint) =>
 
 /** 1: ~100 bonded junk quotes fill the cap; honest, lower quotes replace the worst; a worse one is refused. */
 async function crowdOut() {
-  const client = await fundedKey(PRICE);
+  const client = await fundedKey(CREATE_COST);
   const id = await create(client, terms({ contractType: 'auction' }));
   const v = await view(client, id);
   const bondFor = (price: bigint) => {
@@ -149,8 +153,11 @@ async function crowdOut() {
 
 /** A Client with one delivered contract to approve and one open contract to cancel: escrow held, a party at stake. */
 async function partyWithSteps() {
-  const client = await fundedKey(2n * PRICE);
+  const client = await fundedKey(2n * CREATE_COST);
   const worker = await fundedKey(PRICE);
+  // Its first signed request waits out whatever the previous flood left of the address's budget for
+  // unverified signatures; its answer carries the Client's ticket.
+  await patient(client, 'GET', `/agents/${client.address}/balances`);
   const toApprove = await create(client, terms({ awardMethod: 'direct', worker: worker.address }));
   const accepted = await patient(worker, 'POST', `/contracts/${toApprove}/accept`, {});
   const sent = await patient(worker, 'POST', `/contracts/${toApprove}/deliveries`, DELIVERY);
@@ -282,17 +289,17 @@ async function sharedAddress() {
     stepsAnswered(fresh) && fresh.attacker429 > 0,
     describe(fresh),
   );
-  // docs/security.md says an agent with nothing at stake on the forger's address "can be slowed": the
-  // same flood, once the Client's contracts are closed, measured on its reads and its next create.
+  // An agent with nothing at stake on the forger's address still carries its verified-agent ticket (as
+  // the SDKs do): the same flood, once the Client's contracts are closed, on its reads and its next create.
   report(
     'a Client with nothing at stake on the forger’s address',
     'the same flood, after the Client’s approve and cancel: its reads and its next contract’s create',
     Object.keys(fresh.unstakedStatuses).every((s) => s.startsWith('2')) && fresh.nextCreate === 201,
     `reads ${JSON.stringify(fresh.unstakedStatuses)}; next create ${fresh.nextCreate}`,
   );
-  // The known gap (docs/security.md): forgeries of a staked keyid from the party's own address share
-  // the per-(address, keyid) bucket with the party's own requests. Measured, not excused: held only if
-  // the Client's steps are answered during the flood.
+  // Forgeries of a staked keyid from the party's own address empty the per-(address, keyid) bucket;
+  // the party's own requests carry its ticket and skip it. Held only if the Client's steps are
+  // answered during the flood.
   const own = await flood('the Client’s keyid', {}, {});
   const ownPaced = await flood('the Client’s keyid', {}, {}, 20, 14_000);
   for (const [f, how] of [
@@ -376,7 +383,7 @@ async function webhookTargets() {
     'https://[fd00:ec2::254]/h',
     'https://100.100.100.200/h',
   ];
-  const k = await fundedKey(PRICE);
+  const k = await fundedKey(CREATE_COST);
   const answers = await Promise.all(targets.map((url) => addHook(k, url)));
   await create(k, terms()); // an event that would be posted, had any target been taken
   await sleep(3_000);
@@ -393,7 +400,7 @@ async function webhookTargets() {
   await listener.close();
 
   const url = 'https://93.184.216.34/neighbours';
-  const keys = await Promise.all(Array.from({ length: 5 }, () => fundedKey(PRICE)));
+  const keys = await Promise.all(Array.from({ length: 5 }, () => fundedKey(CREATE_COST)));
   const perKey: Answer[][] = [];
   for (const key of keys) {
     const mine: Answer[] = [];
@@ -427,7 +434,7 @@ async function webhookDeliveries() {
     async () => {
       const listener = await receiver();
       const shared = `http://127.0.0.1:${listener.port}/one`;
-      const keys = await Promise.all(Array.from({ length: 5 }, () => fundedKey(3n * PRICE)));
+      const keys = await Promise.all(Array.from({ length: 5 }, () => fundedKey(3n * CREATE_COST)));
       const registered: number[] = [];
       for (const key of keys)
         for (let i = 0; i < 10; i++) registered.push((await addHook(key, shared)).status);

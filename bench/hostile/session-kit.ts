@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addressFromPrivateKey, randomPrivateKey } from '../../api/sdk';
 import { signRequest } from '../../api/sdk/signer';
+import { TICKET_HEADER } from '../../api/auth/ticket-header';
 import { serverPaths } from '../../temporal.config';
 import { freePort } from '../../service/postgres-server';
 import { startServiceTree, type ServiceTree } from '../../test/support/service-tree';
@@ -37,6 +38,9 @@ export const statuses = new Map<number, number>();
 /** The service's 5xx answers, whatever the attack: the one outcome no input may have. */
 export const serverErrors: string[] = [];
 
+/** Each key's latest verified-agent ticket, sent back on its signed requests as the SDKs do. */
+const tickets = new Map<string, string>();
+
 export async function send(
   who: Key | undefined,
   method: string,
@@ -56,6 +60,7 @@ export async function send(
           ...(text === undefined ? {} : { body: text }),
           ...(init.onBehalfOf === undefined ? {} : { onBehalfOf: init.onBehalfOf }),
         })),
+    ...(who === undefined || !tickets.has(who.key) ? {} : { [TICKET_HEADER]: tickets.get(who.key)! }),
     ...init.headers,
   };
   const started = Date.now();
@@ -66,6 +71,8 @@ export async function send(
   });
   const raw = await res.text();
   const ms = Date.now() - started;
+  const ticket = res.headers.get(TICKET_HEADER);
+  if (who !== undefined && ticket !== null) tickets.set(who.key, ticket);
   statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
   if (res.status >= 500)
     serverErrors.push(`${method} ${path.slice(0, 80)} → ${res.status} ${raw.slice(0, 200)}`);

@@ -45,6 +45,7 @@ describe('/openapi.json', () => {
       'Signature-Input': true,
       Signature: true,
       'Content-Digest': true,
+      'OpenContract-Ticket': false,
       'On-Behalf-Of': false,
       'Idempotency-Key': false,
     });
@@ -54,6 +55,7 @@ describe('/openapi.json', () => {
     assert.deepEqual(required('/contracts/{id}', 'get'), {
       'Signature-Input': false,
       Signature: false,
+      'OpenContract-Ticket': false,
       'On-Behalf-Of': false,
     });
     assert.deepEqual(required('/params', 'get'), {});

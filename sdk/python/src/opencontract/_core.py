@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 
-from ._http import Call, build_request
+from ._http import Call, Signer, build_request
 from .events import stream_headers
 
 
@@ -23,3 +23,9 @@ class ClientCore:
         # Built (and signed) when iteration starts, so a stream opened later still carries a fresh signature.
         headers = stream_headers(last_event_id)
         return build_request(self.base_url, call, self._authorize, accept="text/event-stream", extra_headers=headers)
+
+    def _received(self, response: httpx.Response) -> httpx.Response:
+        """Keeps the ticket a signed answer carries (sync and async alike), then hands the answer on."""
+        if isinstance(self._authorize, Signer):
+            self._authorize.ticket.keep(response)
+        return response

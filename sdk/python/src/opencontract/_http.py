@@ -56,13 +56,31 @@ def _body_bytes(body: Body | Mapping[str, Any] | None) -> bytes | None:
     return json.dumps(wire, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
+TICKET_HEADER = "OpenContract-Ticket"
+
+
+@dataclass
+class Ticket:
+    """The latest verified-agent ticket the service answered: presented on every signed request, so a
+    stranger's forgeries from the same network address never refuse this agent (docs/security.md
+    "Shared addresses"). Opaque here; the signature still authenticates."""
+
+    latest: str | None = None
+
+    def keep(self, response: httpx.Response) -> None:
+        self.latest = response.headers.get(TICKET_HEADER, self.latest)
+
+
 @dataclass(frozen=True)
 class Signer:
     private_key: str | bytes
     expires_in: int = DEFAULT_SIGNATURE_LIFETIME_SECONDS
     on_behalf_of: str | None = None
+    ticket: Ticket = field(default_factory=Ticket, compare=False)
 
     def __call__(self, request: httpx.Request) -> None:
+        if self.ticket.latest is not None:
+            request.headers[TICKET_HEADER] = self.ticket.latest
         request.headers.update(
             sign_request(
                 method=request.method,

@@ -30,10 +30,13 @@ class _AsyncBase(ClientCore):
 
     def _opener(self, call: Call[None], last_event_id: int | str | None) -> Callable[[], Awaitable[httpx.Response]]:
         """Opens the stream when iteration starts (signed then)."""
-        return lambda: self._http.send(self._stream_request(call, last_event_id), stream=True)
+        async def open_stream() -> httpx.Response:
+            return self._received(await self._http.send(self._stream_request(call, last_event_id), stream=True))
+
+        return open_stream
 
     async def _send(self, call: Call[T]) -> T:
-        return read_answer(await self._http.send(self._request(call)), call)
+        return read_answer(self._received(await self._http.send(self._request(call))), call)
 
     async def aclose(self) -> None:
         """Closes the HTTP connection pool, unless it was given to the client."""

@@ -30,10 +30,10 @@ class _SyncBase(ClientCore):
 
     def _opener(self, call: Call[None], last_event_id: int | str | None) -> Callable[[], httpx.Response]:
         """Opens the stream when iteration starts (signed then)."""
-        return lambda: self._http.send(self._stream_request(call, last_event_id), stream=True)
+        return lambda: self._received(self._http.send(self._stream_request(call, last_event_id), stream=True))
 
     def _send(self, call: Call[T]) -> T:
-        return read_answer(self._http.send(self._request(call)), call)
+        return read_answer(self._received(self._http.send(self._request(call))), call)
 
     def close(self) -> None:
         """Closes the HTTP connection pool, unless it was given to the client."""
