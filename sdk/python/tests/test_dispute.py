@@ -17,7 +17,9 @@ from support import (
     DELIVERY,
     DISPUTE_BOND,
     ELIGIBILITY_STAKE,
+    FEE_SHARE,
     FUNDS,
+    PANEL_FEE,
     PRICE,
     REWARD,
     WORKER_STAKE,
@@ -81,7 +83,8 @@ def test_dispute_panel_votes_and_settles_partially_met(new_agent: NewAgent) -> N
     assert isinstance(disputed, PartyContractView)
     assert disputed.status == "disputed"
     assert sorted(disputed.backup_agents) == sorted(ba.address for ba in bas)
-    assert balances_of(client) == (FUNDS - PRICE - DISPUTE_BOND, PRICE + DISPUTE_BOND, 0, 0)
+    # The Dispute Bond and the panel fee it brings are held together.
+    assert balances_of(client) == (FUNDS - PRICE - DISPUTE_BOND - PANEL_FEE, PRICE + DISPUTE_BOND + PANEL_FEE, 0, 0)
     assert balances_of(worker) == (FUNDS - WORKER_STAKE, WORKER_STAKE, 0, 0)
 
     ba0, ba1, ba2 = bas
@@ -116,14 +119,15 @@ def test_dispute_panel_votes_and_settles_partially_met(new_agent: NewAgent) -> N
     assert settled.criteria_met == MAJORITY
     assert settled.payment == PAYMENT
 
-    assert balances_of(client) == (FUNDS - PAYMENT, 0, 0, 0)
+    assert balances_of(client) == (FUNDS - PAYMENT - PANEL_FEE, 0, 0, 0)
     assert balances_of(worker) == (FUNDS + PAYMENT, 0, 0, 0)
-    # Agreeing BAs: bond returned, a reward per criterion in OCT; the eligibility stake stays locked.
-    agreeing = (BA_FUNDS - ELIGIBILITY_STAKE, ELIGIBILITY_STAKE, 3 * REWARD, 0)
+    # Agreeing BAs: bond returned, a reward per criterion in OCT, a share of the panel fee (all three
+    # voted); the eligibility stake stays locked.
+    agreeing = (BA_FUNDS - ELIGIBILITY_STAKE + FEE_SHARE, ELIGIBILITY_STAKE, 3 * REWARD, 0)
     assert balances_of(ba0) == agreeing
     assert balances_of(ba1) == agreeing
     # The dissenter: the criterion-1 slice of its seat's bond slashed from its eligibility stake, two rewards.
-    assert balances_of(ba2) == (BA_FUNDS - ELIGIBILITY_STAKE, ELIGIBILITY_STAKE - SLICE, 2 * REWARD, 0)
+    assert balances_of(ba2) == (BA_FUNDS - ELIGIBILITY_STAKE + FEE_SHARE, ELIGIBILITY_STAKE - SLICE, 2 * REWARD, 0)
     assert balances_of(stranger) == (BA_BOND, 0, 0, 0)
 
     expected = sorted(
@@ -142,4 +146,4 @@ def test_dispute_panel_votes_and_settles_partially_met(new_agent: NewAgent) -> N
     # The eligibility stake comes back on request.
     released = ba0.unlock_eligibility()
     assert released.released == ELIGIBILITY_STAKE
-    assert balances_of(ba0) == (BA_FUNDS, 0, 3 * REWARD, 0)
+    assert balances_of(ba0) == (BA_FUNDS + FEE_SHARE, 0, 3 * REWARD, 0)

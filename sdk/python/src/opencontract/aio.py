@@ -30,6 +30,7 @@ class _AsyncBase(ClientCore):
 
     def _opener(self, call: Call[None], last_event_id: int | str | None) -> Callable[[], Awaitable[httpx.Response]]:
         """Opens the stream when iteration starts (signed then)."""
+
         async def open_stream() -> httpx.Response:
             return self._received(await self._http.send(self._stream_request(call, last_event_id), stream=True))
 

@@ -229,9 +229,7 @@ class AgentClient(_SyncBase):
     def get_eligibility_requirements(self) -> m.EligibilityRequirements:
         return self._send(r.get_eligibility_requirements())
 
-    def get_reputation(
-        self, of: str | None = None, *, viewer: str | None = None, signed: bool = True
-    ) -> m.Reputation:
+    def get_reputation(self, of: str | None = None, *, viewer: str | None = None, signed: bool = True) -> m.Reputation:
         """Raw figures per role and the trust-weighted score (docs/reputation.md). Signed, the caller is
         the viewer; ``viewer`` names another; unsigned without one, the operator's trust anchors."""
         return self._send(r.get_reputation(of or self.address, viewer, signed))
