@@ -18,9 +18,11 @@ import {
   terms,
   USDC,
   type Key,
+  CREATE_COST,
 } from './session-kit';
 
-const PRICE = (25n * USDC) / 10n; // session-kit terms()
+/** What one creation of terms() commits under a mandate: its escrow and its panel fee. */
+const PRICE = CREATE_COST;
 
 function grant(owner: Key, delegate: Key, limits: Record<string, unknown>, expiresInMs = HOUR) {
   return send(owner, 'POST', `/agents/${owner.address}/mandates`, {

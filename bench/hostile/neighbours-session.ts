@@ -29,6 +29,8 @@ import {
   withService,
   type Answer,
   type Key,
+  CREATE_COST,
+  TERMS_PRICE,
 } from './session-kit';
 
 // The session's own service runs on the defaults: nothing inherited may allow private webhooks or
@@ -36,11 +38,7 @@ import {
 delete process.env.OPENCONTRACT_WEBHOOK_ALLOW_PRIVATE;
 delete process.env.OPENCONTRACT_TRUSTED_PROXIES;
 
-const PRICE = (25n * USDC) / 10n; // terms()'s amount
-// docs/protocol.md: a standard-mode Client also pays the panel fee (panelFeePerSeat × baPanelSize) at creation.
-const PANEL_FEE = 3n * 200_000n;
-/** What a Client's create of terms() holds: the escrow and the panel fee. */
-const CREATE_COST = PRICE + PANEL_FEE;
+const PRICE = TERMS_PRICE;
 const CAP = 100; // docs/auction.md: BUDGET.biddersPerContract
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -137,6 +137,11 @@ export async function balances(who: Key): Promise<{ available: bigint; held: big
   return { available: BigInt(res.json.balances.USDC.available), held: BigInt(res.json.balances.USDC.held) };
 }
 
+/** terms()'s price. */
+export const TERMS_PRICE = (25n * USDC) / 10n;
+/** What a Client's create of terms() (open award: standard mode) holds: the escrow and the panel fee (0.2 USDC × 3 seats). */
+export const CREATE_COST = TERMS_PRICE + 3n * 200_000n;
+
 export function terms(overrides: Record<string, unknown> = {}, matchInMs = HOUR) {
   const now = Date.now();
   const at = (ms: number) => new Date(now + ms).toISOString();
@@ -145,7 +150,7 @@ export function terms(overrides: Record<string, unknown> = {}, matchInMs = HOUR)
     awardMethod: 'open',
     taskDescription: 'Translate the attached README into French.',
     acceptanceCriteria: ['complete', 'accurate'],
-    amount: ((25n * USDC) / 10n).toString(),
+    amount: TERMS_PRICE.toString(),
     deadlines: {
       match: at(matchInMs),
       withdrawal: at(matchInMs + HOUR),
