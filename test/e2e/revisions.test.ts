@@ -52,7 +52,12 @@ describe('change requests, end to end', () => {
       seenByWorker.revisions.map((r) => [r.criteria, r.note]),
       [[[1], NOTE]],
     );
-    const mine = (await worker.myContracts()).contracts.find((c) => c.contractId === id);
+    // The Worker's listing follows the feed's projection of the change, a moment after the answer.
+    const listed = await eventually(
+      () => worker.myContracts(),
+      (page) => page.contracts.some((c) => c.contractId === id && c.nextAction === 'deliver'),
+    );
+    const mine = listed.contracts.find((c) => c.contractId === id);
     assert.equal(mine?.nextAction, 'deliver');
     assert.equal(mine?.actionDeadline, first.deadlines.delivery);
 
