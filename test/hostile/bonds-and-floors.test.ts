@@ -15,7 +15,15 @@ import { describe, test } from 'node:test';
 import { useAppHarness } from '../support/service';
 import { call } from '../api/support';
 import { created, deliverAndApprove, fundedAgents, openHolds, tally } from './support';
-import { BUDGET, DELIVERY_REF, ELIGIBILITY_STAKE, FUNDS, newAgent, PRICE } from '../support/fixtures';
+import {
+  BUDGET,
+  DELIVERY_REF,
+  ELIGIBILITY_STAKE,
+  FUNDS,
+  newAgent,
+  PANEL_FEE,
+  PRICE,
+} from '../support/fixtures';
 import { usdc } from '../support/balances';
 
 const h = useAppHarness();
@@ -47,12 +55,13 @@ describe('parties are not locked out by failure caps', () => {
     assert.deepEqual(tally(failures), { '402 insufficient_funds': 4 });
     assert.deepEqual(await usdc(h(), client), [0n, PRICE]);
 
-    await h().fund(client.address, DISPUTE_BOND);
+    // The Dispute Bond and the panel fee it brings are held together.
+    await h().fund(client.address, DISPUTE_BOND + PANEL_FEE);
     const disputed = await call(h().app, client, 'POST', `/contracts/${id}/disputes`, { body: {} });
     assert.equal(disputed.status, 200, disputed.text);
     assert.equal(disputed.json.status, 'disputed');
     assert.equal(disputed.json.disputeBond, DISPUTE_BOND.toString());
-    assert.deepEqual(await usdc(h(), client), [0n, PRICE + DISPUTE_BOND]);
+    assert.deepEqual(await usdc(h(), client), [0n, PRICE + DISPUTE_BOND + PANEL_FEE]);
   });
 
   test('a bait bidder cannot take its bond away: the owner pick of it matches on the bond, nothing counts against the Client', async () => {
