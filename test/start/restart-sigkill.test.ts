@@ -48,6 +48,9 @@ const STAKE = bps(PRICE, 1000);
 const ABSENT_TO_CLIENT = bps(STAKE, 8000);
 const ABSENT_TO_TREASURY = STAKE - ABSENT_TO_CLIENT;
 const DISPUTE_BOND = bps(PRICE, 500);
+/** The panel fee the dispute brings (panelFeePerSeat 200000 × 3 seats), paid evenly to the BAs who vote. */
+const FEE_SHARE = 200_000n;
+const PANEL_FEE = 3n * FEE_SHARE;
 
 const usdc = (available: bigint, held = 0n) => ({ available, held });
 
@@ -228,7 +231,8 @@ test(
       assert.equal((await client.getVotes(disputed)).rows.length, 3 * VOTES.length);
 
       // Exact balances: the Client paid three prices (one still in escrow), the disputed bond
-      // (an unfounded dispute: slashed) and got the absent Worker's slash.
+      // (an unfounded dispute: slashed) and its panel fee (to the BAs, who all voted), and got the absent
+      // Worker's slash.
       await tree!.signalAll('SIGTERM');
       tree = undefined;
 
@@ -237,7 +241,7 @@ test(
         const of = async (address: string): Promise<Balances> => ledger.balances(agentOwner(address));
         assert.deepEqual(
           (await of(client.address)).USDC,
-          usdc(CLIENT_FUNDS - 3n * PRICE - DISPUTE_BOND + ABSENT_TO_CLIENT, PRICE),
+          usdc(CLIENT_FUNDS - 3n * PRICE - DISPUTE_BOND - PANEL_FEE + ABSENT_TO_CLIENT, PRICE),
         );
         assert.deepEqual((await of(w1.address)).USDC, usdc(WORKER_FUNDS - STAKE, STAKE));
         assert.deepEqual((await of(w2.address)).USDC, usdc(WORKER_FUNDS - STAKE));
@@ -246,7 +250,7 @@ test(
         for (const ba of everyBa) {
           const onPanel = panel.includes(ba);
           const b = await of(ba.address);
-          assert.deepEqual(b.USDC, usdc(BA_FUNDS - BA_STAKE, BA_STAKE));
+          assert.deepEqual(b.USDC, usdc(BA_FUNDS - BA_STAKE + (onPanel ? FEE_SHARE : 0n), BA_STAKE));
           assert.deepEqual(
             b.OCT,
             usdc(onPanel ? BigInt(VOTES.length) * BigInt(PARAMS.rewardPerCriterion) : 0n),
