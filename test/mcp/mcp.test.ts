@@ -13,6 +13,7 @@ import {
   BA_BOND,
   DISPUTE_BOND,
   ELIGIBILITY_STAKE,
+  FEE_SHARE,
   FUNDS,
   PRICE,
   REWARD,
@@ -205,7 +206,12 @@ describe('the MCP server over stdio, against the dev server', () => {
     });
     assert.equal(disputed.status, 'disputed');
     assert.deepEqual(disputed.backupAgents, [ba.address]);
-    assert.deepEqual(await balances(client), [FUNDS - PRICE - DISPUTE_BOND, PRICE + DISPUTE_BOND, 0n]);
+    // The Dispute Bond and the panel fee of its one seat, held together.
+    assert.deepEqual(await balances(client), [
+      FUNDS - PRICE - DISPUTE_BOND - FEE_SHARE,
+      PRICE + DISPUTE_BOND + FEE_SHARE,
+      0n,
+    ]);
     // Sealed until the tally.
     assert.match(await client.refused('get_votes', { contractId: id }), /^409 votes_sealed/);
 
@@ -215,10 +221,10 @@ describe('the MCP server over stdio, against the dev server', () => {
     assert.equal((await untilStatus(client, id, 'settled-')).status, 'settled-partially-met');
     // Criteria Met [met, not met]: floor(2_500_000 × 1 / 2) to the Worker; the rest, the stake and the bond back.
     const payment = 1_250_000n;
-    assert.deepEqual(await balances(client), [FUNDS - payment, 0n, 0n]);
+    assert.deepEqual(await balances(client), [FUNDS - payment - FEE_SHARE, 0n, 0n]);
     assert.deepEqual(await balances(worker), [FUNDS + payment, 0n, 0n]);
-    // The BA: bond back, one reward per criterion; the eligibility stake stays locked.
-    assert.deepEqual(await balances(ba), [BA_BOND, ELIGIBILITY_STAKE, 2n * REWARD]);
+    // The BA: bond back, one reward per criterion, the panel fee (it voted); the eligibility stake stays locked.
+    assert.deepEqual(await balances(ba), [BA_BOND + FEE_SHARE, ELIGIBILITY_STAKE, 2n * REWARD]);
     const votes = await client.call<{ rows: { vote: string }[] }>('get_votes', { contractId: id });
     assert.deepEqual(
       votes.rows.map((r) => r.vote),
