@@ -258,11 +258,18 @@ const RETRYABLE = new Set(['40001', '40P01']);
 
 const isTransient = (error: unknown) => RETRYABLE.has((error as { code?: string }).code ?? '');
 
+/** Unique indexes whose violation means another transaction got there first; a retry reads what it wrote. */
+const RACED_CONSTRAINTS = new Set([
+  // The same operation id: the retry sees it and replays.
+  'ledger_operations_pkey',
+  // The same hold closed by another batch (a hold closes once): the retry sees it closed and refuses.
+  'ledger_transfers_hold',
+]);
+
 /** In a transaction that claims operation ids first, another one's insert of the same id is transient too. */
 function isRetryable(error: unknown): boolean {
   const e = error as { code?: string; constraint?: string };
-  // Another transaction inserted the same operation id first: the retry will see it and replay.
-  return isTransient(error) || (e.code === '23505' && e.constraint === 'ledger_operations_pkey');
+  return isTransient(error) || (e.code === '23505' && RACED_CONSTRAINTS.has(e.constraint ?? ''));
 }
 
 /** `?` placeholders to `$1, $2, ...` (the ledger's SQL has no `?` inside literals). */
