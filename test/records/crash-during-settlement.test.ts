@@ -28,7 +28,8 @@ import { DELIVERY, fixedTerms } from '../e2e/support';
 import { runContractWorker, TASK_QUEUE, testSettingsEnv } from '../support/service';
 import { createDevServerEnv } from '../support/temporal';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DISPUTE_BOND, FUNDS, PRICE, WORKER_STAKE } from '../support/fixtures';
+import { DISPUTE_BOND, FUNDS, PANEL_FEE, PRICE, WORKER_STAKE } from '../support/fixtures';
+import { panelFeeHoldId } from '../../workflows/rules/panel-fee';
 import { eventually, waitClosed } from '../support/eventually';
 
 let env: TestWorkflowEnvironment;
@@ -299,9 +300,10 @@ test("a worker killed after the Dispute Bond's lock (a local activity): one bond
   await worker.deliver(id, DELIVERY);
   const disputing = client.dispute(id).catch((err: unknown) => err);
   await crashOf(crashed, disputing);
+  // The Dispute Bond and the panel fee it brings, held in one batch.
   assert.deepEqual(await usdc(client.address), {
-    available: FUNDS - PRICE - DISPUTE_BOND,
-    held: PRICE + DISPUTE_BOND,
+    available: FUNDS - PRICE - DISPUTE_BOND - PANEL_FEE,
+    held: PRICE + DISPUTE_BOND + PANEL_FEE,
   });
 
   const fresh = await runContractWorker(env, ledger, settings);
@@ -334,7 +336,10 @@ test("a worker killed after the Dispute Bond's lock (a local activity): one bond
   } finally {
     await fresh.stop();
   }
-  const bonds = (await ledger.holdsByContract(id)).filter((x) => x.kind === 'dispute-bond');
+  // The panel fee's hold is of the same kind; the trusted arbiter returned it.
+  const bonds = (await ledger.holdsByContract(id)).filter(
+    (x) => x.kind === 'dispute-bond' && x.id !== panelFeeHoldId(id, 'panel'),
+  );
   assert.deepEqual(
     bonds.map((x) => x.status),
     ['resolved'],
