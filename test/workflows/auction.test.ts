@@ -24,8 +24,10 @@ import {
   BUDGET,
   CLIENT,
   ELIGIBILITY_STAKE,
+  FEE_SHARE,
   FUNDS,
   OTHER,
+  PANEL_FEE,
   POOR,
   REWARD,
   WORKER,
@@ -37,7 +39,8 @@ import { b } from '../support/balances';
 
 const withHarness = useWorkflowSuite();
 
-const untouchedBA = b(BA_FUNDS - ELIGIBILITY_STAKE, ELIGIBILITY_STAKE);
+/** A BA that sat on the panel and voted: its stake untouched, its share of the panel fee earned. */
+const paidBA = b(BA_FUNDS - ELIGIBILITY_STAKE + FEE_SHARE, ELIGIBILITY_STAKE);
 
 function assertStatus(run: PathRun, status: string): void {
   assert.equal(run.outcome?.created && run.outcome.status, status);
@@ -226,13 +229,17 @@ describe('auctions (time-skipping server, real ledger on SQLite)', () => {
       );
       // Puppets hold 300 of the 3300 USDC drawable stake: the odds of a puppet majority are in test/rules/draw.test.ts.
       const idle = [...puppets, ...HONEST].filter((a) => !drawn.panel.includes(a as never));
+      // The Client paid the standard panel's fee at creation; each drawn BA voted and earned its share.
+      const feeOf = (a: string) => (drawn.panel.includes(a as never) ? FEE_SHARE : 0n);
       await h.assertBalances({
-        [CLIENT]: b(FUNDS - 3_000_000n),
+        [CLIENT]: b(FUNDS - 3_000_000n - PANEL_FEE),
         [WORKER]: b(WORKER_FUNDS + 3_000_000n),
         [OTHER]: b(WORKER_FUNDS),
-        ...Object.fromEntries(puppets.map((a) => [a, untouchedBA])),
         ...Object.fromEntries(
-          HONEST.map((a) => [a, b(BA_FUNDS - ELIGIBILITY_STAKE, 10n * ELIGIBILITY_STAKE)]),
+          puppets.map((a) => [a, b(BA_FUNDS - ELIGIBILITY_STAKE + feeOf(a), ELIGIBILITY_STAKE)]),
+        ),
+        ...Object.fromEntries(
+          HONEST.map((a) => [a, b(BA_FUNDS - ELIGIBILITY_STAKE + feeOf(a), 10n * ELIGIBILITY_STAKE)]),
         ),
         treasury: b(0n),
       });
@@ -248,13 +255,14 @@ describe('auctions (time-skipping server, real ledger on SQLite)', () => {
       assertStatus(run, 'settled-none-met');
       const stake = 400_000n; // 10% of the 4 USDC winning price
       const toClient = 320_000n; // absentSlashClientBps (80%) of it
+      // The disputer's panel fee went to the three BAs, who all voted.
       await h.assertBalances({
-        [CLIENT]: b(FUNDS + toClient),
+        [CLIENT]: b(FUNDS + toClient - PANEL_FEE),
         [WORKER]: b(WORKER_FUNDS - stake),
         treasury: b(stake - toClient),
-        [BA1]: untouchedBA,
-        [BA2]: untouchedBA,
-        [BA3]: untouchedBA,
+        [BA1]: paidBA,
+        [BA2]: paidBA,
+        [BA3]: paidBA,
       });
       for (const ba of [BA1, BA2, BA3]) assert.equal(await h.tokens(ba), 2n * REWARD);
       await h.assertNothingPending(run.contractId);
