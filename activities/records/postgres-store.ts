@@ -13,7 +13,7 @@ import {
 } from './listing';
 import type { ListedDbRow } from './listing';
 import type { ContractRecordStore, ContractWrite, ContractWriteResult, StoredHead } from './types';
-import { judgeWrite, recordOf, viewRow } from './types';
+import { judgeWrite, recordOf, viewRowParams } from './types';
 
 async function writeIn(pool: PostgresPool, w: ContractWrite): Promise<ContractWriteResult> {
   const client = await pool.connect();
@@ -49,19 +49,7 @@ async function writeIn(pool: PostgresPool, w: ContractWrite): Promise<ContractWr
         JSON.stringify(e),
       ]);
     }
-    const row = viewRow(w);
-    await client.query(upsertViewSql(postgresDialect), [
-      w.contractId,
-      w.version,
-      row.status,
-      row.contractCode,
-      row.createdAt,
-      row.terminal ? new Date().toISOString() : null,
-      row.nextDeadline,
-      row.quoteCount,
-      row.events,
-      row.body,
-    ]);
+    await client.query(upsertViewSql(postgresDialect), viewRowParams(w));
     await client.query('COMMIT');
     return result;
   } catch (error) {

@@ -11,7 +11,7 @@ import {
 } from './listing';
 import type { ListedDbRow } from './listing';
 import type { ContractRecordStore, ContractWrite, ContractWriteResult, StoredHead } from './types';
-import { judgeWrite, recordOf, viewRow } from './types';
+import { judgeWrite, recordOf, viewRowParams } from './types';
 
 export function openSqliteRecords(path: string): ContractRecordStore {
   const db = new Database(path);
@@ -46,19 +46,7 @@ export function openSqliteRecords(path: string): ContractRecordStore {
     if (result.outcome !== 'written') return result;
     dropTail.run(w.contractId, w.from);
     w.events.forEach((e, i) => insertEvent.run(w.contractId, w.from + i, JSON.stringify(e)));
-    const row = viewRow(w);
-    upsert.run(
-      w.contractId,
-      w.version,
-      row.status,
-      row.contractCode,
-      row.createdAt,
-      row.terminal ? new Date().toISOString() : null,
-      row.nextDeadline,
-      row.quoteCount,
-      row.events,
-      row.body,
-    );
+    upsert.run(...viewRowParams(w));
     return result;
   });
   const list = (order: 'created_at' | 'closed_at', query: Parameters<typeof listingSql>[2]) => {

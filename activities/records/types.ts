@@ -77,19 +77,21 @@ export function judgeWrite(stored: StoredHead | undefined, write: ContractWrite)
   return { outcome: 'written', storedEvents: write.from + write.events.length };
 }
 
-/** The view row's columns of a write (both dialects), `closed_at` aside. */
-export function viewRow(write: ContractWrite) {
+/** The view row's columns of a write, in the order of upsertViewSql (both dialects); `closed_at` set once terminal. */
+export function viewRowParams(write: ContractWrite): unknown[] {
   const { view } = write;
-  return {
-    status: view.status,
-    contractCode: view.contractCode,
-    createdAt: view.createdAt,
-    nextDeadline: view.nextDeadline?.at ?? null,
-    quoteCount: view.quoteCount,
-    events: write.from + write.events.length,
-    body: JSON.stringify({ view, votes: write.votes, ballotsCast: write.ballotsCast }),
-    terminal: isTerminal(view.status),
-  };
+  return [
+    write.contractId,
+    write.version,
+    view.status,
+    view.contractCode,
+    view.createdAt,
+    isTerminal(view.status) ? new Date().toISOString() : null,
+    view.nextDeadline?.at ?? null,
+    view.quoteCount,
+    write.from + write.events.length,
+    JSON.stringify({ view, votes: write.votes, ballotsCast: write.ballotsCast }),
+  ];
 }
 
 /** The record a view row and its events read back as. */
