@@ -456,6 +456,18 @@ async function voids(who: Key, id: string) {
   return { log, voided, drawn, silent: new Set<string>(voided.flatMap((e) => e.silent as string[])) };
 }
 
+/** Reads a contract until it awaits the arbiter (or settles), noting every status it passes through. */
+async function watchUntilArbiter(client: Key, id: string): Promise<{ statuses: Set<string>; v: View }> {
+  const statuses = new Set<string>();
+  const until = Date.now() + RECRUITMENT_WINDOW_MS + 60_000;
+  for (;;) {
+    const v = await view(client, id);
+    statuses.add(v.status);
+    if (v.awaitingArbiter === true || settled(v) || Date.now() > until) return { statuses, v };
+    await sleep(400);
+  }
+}
+
 /**
  * A silent panel on a disputed contract: a registry of 6, the first panel never votes, nor the one
  * drawn after it; the escrow is never paid, the Dispute Bond never slashed, each void round redraws
@@ -465,15 +477,7 @@ async function silentDisputePanel(expectedClientAfterArbiter: bigint) {
   const bas = await registry(6);
   const { id, client, worker } = await delivered('privacy-preserving', DISPUTE_BOND + PANEL_FEE);
   const disputed = await patient(client, 'POST', `/contracts/${id}/disputes`, {});
-  const statuses = new Set<string>();
-  const until = Date.now() + RECRUITMENT_WINDOW_MS + 60_000;
-  let v: View;
-  for (;;) {
-    v = await view(client, id);
-    statuses.add(v.status);
-    if (v.awaitingArbiter === true || settled(v) || Date.now() > until) break;
-    await sleep(400);
-  }
+  const { statuses, v } = await watchUntilArbiter(client, id);
   const heldAtArbiter = (await balances(client)).held;
   const decided = await decide(id, ['met', 'not met']);
   const final = await waitFor(client, id, 'settled', settled);
@@ -522,15 +526,7 @@ async function silentAppealPanel() {
     await patient(byAddress.get(a)!, 'POST', `/contracts/${id}/votes`, { votes: ['not met', 'not met'] });
   await waitFor(client, id, 'resolved', (v) => v.status === 'resolved');
   const appealed = await patient(worker, 'POST', `/contracts/${id}/appeals`, {});
-  const statuses = new Set<string>();
-  const until = Date.now() + RECRUITMENT_WINDOW_MS + 60_000;
-  let v: View;
-  for (;;) {
-    v = await view(client, id);
-    statuses.add(v.status);
-    if (v.awaitingArbiter === true || settled(v) || Date.now() > until) break;
-    await sleep(400);
-  }
+  const { statuses, v } = await watchUntilArbiter(client, id);
   const decided = await decide(id, ['not met', 'not met']);
   const final = await waitFor(client, id, 'settled', settled);
   const { voided, silent, log } = await voids(client, id);
