@@ -14,23 +14,37 @@ import type { PosterReport } from './support/concurrent-poster';
 const OPS_PER_LANE = 60;
 const POSTER = join(__dirname, 'support', 'concurrent-poster.ts');
 
-function runPoster(config: LedgerConfig, worker: string, startAt: number): Promise<PosterReport> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', POSTER, JSON.stringify(config), worker, String(OPS_PER_LANE), String(startAt)],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+interface Poster {
+  ready: Promise<void>;
+  report: Promise<PosterReport>;
+  start(): void;
+}
+
+/** A poster process: `ready` once it has loaded, posting when `start` is called, its report at the end. */
+function spawnPoster(config: LedgerConfig, worker: string): Poster {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', POSTER, JSON.stringify(config), worker, String(OPS_PER_LANE)],
+    { stdio: ['pipe', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  let err = '';
+  let markReady!: () => void;
+  const ready = new Promise<void>((r) => (markReady = r));
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => {
+    err += d.toString();
+    if (err.includes('ready\n')) markReady();
+  });
+  const report = new Promise<PosterReport>((resolve, reject) => {
     child.on('error', reject);
     child.on('exit', (code) => {
+      markReady();
       if (code !== 0) reject(new Error(`poster ${worker} exited with ${code}:\n${err}`));
       else resolve(JSON.parse(out, PARSE_BIGINT) as PosterReport);
     });
   });
+  return { ready, report, start: () => child.stdin.end('go\n') };
 }
 
 /** What an applied operation does to posted balances and holds (no checks: it did apply). */
@@ -73,8 +87,10 @@ describeEachStore('two processes posting concurrently', (store) => {
       })),
     );
 
-    const startAt = Date.now() + 2500; // both processes load, then start together
-    const reports = await Promise.all([runPoster(config, 'p1', startAt), runPoster(config, 'p2', startAt)]);
+    const posters = [spawnPoster(config, 'p1'), spawnPoster(config, 'p2')];
+    await Promise.all(posters.map((p) => p.ready)); // both loaded, then both start at once
+    for (const p of posters) p.start();
+    const reports = await Promise.all(posters.map((p) => p.report));
     const [a, b] = reports as [PosterReport, PosterReport];
     assert.ok(a.startedAt < b.finishedAt && b.startedAt < a.finishedAt, 'the two processes did not overlap');
 

@@ -1,6 +1,7 @@
 // A separate OS process that posts to a shared ledger, for the concurrency test. It runs a few
 // concurrent lanes, sends every operation twice (a retry), and prints what each call answered as
-// JSON on stdout. Usage: node --import tsx concurrent-poster.ts <config json> <worker> <ops per lane> <start at ms>
+// JSON on stdout. Once loaded it says `ready` on stderr and starts when a line arrives on stdin, so two
+// posters overlap however slowly each loads. Usage: node --import tsx concurrent-poster.ts <config json> <worker> <ops per lane>
 import { LedgerError, openLedger } from '../../../activities/ledger';
 import type { LedgerConfig, LedgerOp, Owner } from '../../../activities/ledger';
 
@@ -41,7 +42,7 @@ export const PARSE_BIGINT = (_key: string, value: unknown) =>
   typeof value === 'string' && /^\d+n$/.test(value) ? BigInt(value.slice(0, -1)) : value;
 
 async function main(): Promise<void> {
-  const [configJson, worker, perLane, startAt] = process.argv.slice(2);
+  const [configJson, worker, perLane] = process.argv.slice(2);
   const config = JSON.parse(configJson!) as LedgerConfig;
   const ledger = await openLedger(config);
   const calls: CallReport[] = [];
@@ -110,7 +111,9 @@ async function main(): Promise<void> {
     }
   };
 
-  await new Promise((r) => setTimeout(r, Math.max(0, Number(startAt) - Date.now())));
+  process.stderr.write('ready\n');
+  await new Promise((go) => process.stdin.once('data', go));
+  process.stdin.pause();
   const startedAt = Date.now();
   await Promise.all(Array.from({ length: LANES }, (_, n) => lane(n)));
   const report: PosterReport = { worker: worker!, startedAt, finishedAt: Date.now(), calls };
