@@ -1,4 +1,6 @@
 // Runs every test layer with Node's test runner: `npm test` (all) or `npm test -- test/rules` (a subset).
+// Two files at a time by default (OPENCONTRACT_TEST_CONCURRENCY): each starts its own servers on free ports and its
+// own data files, and most of a file's time is spent waiting on timers and servers, so two share two cores well.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -26,7 +28,14 @@ if (files.length === 0) {
 
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', `--test-concurrency=${process.env.OPENCONTRACT_TEST_CONCURRENCY ?? 1}`, '--test-reporter=spec', ...files],
+  [
+    '--import',
+    'tsx',
+    '--test',
+    `--test-concurrency=${process.env.OPENCONTRACT_TEST_CONCURRENCY ?? 2}`,
+    '--test-reporter=spec',
+    ...files,
+  ],
   { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
 );
 process.exit(result.status ?? 1);
