@@ -89,7 +89,7 @@ export async function lockEscrow(c: Contract): Promise<boolean> {
 async function onDeadline(c: Contract, kind: NextDeadline['kind']): Promise<void> {
   switch (kind) {
     case 'match':
-      // An auction's bidding closes: the best quote wins, or none does (auction-match.ts).
+      // An auction's bidding closes: the best quote wins, or none does (match/auction-match.ts).
       if (c.terms.contractType === 'auction') return closeBiddingAtDeadline(c);
       // Under the match lock: an accept already locking its stake finishes first and wins.
       await c.match.lock.run(() => {

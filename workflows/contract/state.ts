@@ -182,7 +182,7 @@ class ContractState {
     this.pulse.publish();
   }
 
-  /** An auction's escrow held again at the winning price (auction-match.ts). */
+  /** An auction's escrow held again at the winning price (match/auction-match.ts). */
   escrowShrunk(escrow: HeldFunds): void {
     this.escrow = { state: 'held', ...escrow };
   }

@@ -4,7 +4,7 @@
 // match never fails for funds, so nothing a bidder does with its money can refuse the Client's award.
 // No quote → `cancelled-unmatched`. At the match the escrow shrinks to the winning price and every
 // other bond is released, in one ledger batch, and the other bidders become the contract's BA pool
-// (drawn from first, panel.ts).
+// (drawn from first, panel/draw.ts).
 import { condition } from '@temporalio/workflow';
 import type { AwardInput } from '../../definitions';
 import { matchOrder, remainingBidders } from '../../rules/auction';

@@ -2,7 +2,7 @@
 // price, held from the moment the quote is accepted, so a close of bidding never fails for funds.
 // A replacement moves the bond in one ledger batch (the old hold voided, the new one held), so a
 // bidder that cannot fund the new bond keeps its old quote and bond. Scheduled, like every hold a
-// racing message takes (activity-proxies.ts), and under the match lock (messages.ts), so no close of
+// racing message takes (activity-proxies.ts), and under the match lock (match/messages.ts), so no close of
 // bidding reads the quotes while a bond moves.
 import type { Address } from '../../rules/address';
 import { FailureType } from '../../definitions';

@@ -1,5 +1,5 @@
-// The Worker Stake an accept locks at the match (messages.ts); an auction's Worker Stake is its
-// winner's bid bond, held since the quote (bid-bond.ts). the match phase's `matched` then records the match.
+// The Worker Stake an accept locks at the match (match/messages.ts); an auction's Worker Stake is its
+// winner's bid bond, held since the quote (bid-bond.ts). The match phase's `matched` then records the match.
 import type { Delegation } from '../../definitions';
 import type { Address } from '../../rules/address';
 import { mandateOf } from '../delegation';

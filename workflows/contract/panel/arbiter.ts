@@ -1,6 +1,6 @@
 // The operator as trusted arbiter: a contract whose recruitment window passed without a full panel
 // waits for the operator's verdict per criterion. The verdict is final, settles the contract by the
-// settlement table (closing.ts) and pays or slashes no Backup Agent (none was seated).
+// settlement table (settlement/closing.ts) and pays or slashes no Backup Agent (none was seated).
 import { condition, setHandler } from '@temporalio/workflow';
 import { FailureType } from '../../definitions';
 import {
