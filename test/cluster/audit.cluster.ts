@@ -38,8 +38,8 @@ test('npm run audit against the instance the end-to-end suites ran on: 0 differe
   const h = harness();
   const urls = 'cluster' in h ? (h as ClusterHarness).cluster.apiUrls : [h.url()];
   const head = (await (await fetch(new URL('/outcomes/head', urls[0]))).json()) as { sequence: number };
-  // The suites' endings are in the log: approvals, panels, appeals, cancellations.
-  assert.ok(head.sequence >= 20, `the outcome log holds ${head.sequence} records`);
+  // The suites ended contracts (approved, a panel's dispute, an auction's panel): their records are in the log.
+  assert.ok(head.sequence >= 10, `the outcome log holds ${head.sequence} records`);
   for (const url of urls) {
     const out = await npmRunAudit(url);
     assert.match(
