@@ -218,7 +218,7 @@ async function attacks(): Promise<Record<string, unknown>> {
   const twice = await job(honest[3]!, honest[1]!, 3n * USDC);
   const again = await Promise.all([
     send(honest[3]!, 'POST', `/contracts/${twice}/approve`, {}),
-    send(honest[3]!, 'DELETE', `/contracts/${twice}`),
+    send(honest[3]!, 'POST', `/contracts/${twice}/cancel`, {}),
     send(honest[1]!, 'POST', `/contracts/${twice}/deliveries`, DELIVERY),
   ]);
   const records = await allRecords();
