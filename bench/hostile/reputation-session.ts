@@ -219,8 +219,10 @@ async function attacks(): Promise<Record<string, unknown>> {
   const again = await Promise.all([
     send(honest[3]!, 'POST', `/contracts/${twice}/approve`, {}),
     send(honest[3]!, 'POST', `/contracts/${twice}/cancel`, {}),
-    send(honest[1]!, 'POST', `/contracts/${twice}/deliveries`, DELIVERY),
+    send(honest[1]!, 'POST', `/contracts/${twice}/deliveries`, { ...DELIVERY, sha256: 'ef'.repeat(32) }),
   ]);
+  // The same delivery again is a retry, answered with the contract as it is: no new ending.
+  const retry = await send(honest[1]!, 'POST', `/contracts/${twice}/deliveries`, DELIVERY);
   const records = await allRecords();
   const keys = records.map((r) => `${r.contractId}:${r.milestoneIndex}:${r.role}:${r.party}`);
   const problems = verifyChain(records);
@@ -228,14 +230,15 @@ async function attacks(): Promise<Record<string, unknown>> {
   const finalHead = await head();
   report(
     'chain: end a contract twice, then read it all back',
-    'approve, cancel and deliver again on a settled contract; every page of the log checked',
+    'approve, cancel, deliver something else and retry the delivery on a settled contract; every page of the log checked',
     again.every((a) => a.status >= 400 && a.status < 500) &&
+      settled(retry.json) &&
       new Set(keys).size === keys.length &&
       records.filter((r) => r.contractId === twice).length === 2 &&
       problems.length === 0 &&
       last?.sequence === finalHead.sequence &&
       last.hash === finalHead.hash,
-    `repeats answered ${again.map((a) => a.status).join(', ')}; ${records.length} records, ${new Set(keys).size} distinct (contract, milestone, role, party); chain problems ${problems.length}; head ${finalHead.sequence} matches the last page`,
+    `repeats answered ${again.map((a) => a.status).join(', ')}, the retry ${retry.status} (${retry.json?.status}); ${records.length} records, ${new Set(keys).size} distinct (contract, milestone, role, party); chain problems ${problems.length}; head ${finalHead.sequence} matches the last page`,
   );
 
   // ---- Make the auditor disagree.
