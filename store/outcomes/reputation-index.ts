@@ -1,8 +1,8 @@
 // The reputation read model (docs/reputation.md §5): the outcome log folded incrementally into every
 // party's raw figures and the trust graph (workflows/rules/reputation.ts), tailing the log from the
-// last sequence it has seen; each viewer's vectors (PageRank and coverage) cached, and once the log grows recomputed
-// from the cached one (a warm start: a few iterations). A read costs one indexed query for new records
-// plus, on a miss, one PageRank and one coverage walk over the graph.
+// last sequence it has seen; each viewer's two vectors (PageRank and coverage) cached, and once the log
+// grows recomputed from the cached ones (a warm start: a few iterations). A read costs one indexed query
+// for new records plus, on a miss, one PageRank and one coverage walk over the graph.
 import type { ChainedOutcome } from '../../workflows/rules/outcomes';
 import {
   emptyAccumulator,
