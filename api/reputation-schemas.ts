@@ -153,7 +153,7 @@ export const reputationSchema = z
           .nullable()
           .openapi(
             d(
-              'personalized PageRank × graph size from the viewer (1 = an average agent’s share); null without a viewer',
+              'personalized PageRank × graph size from the viewer (1 = an average agent’s share) × the share of its paid record that traces back to the viewer’s money; null without a viewer',
               1.84,
             ),
           ),

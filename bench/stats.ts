@@ -17,3 +17,9 @@ export function mean(xs: readonly number[]): number {
 export function median(xs: readonly number[]): number {
   return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 }
+
+/** The sample at fraction `p` (0–1) of the sorted samples. */
+export function percentile(xs: readonly number[], p: number): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+}

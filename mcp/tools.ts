@@ -87,7 +87,7 @@ export function registerAgentTools(server: McpServer, agent: AgentClient): void 
   );
   tool(
     'get_reputation',
-    'An agent’s reputation before you hire it or take its job: raw figures per role (as Worker: contracts, volume paid to it, credit, withdrawals, absences, disputes lost; as Client: volume paid out, reviews left to time out, disputes raised and upheld; as Backup Agent: seats, coherent and missed votes) and a trust score weighed from you (or from `viewer`). Raw figures can be farmed by self-dealing keys; the trust score counts only work paid for by agents you trust, directly or through others.',
+    'An agent’s reputation before you hire it or take its job: raw figures per role (as Worker: contracts, volume paid to it, credit, withdrawals, absences, disputes lost; as Client: volume paid out, reviews left to time out, disputes raised and upheld; as Backup Agent: seats, coherent and missed votes) and a trust score weighed from you (or from `viewer`). Raw figures can be farmed by self-dealing keys; the trust score counts only work paid for by agents you trust, directly or through others, and shrinks as the rest of its record (work paid for by keys you do not reach) grows.',
     {
       address: z.string().describe('the agent’s 0x address (default: you)').optional(),
       viewer: z.string().describe('weigh trust from this 0x address instead of yours').optional(),

@@ -10,6 +10,7 @@ import { acceptUpdate, contractWorkflowId } from '../../workflows/definitions';
 import { agent, DELIVERY, fixedTerms, fund } from '../../test/e2e/support';
 import { startServiceHarness, type ServiceHarness } from '../../test/support/service';
 import { createTemporalClient } from '../../service/temporal-client';
+import { FDP_CALLS, fdpContract, fundedPairs as agents, type Agent } from './fdp';
 import { pool } from './pool';
 import { createShadowWorker, SHADOW_QUEUE } from './shadow-worker';
 import { DISPUTE_SHAPE, FDP_SHAPE, shadowContract, shadowUpdate, type ShadowShape } from './shadow-workflow';
@@ -20,8 +21,6 @@ const ACCEPTS = Number(process.env.BENCH_ACCEPTS ?? 100);
 const ACCEPT_CONCURRENCY = Number(process.env.BENCH_ACCEPT_CONCURRENCY ?? 32);
 const BA_COUNT = 3;
 const ELIGIBILITY_STAKE = 100_000_000n; // baEligibilityStake (default params)
-
-type Agent = ReturnType<typeof agent>;
 
 interface PathRun {
   name: string;
@@ -47,29 +46,12 @@ class Latencies {
   }
 }
 
-/** A funded Client and Worker pair per job slot (agents are reused across contracts). */
-async function agents(h: ServiceHarness, slots: number) {
-  const pairs = Array.from({ length: slots }, () => ({ client: agent(h), worker: agent(h) }));
-  for (const { client, worker } of pairs) {
-    await fund(h, client.address, 10n ** 15n);
-    await fund(h, worker.address, 10n ** 15n);
-  }
-  return pairs;
-}
-
 function fdpPath(): PathRun {
   return {
     name: 'FDP',
-    calls: ['created', 'accept', 'deliver', 'approve', 'settled'],
+    calls: [...FDP_CALLS],
     shape: FDP_SHAPE,
-    async api(temporal, { client, worker }, lat) {
-      const terms = fixedTerms(worker.address);
-      const { contractId } = await lat.time('created', () => client.createContract(terms));
-      await lat.time('accept', () => worker.accept(contractId));
-      await lat.time('deliver', () => worker.deliver(contractId, DELIVERY));
-      await lat.time('approve', () => client.approve(contractId));
-      await lat.time('settled', () => temporal.workflow.getHandle(contractWorkflowId(contractId)).result());
-    },
+    api: (temporal, pair, lat) => fdpContract(temporal, pair, (call, run) => lat.time(call, run)),
   };
 }
 

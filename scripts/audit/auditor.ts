@@ -205,7 +205,7 @@ async function auditOnce(
   const graph = new TrustGraph();
   for (const r of records) graph.add(r);
   const viewer = records[0]?.party;
-  const rank = viewer === undefined ? null : graph.personalizedPageRank([viewer]);
+  const trust = viewer === undefined ? null : graph.trust([viewer]);
   for (const [agent, figures] of raw) {
     const query = viewer === undefined ? '' : `?viewer=${viewer}`;
     const answer = await getJson<{ through: number; raw: unknown; trust: { score: number | null } }>(
@@ -225,7 +225,7 @@ async function auditOnce(
         `${agent}: raw reputation ${JSON.stringify(answer.raw)}, recomputed ${JSON.stringify(figures)}`,
       );
     }
-    const score = rank === null ? null : trustScore(rank, graph, agent);
+    const score = trust === null ? null : trustScore(trust, graph, agent);
     if (!closeEnough(answer.trust.score, score)) {
       differences.push(`${agent}: trust from ${viewer} ${answer.trust.score}, recomputed ${score}`);
     }

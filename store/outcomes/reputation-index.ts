@@ -1,8 +1,8 @@
 // The reputation read model (docs/reputation.md §5): the outcome log folded incrementally into every
 // party's raw figures and the trust graph (workflows/rules/reputation.ts), tailing the log from the
-// last sequence it has seen; each viewer's PageRank vector cached, and once the log grows recomputed
-// from the cached one (a warm start: a few iterations). A read costs one indexed query for new records
-// plus, on a miss, one PageRank over the graph.
+// last sequence it has seen; each viewer's two vectors (PageRank and coverage) cached, and once the log
+// grows recomputed from the cached ones (a warm start: a few iterations). A read costs one indexed query
+// for new records plus, on a miss, one PageRank and one coverage walk over the graph.
 import type { ChainedOutcome } from '../../workflows/rules/outcomes';
 import {
   emptyAccumulator,
@@ -11,6 +11,7 @@ import {
   TrustGraph,
   trustScore,
   type RawAccumulator,
+  type TrustVectors,
   type RawReputation,
 } from '../../workflows/rules/reputation';
 import type { OutcomeLog } from './index';
@@ -46,7 +47,7 @@ export class ReputationIndex {
   private readonly accs = new Map<string, RawAccumulator>();
   private readonly graph = new TrustGraph();
   /** Per viewer: its vector and the sequence it was computed through (older: a warm start). */
-  private readonly ranks = new Map<string, { rank: Float64Array; through: number }>();
+  private readonly ranks = new Map<string, { trust: TrustVectors; through: number }>();
   private catchingUp: Promise<void> | null = null;
 
   constructor(private readonly log: OutcomeLog) {}
@@ -73,18 +74,16 @@ export class ReputationIndex {
     this.through = r.sequence;
   }
 
-  private rankFrom(seeds: readonly string[]): Float64Array {
+  private trustFrom(seeds: readonly string[]): TrustVectors {
     const key = [...seeds].sort().join(',');
     const cached = this.ranks.get(key);
     this.ranks.delete(key);
-    const rank =
-      cached?.through === this.through
-        ? cached.rank
-        : this.graph.personalizedPageRank(seeds, undefined, undefined, cached?.rank);
-    this.ranks.set(key, { rank, through: this.through });
-    const room = Math.max(1, Math.min(CACHED_VIEWERS, Math.floor(CACHED_NUMBERS / Math.max(1, rank.length))));
+    const trust = cached?.through === this.through ? cached.trust : this.graph.trust(seeds, cached?.trust);
+    this.ranks.set(key, { trust, through: this.through });
+    const numbers = 2 * trust.rank.length;
+    const room = Math.max(1, Math.min(CACHED_VIEWERS, Math.floor(CACHED_NUMBERS / Math.max(1, numbers))));
     while (this.ranks.size > room) this.ranks.delete(this.ranks.keys().next().value!);
-    return rank;
+    return trust;
   }
 
   async reputation(address: string, from: TrustFrom): Promise<Reputation> {
@@ -95,7 +94,7 @@ export class ReputationIndex {
       return { ...base, trust: { score: null, from: null, viewer: null, reason: from.reason } };
     }
     const seeds = from.kind === 'viewer' ? [from.viewer] : from.anchors;
-    const score = trustScore(this.rankFrom(seeds), this.graph, address);
+    const score = trustScore(this.trustFrom(seeds), this.graph, address);
     return {
       ...base,
       trust: {

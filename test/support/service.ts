@@ -57,9 +57,12 @@ export async function runContractWorker(
   ledger: Ledger,
   settings: Settings,
   taskQueue = TASK_QUEUE,
+  /** Wraps the worker's outcome log (a benchmark times or skips its appends). */
+  wrapOutcomes: (log: OutcomeLog) => OutcomeLog = (log) => log,
 ): Promise<RunningWorker> {
   const records = await openRecords(settings.ledger);
-  const outcomes = await openOutcomeLog(settings.ledger);
+  const opened = await openOutcomeLog(settings.ledger);
+  const outcomes = wrapOutcomes(opened);
   const feed = await openFeed(settings);
   const worker = await createContractWorker({
     connection: env.nativeConnection,
@@ -78,7 +81,7 @@ export async function runContractWorker(
       worker.shutdown();
       await running;
       await records.close();
-      await outcomes.close();
+      await opened.close();
       await feed.close();
     },
   };
@@ -244,7 +247,9 @@ export async function startServiceHarness(options: { params?: object } = {}): Pr
 }
 
 /** The dev-server target: one API and one worker in this process, the ledger in SQLite. */
-export async function startDevServiceHarness(options: { params?: object } = {}): Promise<ServiceHarness> {
+export async function startDevServiceHarness(
+  options: { params?: object; wrapOutcomes?: (log: OutcomeLog) => OutcomeLog } = {},
+): Promise<ServiceHarness> {
   const env = await createDevServerEnv();
   const { dir, remove } = makeDir('e2e');
   const settingsEnv = testSettingsEnv(env, dir, options.params);
@@ -267,7 +272,7 @@ export async function startDevServiceHarness(options: { params?: object } = {}):
     ledger: () => observer,
     async startApiAndWorker() {
       workerLedger = await openLedger(settings.ledger);
-      worker = await runContractWorker(env, workerLedger, settings);
+      worker = await runContractWorker(env, workerLedger, settings, TASK_QUEUE, options.wrapOutcomes);
       api = await startApiServer(settings, { env: settingsEnv, taskQueue: TASK_QUEUE });
     },
     async stopApiAndWorker() {

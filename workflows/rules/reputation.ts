@@ -139,32 +139,51 @@ export function rawReputations(records: Iterable<OutcomeRecord>): Map<string, Ra
   return new Map([...accs].map(([party, acc]) => [party, rawFrom(acc)]));
 }
 
-// ---- The trust graph and the personalized PageRank ----
+// ---- The trust graph, the personalized PageRank and the coverage ----
+
+/** The probability of following an edge rather than jumping back to the viewer (or stopping). */
+export const DAMPING = 0.85;
+const TOLERANCE = 1e-10;
+const MAX_ITERATIONS = 200;
+/** Two successive step ratios this close: the coverage's remaining error is one geometric series. */
+const STEADY = 1e-3;
 
 /**
- * Edges of the trust graph from one record, read off the Worker's record of a settled contract that
- * paid something: the Client (whose money paid) trusts the Worker by `amount × credit`, and the
- * Worker vouches for the Client that paid it by `amount`. Amounts in whole USDC (minor units / 10⁶).
+ * The edge of the trust graph from one record, read off the Worker's record of a settled contract that
+ * paid something: the Client (whose money paid) → the Worker, weighted `amount × credit`, in whole USDC
+ * (minor units / 10⁶). Trust passes only in the paying direction: a Worker paid by a key does not
+ * vouch for that key, so no payment buys its payer any standing.
  */
 export function edgesOf(r: OutcomeRecord): { from: string; to: string; weight: number }[] {
   if (r.role !== 'worker' || r.counterparty === null || !isSettled(r)) return [];
-  const paid = Number(BigInt(r.amount)) / 1e6;
-  if (paid <= 0) return [];
-  const edges = [{ from: r.counterparty, to: r.party, weight: paid * creditOf(r) }];
-  edges.push({ from: r.party, to: r.counterparty, weight: paid });
-  return edges.filter((e) => e.weight > 0);
+  const weight = (Number(BigInt(r.amount)) / 1e6) * creditOf(r);
+  return weight > 0 ? [{ from: r.counterparty, to: r.party, weight }] : [];
+}
+
+/** One row per node, normalized to sum to 1: targets and their shares. */
+interface Rows {
+  targets: Int32Array[];
+  weights: Float64Array[];
+}
+
+/** The two vectors of one viewer: where its trust flows (`rank`), and how much of each record it covers. */
+export interface TrustVectors {
+  rank: Float64Array;
+  coverage: Float64Array;
 }
 
 /** The weighted graph, built incrementally as records arrive. */
 export class TrustGraph {
   private readonly index = new Map<string, number>();
   readonly names: string[] = [];
-  /** Per node: target → summed weight. */
-  private readonly out: Map<number, number>[] = [];
-  /** Row-normalized adjacency per node, rebuilt only for the rows an edge changed. */
-  private readonly targets: Int32Array[] = [];
-  private readonly weights: Float64Array[] = [];
-  private readonly dirty = new Set<number>();
+  /** Per node: payee → summed weight (what it paid for), and payer → summed weight (what it was paid). */
+  private readonly paid: Map<number, number>[] = [];
+  private readonly paidBy: Map<number, number>[] = [];
+  /** The same rows normalized, rebuilt only for the rows an edge changed. */
+  private readonly out: Rows = { targets: [], weights: [] };
+  private readonly in: Rows = { targets: [], weights: [] };
+  private readonly dirtyOut = new Set<number>();
+  private readonly dirtyIn = new Set<number>();
 
   node(name: string): number {
     let i = this.index.get(name);
@@ -172,9 +191,11 @@ export class TrustGraph {
       i = this.names.length;
       this.index.set(name, i);
       this.names.push(name);
-      this.out.push(new Map());
-      this.targets.push(new Int32Array(0));
-      this.weights.push(new Float64Array(0));
+      for (const m of [this.paid, this.paidBy]) m.push(new Map());
+      for (const rows of [this.out, this.in]) {
+        rows.targets.push(new Int32Array(0));
+        rows.weights.push(new Float64Array(0));
+      }
     }
     return i;
   }
@@ -191,48 +212,54 @@ export class TrustGraph {
     for (const e of edgesOf(record)) {
       const from = this.node(e.from);
       const to = this.node(e.to);
-      const row = this.out[from]!;
-      row.set(to, (row.get(to) ?? 0) + e.weight);
-      this.dirty.add(from);
+      const paid = this.paid[from]!;
+      paid.set(to, (paid.get(to) ?? 0) + e.weight);
+      const paidBy = this.paidBy[to]!;
+      paidBy.set(from, (paidBy.get(from) ?? 0) + e.weight);
+      this.dirtyOut.add(from);
+      this.dirtyIn.add(to);
     }
   }
 
-  /** Row-normalized adjacency (each node's outgoing weights summing to 1). */
-  private compile() {
-    for (const u of this.dirty) {
-      const row = this.out[u]!;
+  private static compile(sums: Map<number, number>[], rows: Rows, dirty: Set<number>): Rows {
+    for (const u of dirty) {
+      const row = sums[u]!;
       const total = [...row.values()].reduce((a, b) => a + b, 0);
-      this.targets[u] = Int32Array.from(row.keys());
-      this.weights[u] = Float64Array.from([...row.values()].map((w) => w / total));
+      rows.targets[u] = Int32Array.from(row.keys());
+      rows.weights[u] = Float64Array.from([...row.values()].map((w) => w / total));
     }
-    this.dirty.clear();
-    return { targets: this.targets, weights: this.weights };
+    dirty.clear();
+    return rows;
+  }
+
+  private seedsOf(seeds: readonly string[]): number[] {
+    return seeds.map((s) => this.index.get(s)).filter((i): i is number => i !== undefined);
   }
 
   /**
-   * Personalized PageRank restarting at `seeds` (evenly): with probability `damping` follow an
-   * outgoing edge by weight, else jump back to a seed; a node without edges jumps back too. Iterates
-   * until the L1 change is below `tolerance`. Returns each node's stationary probability (to within
-   * about tolerance × damping / (1 − damping) in L1, wherever the walk started).
+   * Personalized PageRank restarting at `seeds` (evenly): with probability `damping` follow one of the
+   * node's payments by weight, else jump back to a seed; a node that paid nobody jumps back too.
+   * Iterates until the L1 change is below `tolerance`. Returns each node's stationary probability (to
+   * within about tolerance × damping / (1 − damping) in L1, wherever the walk started).
    */
   personalizedPageRank(
     seeds: readonly string[],
     damping = DAMPING,
-    tolerance = 1e-10,
+    tolerance = TOLERANCE,
     /** A previous answer for the same seeds on a smaller graph: the walk starts there and converges sooner. */
     start?: Float64Array,
   ): Float64Array {
     const n = this.names.length;
-    const { targets, weights } = this.compile();
+    const { targets, weights } = TrustGraph.compile(this.paid, this.out, this.dirtyOut);
     const restart = new Float64Array(n);
-    const known = seeds.map((s) => this.index.get(s)).filter((i): i is number => i !== undefined);
+    const known = this.seedsOf(seeds);
     for (const i of known) restart[i]! += 1 / known.length;
     let rank = Float64Array.from(restart);
     if (start !== undefined && known.length > 0) {
       rank = new Float64Array(n);
       rank.set(start.subarray(0, Math.min(n, start.length)));
     }
-    for (let iteration = 0; iteration < 200 && known.length > 0; iteration++) {
+    for (let iteration = 0; iteration < MAX_ITERATIONS && known.length > 0; iteration++) {
       const next = new Float64Array(n);
       let dangling = 0;
       for (let u = 0; u < n; u++) {
@@ -257,19 +284,76 @@ export class TrustGraph {
     }
     return rank;
   }
-}
 
-/** The probability of following an edge rather than jumping back to the viewer. */
-export const DAMPING = 0.85;
+  /**
+   * Each node's coverage by `seeds`: the probability that a walk backwards from the node — to one of
+   * the keys that paid it, chosen by how much it paid, then to one of theirs, stopping with probability
+   * 1 − `damping` at each step — reaches a seed. A seed covers itself (1); a node nobody paid, 0. It is
+   * the share of a node's paid record that traces back to the viewer's money: work paid for by keys
+   * the viewer never reaches dilutes it, whatever their volume. The fixed point of
+   * `coverage(v) = damping × Σ_payers share(payer, v) × coverage(payer)`, iterated from `start` (or 0)
+   * until the L1 change is below `tolerance`.
+   */
+  coverage(
+    seeds: readonly string[],
+    damping = DAMPING,
+    tolerance = TOLERANCE,
+    start?: Float64Array,
+  ): Float64Array {
+    const n = this.names.length;
+    const { targets, weights } = TrustGraph.compile(this.paidBy, this.in, this.dirtyIn);
+    const known = this.seedsOf(seeds);
+    let cover = new Float64Array(n);
+    if (start !== undefined) cover.set(start.subarray(0, Math.min(n, start.length)));
+    let previousChange = Number.POSITIVE_INFINITY;
+    let previousRatio = Number.NaN;
+    for (let iteration = 0; iteration < MAX_ITERATIONS && known.length > 0; iteration++) {
+      const next = new Float64Array(n);
+      for (let v = 0; v < n; v++) {
+        const t = targets[v]!;
+        const w = weights[v]!;
+        let sum = 0;
+        for (let k = 0; k < t.length; k++) sum += w[k]! * cover[t[k]!]!;
+        next[v] = damping * sum;
+      }
+      for (const i of known) next[i] = 1;
+      let change = 0;
+      for (let i = 0; i < n; i++) change += Math.abs(next[i]! - cover[i]!);
+      // Unlike the PageRank, whose mass is restored each step, the coverage fills up from below at
+      // the damping's rate: once the step shrinks by a steady ratio, jump to that geometric series'
+      // limit (extrapolation, as for PageRank by Kamvar et al. 2003), then iterate on to the tolerance.
+      const ratio = change / previousChange;
+      if (Math.abs(ratio - previousRatio) < STEADY && ratio < 1) {
+        const ahead = ratio / (1 - ratio);
+        for (let i = 0; i < n; i++)
+          next[i] = Math.min(1, Math.max(0, next[i]! + (next[i]! - cover[i]!) * ahead));
+        previousRatio = Number.NaN;
+      } else previousRatio = ratio;
+      previousChange = change;
+      cover = next;
+      if (change < tolerance) break;
+    }
+    return cover;
+  }
+
+  /** Both vectors for `seeds`, each warm-started from an older answer when given. */
+  trust(seeds: readonly string[], start?: TrustVectors): TrustVectors {
+    return {
+      rank: this.personalizedPageRank(seeds, DAMPING, TOLERANCE, start?.rank),
+      coverage: this.coverage(seeds, DAMPING, TOLERANCE, start?.coverage),
+    };
+  }
+}
 
 /**
  * The trust-weighted score shown beside the raw figures: the agent's stationary probability × the
- * number of nodes in the graph (1 = an average node's share), rounded to 6 significant digits so the
- * service and the auditor agree whatever the summation order.
+ * number of nodes in the graph (1 = an average node's share), × its coverage (the share of its paid
+ * record that traces back to the viewer), rounded to 6 significant digits so the service and the
+ * auditor agree whatever the summation order.
  */
-export function trustScore(rank: Float64Array, graph: TrustGraph, agent: string): number {
+export function trustScore(trust: TrustVectors, graph: TrustGraph, agent: string): number {
   const i = graph.indexOf(agent);
   if (i === undefined) return 0;
-  const value = rank[i]! * graph.names.length;
+  const value = trust.rank[i]! * graph.names.length * trust.coverage[i]!;
   return value === 0 ? 0 : Number(value.toPrecision(6));
 }

@@ -427,7 +427,8 @@ class RawReputation(Model):
 
 class Trust(Model):
     score: float | None
-    """Personalized PageRank × graph size from the viewer; None without a viewer (see ``reason``)."""
+    """Personalized PageRank × graph size from the viewer, × the share of the agent's paid record that
+    traces back to the viewer's money; None without a viewer (see ``reason``)."""
     from_: Literal["viewer", "anchors"] | None = Field(default=None, alias="from")
     viewer: str | None
     reason: str | None
