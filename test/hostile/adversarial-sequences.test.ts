@@ -12,6 +12,7 @@ import { agentOwner } from '../../activities/ledger';
 import {
   acceptSignal,
   acceptUpdate,
+  appealUpdate,
   approveSignal,
   approveUpdate,
   awardSignal,
@@ -24,6 +25,7 @@ import {
   deliverUpdate,
   disputeSignal,
   disputeUpdate,
+  eventsQuery,
   quoteSignal,
   quoteUpdate,
   voteSignal,
@@ -36,7 +38,19 @@ import { isTerminal, type ContractStatus } from '../../workflows/rules/status';
 import { VERDICTS } from '../../workflows/rules/verdicts';
 import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
 import { useWorkflowSuite, type Harness } from '../workflows/harness';
-import { BA_BOND, BAS, CLIENT, HOUR, OTHER, PANEL_FEE, POOR, STRANGER, WORKER } from '../support/fixtures';
+import {
+  BA_BOND,
+  BAS,
+  CLIENT,
+  ELIGIBILITY_STAKE,
+  HOUR,
+  OTHER,
+  PANEL_FEE,
+  POOR,
+  STRANGER,
+  WORKER,
+} from '../support/fixtures';
+import { DEFAULT_PARAMS } from '../../workflows/rules/params';
 import { arbiterVerdictsUpdate } from '../../workflows/operator-messages';
 
 const RUNS = Number(process.env.HOSTILE_FC_RUNS ?? 25);
@@ -635,4 +649,172 @@ test('quote floods at a full cap: a better quote always gets in, the replaced bo
       fc.asyncProperty(floodScenario, (k) => runFloodScenario(h, k)),
       { numRuns: FLOOD_RUNS, seed: SEED, endOnFailure: true },
     );
+  }));
+
+// Seat pinning: an attacker's two keys open junk contracts (standard mode, or disputed) at a price of
+// one micro-unit to hold the seats of a small registry, while honest contracts wait for a panel. The
+// registry's BAs vote on some junk panels and stay silent on others, the attacker waives or sits out
+// each appeal window. Whatever the mix, every contract ends terminal with nothing held and no seat
+// left, the waiting contracts are seated in the order they started waiting, the honest parties'
+// votes and waivers are all taken, every decided junk panel cost the attacker its fee per seat, and
+// the ledger balances.
+const PIN_RUNS = Number(process.env.HOSTILE_FC_RUNS ?? 4);
+/** Each of the 3 BAs holds two seats: the registry seats two panels at once. */
+const PIN_PARAMS = { ...DEFAULT_PARAMS, baBond: ELIGIBILITY_STAKE / 2n };
+const ATTACKER_CLIENT = `0x${'f1'.repeat(20)}`;
+const ATTACKER_WORKER = `0x${'f2'.repeat(20)}`;
+
+const pinScenario = fc.record({
+  junk: fc.array(
+    fc.record({
+      dispute: fc.boolean(),
+      /** The registry's BAs vote on this junk panel, or leave every round of it silent. */
+      voted: fc.boolean(),
+      /** The attacker waives its appeal window, or sits it out to keep the seats. */
+      waives: fc.boolean(),
+    }),
+    { minLength: 1, maxLength: 3 },
+  ),
+  honest: fc.integer({ min: 1, max: 3 }),
+  /** Test-server hours between rounds of votes and waivers. */
+  tickHours: fc.constantFrom(6, 20),
+});
+type PinScenario = typeof pinScenario extends fc.Arbitrary<infer V> ? V : never;
+
+interface Pinned {
+  handle: WorkflowHandle;
+  contractId: string;
+  client: string;
+  worker: string;
+  junk: boolean;
+  voted: boolean;
+  waives: boolean;
+}
+
+let pinRound = 0;
+const pinStats = { waited: 0, seatedAfterWaiting: 0, junkDecidedByPanel: 0 };
+async function runPinScenario(h: Harness, k: PinScenario): Promise<void> {
+  pinRound++;
+  // Silent seats lose their bond: each BA's eligibility stake is brought back to a whole one.
+  for (const ba of BAS) {
+    const short = ELIGIBILITY_STAKE - (await usdcOf(h, ba))[1];
+    if (short === 0n) continue;
+    await h.ledger.deposit({ id: `pin:${pinRound}:${ba}`, asset: 'USDC', to: agentOwner(ba), amount: short });
+    await h.ledger.hold({
+      id: `pin:${pinRound}:elig:${ba}`,
+      owner: agentOwner(ba),
+      asset: 'USDC',
+      amount: short,
+      holdKind: 'eligibility',
+    });
+  }
+  for (const who of [CLIENT, WORKER, ATTACKER_CLIENT, ATTACKER_WORKER])
+    await h.ledger.deposit({
+      id: `pin:${pinRound}:${who}`,
+      asset: 'USDC',
+      to: agentOwner(who),
+      amount: 20_000_000n,
+    });
+  const attackerBefore = (await usdcOf(h, ATTACKER_CLIENT))[0] + (await usdcOf(h, ATTACKER_WORKER))[0];
+  const contracts: Pinned[] = [];
+  const open = async (client: string, worker: string, body: Record<string, unknown>) => {
+    const input = await h.input(
+      { ...KINDS['fixed-direct'], worker: worker as `0x${string}`, ...body },
+      PIN_PARAMS,
+      client,
+    );
+    const { handle } = await h.create(input);
+    assert.notEqual(await send(handle, honest('accept', 0), worker), 'refused');
+    assert.notEqual(await send(handle, honest('deliver', 0, GOOD_DELIVERY), worker), 'refused');
+    return { handle, contractId: input.contractId };
+  };
+  for (const j of k.junk) {
+    const opened = await open(ATTACKER_CLIENT, ATTACKER_WORKER, {
+      amount: '1',
+      verificationMode: j.dispute ? 'privacy-preserving' : 'standard',
+    });
+    if (j.dispute)
+      assert.notEqual(await send(opened.handle, honest('dispute', 0), ATTACKER_CLIENT), 'refused');
+    contracts.push({ ...opened, client: ATTACKER_CLIENT, worker: ATTACKER_WORKER, junk: true, ...j });
+  }
+  for (let i = 0; i < k.honest; i++) {
+    const opened = await open(CLIENT, WORKER, { verificationMode: 'standard' });
+    contracts.push({ ...opened, client: CLIENT, worker: WORKER, junk: false, voted: true, waives: true });
+  }
+  // The waiting order as the ledger keeps it (who started waiting first).
+  const waiting = (await h.ledger.panels.waitlist()).map((e) => e.contractId);
+  pinStats.waited += waiting.length;
+
+  const votedOn = new Set<string>();
+  const waived = new Set<string>();
+  for (let tick = 0; tick < 10; tick++) {
+    for (const c of contracts) {
+      const v = await h.view(c.handle);
+      if (isTerminal(v.status)) continue;
+      const round = `${c.contractId}:${v.voting?.drawnAt}`;
+      if (v.voting !== null && !v.voting.tallied && c.voted && !votedOn.has(round)) {
+        votedOn.add(round);
+        for (const ba of v.backupAgents) {
+          const answer = await send(c.handle, honest('vote', 0, { votes: ['met', 'met'] }), ba);
+          if (!c.junk) assert.notEqual(answer, 'refused', `${ba}'s vote on an honest panel`);
+        }
+      }
+      if (v.status === 'resolved' && v.appealDeadline !== null && c.waives && !waived.has(c.contractId)) {
+        waived.add(c.contractId);
+        for (const who of [c.client, c.worker]) {
+          const answer = await withinAnswerTime(
+            `waiver by ${who}`,
+            c.handle.executeUpdate(appealUpdate, { args: [{ caller: who, waive: true }] }),
+          );
+          if (!c.junk) assert.notEqual(answer, 'refused', `${who}'s waiver`);
+        }
+      }
+    }
+    await h.sleep(k.tickHours * HOUR);
+  }
+  await h.sleep(14 * 24 * HOUR);
+
+  // Every arbiter first: waiting on one contract's result lets the test server skip time past
+  // contracts that wait on nothing but the operator.
+  for (const c of contracts) await arbiterIfAwaited(h, c.handle);
+  const drawnAt = new Map<string, number>();
+  for (const c of contracts) {
+    const outcome = await c.handle.result();
+    assert.ok(outcome.created && isTerminal(outcome.status as ContractStatus), JSON.stringify(outcome));
+    await h.assertNothingPending(c.contractId);
+    const firstDraw = (await c.handle.query(eventsQuery)).find((e) => e.type === 'contract.panel-drawn');
+    if (firstDraw !== undefined) drawnAt.set(c.contractId, Date.parse(firstDraw.at));
+    if (!c.junk)
+      assert.ok(outcome.status.startsWith('settled-'), `an honest contract ended ${outcome.status}`);
+  }
+  // Seated in waiting order: of the contracts that waited, each one seated no later than those behind it.
+  const seatedInOrder = waiting.filter((id) => drawnAt.has(id)).map((id) => drawnAt.get(id)!);
+  for (let i = 1; i < seatedInOrder.length; i++)
+    assert.ok(seatedInOrder[i - 1]! <= seatedInOrder[i]!, `seated out of order: ${seatedInOrder.join(',')}`);
+  assert.deepEqual(await h.ledger.panels.waitlist(), []);
+  for (const ba of BAS) assert.deepEqual(await h.ledger.panels.openPanelsOf(ba), [], `${ba} still seated`);
+
+  // Every junk contract a panel decided cost the attacker the fee of its three seats, never less.
+  let decidedByPanel = 0n;
+  for (const c of contracts.filter((x) => x.junk)) {
+    const resolved = (await c.handle.query(eventsQuery)).find((e) => e.type === 'contract.resolved');
+    if (resolved?.type === 'contract.resolved' && resolved.source === 'panel-tally') decidedByPanel++;
+  }
+  const [ac, aw] = [await usdcOf(h, ATTACKER_CLIENT), await usdcOf(h, ATTACKER_WORKER)];
+  assert.deepEqual([ac[1], aw[1]], [0n, 0n]);
+  const spent = attackerBefore - ac[0] - aw[0];
+  assert.ok(spent >= decidedByPanel * PANEL_FEE, `spent ${spent} for ${decidedByPanel} decided panels`);
+  pinStats.junkDecidedByPanel += Number(decidedByPanel);
+  pinStats.seatedAfterWaiting += seatedInOrder.length;
+  await h.ledger.audit();
+}
+
+test('seat pinning: junk panels, silent or not, never seat honest contracts out of order nor leave money held', () =>
+  withHarness(async (h) => {
+    await h.makeEligible();
+    await fc.assert(
+      fc.asyncProperty(pinScenario, (k) => runPinScenario(h, k)),
+      { numRuns: PIN_RUNS, seed: SEED, endOnFailure: true },
+    );
+    console.log('seat pinning:', pinStats);
   }));

@@ -143,6 +143,9 @@ describe('forged signatures from a shared address', () => {
     );
     const forger = newAgent();
     const honest = newAgent();
+    const party = newAgent();
+    await h().fund(party.address, FUNDS);
+    const id = await created(h(), party, {});
     // Every request arrives from the proxy; the forger's behind two proxy hops, the client it claimed
     // on the left of the chain ignored (only the right-most untrusted hop counts).
     const viaForger = { 'X-Forwarded-For': '198.51.100.1, 203.0.113.66, 10.0.1.7' };
@@ -154,6 +157,17 @@ describe('forged signatures from a shared address', () => {
     const answers = tally(forged);
     assert.ok(answers['401 unauthorized']! <= BURST + LOOPS, JSON.stringify(answers));
     assert.ok(answers['429 rate_limited']! >= 20 - BURST - LOOPS, JSON.stringify(answers));
+    assert.equal((await forge(app, forger, proxy, viaForger)).status, 429, 'the flood is still refused');
+
+    // A Client behind the same proxy, forwarded as its own address, cancels its contract: answered.
+    const cancelled = await call(app, party, 'POST', `/contracts/${id}/cancel`, {
+      body: {},
+      from: proxy,
+      headers: { 'X-Forwarded-For': '198.51.100.9' },
+    });
+    assert.equal(cancelled.status, 200, cancelled.text);
+    assert.equal(cancelled.json.status, 'cancelled-by-client');
+    assert.deepEqual(await usdc(h(), party), [FUNDS, 0n]);
 
     // A fresh key with no money, behind the same proxy, on another client address (RFC 7239 header).
     const viaHonest = { Forwarded: 'for="[2001:db8:cafe::17]:4711";proto=https, for=10.0.1.7' };

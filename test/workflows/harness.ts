@@ -221,10 +221,11 @@ export class Harness {
   async input(
     body: Partial<CreateContractBody> = {},
     params: ProtocolParams = DEFAULT_PARAMS,
+    client: string = CLIENT,
   ): Promise<ContractInput> {
     const t0 = await this.now();
     const full = contractBody(WORKER, body, t0);
-    const result = validateContractTerms(full, t0, CLIENT);
+    const result = validateContractTerms(full, t0, client);
     if (!result.ok) throw new Error(`bad test terms: ${JSON.stringify(result.errors)}`);
     const contractId = `c-${(++contractCount).toString().padStart(4, '0')}${randomBytes(11).toString('hex')}`;
     return contractInput(contractId, result.terms, params);
