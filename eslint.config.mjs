@@ -22,23 +22,23 @@ const NO_WORKFLOW_QUERIES = [
   {
     selector:
       'ImportDeclaration[source.value=/workflows\\/definitions$/] > ImportSpecifier[imported.name=/Query$/]',
-    message: 'Reads come from the contract read model (activities/records), never a workflow query.',
+    message: 'Reads come from the contract read model (store/records), never a workflow query.',
   },
   {
     selector: "CallExpression[callee.property.name='query'][callee.object.callee.property.name='getHandle']",
-    message: 'Reads come from the contract read model (activities/records), never a workflow query.',
+    message: 'Reads come from the contract read model (store/records), never a workflow query.',
   },
   {
     selector: "CallExpression[callee.property.name='query'][callee.object.name=/[hH]andle$/]",
-    message: 'Reads come from the contract read model (activities/records), never a workflow query.',
+    message: 'Reads come from the contract read model (store/records), never a workflow query.',
   },
   {
     selector: "CallExpression[callee.property.name='query'][callee.object.callee.name=/[hH]andle$/]",
-    message: 'Reads come from the contract read model (activities/records), never a workflow query.',
+    message: 'Reads come from the contract read model (store/records), never a workflow query.',
   },
   {
     selector: "MemberExpression[property.name='queryWorkflow'], CallExpression[callee.name='defineQuery']",
-    message: 'Reads come from the contract read model (activities/records), never a workflow query.',
+    message: 'Reads come from the contract read model (store/records), never a workflow query.',
   },
 ];
 
@@ -67,7 +67,7 @@ export default tseslint.config(
   // scripts/ holds entry points (installers, the test runner, the bundle build): what the service
   // shares with them lives in service/ or api/, never the other way round. The folders stand in
   // layers: api/ (HTTP) above activities/ (side effects) above store/ (the databases); nothing imports
-  // a layer above it, and only store/ and the ledger (activities/ledger) touch a database driver.
+  // a layer above it, and only store/ and the ledger (store/ledger) touch a database driver.
   {
     files: ['service/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_SCRIPTS] }] },

@@ -7,9 +7,9 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { isAddress } from '../workflows/rules/address';
 import { asActivity, invalid } from './invalid-input';
-import { HOLD_KINDS, agentOwner } from './ledger';
-import { retryingLostRaces, rewriteEligibility } from './ledger/seats';
-import type { HoldKind, Ledger, LedgerOp, Owner } from './ledger';
+import { HOLD_KINDS, agentOwner } from '../store/ledger';
+import { retryingLostRaces, rewriteEligibility } from '../store/ledger/seats';
+import type { HoldKind, Ledger, LedgerOp, Owner } from '../store/ledger';
 import type {
   LedgerActivities,
   LockResult,

@@ -10,8 +10,8 @@ import type {
   WaitlistEntryWire,
 } from '../workflows/activity-interfaces';
 import { firstSeatable, seatableAhead, type RegistryEntry } from '../workflows/rules/seats';
-import type { Ledger, VoteRecord, WaitingContract } from './ledger';
-import { seatPanel } from './ledger/seats';
+import type { Ledger, VoteRecord, WaitingContract } from '../store/ledger';
+import { seatPanel } from '../store/ledger/seats';
 
 export interface PanelActivityDeps {
   ledger: Ledger;

@@ -5,7 +5,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { codecServerApp } from './codec-server';
 import { mandateScoped } from './mandate-scope';
 import { mandatesApp } from './routes/mandates';
-import { agentOwner } from '../activities/ledger';
+import { agentOwner } from '../store/ledger';
 import { createContractGateway, type ContractGateway } from './contract-gateway';
 import {
   DEFAULT_EVENT_STREAM,

@@ -2,7 +2,7 @@
 // flood of unfunded quotes writes nothing to the auction's history (as api/stake-precheck.ts does for
 // accepts). The bond a replacement needs is what it adds to the bidder's live bond: the ledger moves
 // the old hold to the new quote in one batch. Only while bidding is open; the workflow decides the rest.
-import { agentOwner } from '../activities/ledger';
+import { agentOwner } from '../store/ledger';
 import { existingContract } from './contract-requests';
 import { stakeAt } from './contract-views';
 import type { ApiContext } from './deps';

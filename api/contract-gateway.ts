@@ -16,7 +16,7 @@ import {
   type ContractView,
   type MessageReceipt,
 } from '../workflows/definitions';
-import type { ContractRecordStore } from '../activities/records';
+import type { ContractRecordStore } from '../store/records';
 import { createdAttributes } from '../workflows/contract/visible-attributes';
 import type { ContractEvent } from '../workflows/rules/events';
 import { conflict, contractNotFound } from './errors';

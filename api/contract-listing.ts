@@ -5,7 +5,7 @@
 // under the deployment's secret, so a forged one is refused with a 400.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import type { ClosedPosition, ContractRecordStore, ListedRow, OpenPosition } from '../activities/records';
+import type { ClosedPosition, ContractRecordStore, ListedRow, OpenPosition } from '../store/records';
 import { CONTRACT_STATUSES, isTerminal, type ContractStatus } from '../workflows/rules/status';
 import { CONTRACT_CODES } from '../workflows/rules/contract-kinds';
 import { badRequest } from './errors';

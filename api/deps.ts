@@ -1,7 +1,7 @@
 // What the API needs from the outside, injected so tests run it with `app.request()` on real parts.
 import type { Client } from '@temporalio/client';
-import type { Ledger } from '../activities/ledger';
-import type { ContractRecordStore } from '../activities/records';
+import type { Ledger } from '../store/ledger';
+import type { ContractRecordStore } from '../store/records';
 import type { ProtocolParams } from '../workflows/rules/params';
 import type { NonceStore } from '../store';
 import type { CodecServerSettings } from './codec-server';
@@ -86,7 +86,7 @@ export interface ApiContext {
 
 export interface AgentFeedDeps {
   store: FeedStore;
-  /** Marks a contract as changed, so the feed projector looks at it soon (activities/agent-feed/projector.ts). */
+  /** Marks a contract as changed, so the feed projector looks at it soon (store/agent-feed/projector.ts). */
   touch(contractId: string): Promise<void>;
   /** Webhooks may target http and loopback or private addresses (local development only). */
   webhookAllowPrivate: boolean;

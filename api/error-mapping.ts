@@ -11,7 +11,7 @@ import {
   WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError,
 } from '@temporalio/common';
-import { LedgerError } from '../activities/ledger';
+import { LedgerError } from '../store/ledger';
 import type { FailureType, RejectionDetails } from '../workflows/definitions';
 import { errorBody, GENERIC_CODES, toErrorResponse, type ErrorBody } from './errors';
 import { VaultConflictError } from '../store/vault/sqlite';

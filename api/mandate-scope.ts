@@ -1,9 +1,9 @@
 // A mandate's roles and counterparties (docs/agents.md "Mandates"), checked before a delegate's message
 // reaches its contract: the role the message needs (the Client's, the Worker's, a Backup Agent's) must be
 // one the mandate allows, and the other party must be one of its counterparties when it names any. Its
-// money limits are the ledger's to check (activities/ledger/mandates.ts), in the hold's own transaction.
+// money limits are the ledger's to check (store/ledger/mandates.ts), in the hold's own transaction.
 import type { UpdateDefinition } from '@temporalio/common';
-import type { Ledger, MandateLimits, MandateRole } from '../activities/ledger';
+import type { Ledger, MandateLimits, MandateRole } from '../store/ledger';
 import type { CallerInput, ContractInput, ContractView, MessageReceipt } from '../workflows/definitions';
 import type { ContractGateway } from './contract-gateway';
 import { contractNotFound, forbidden } from './errors';

@@ -6,7 +6,7 @@
 // Only a refusal needs the contract's status. A fixed-price contract's stake is known without it
 // (api/fixed-stake-memo.ts), so a caller who can pay it goes on without a query of the workflow;
 // one who cannot is refused, or let through, on the view read now, exactly as without the memo.
-import { agentOwner } from '../activities/ledger';
+import { agentOwner } from '../store/ledger';
 import type { ApiContext } from './deps';
 import { stakeToMatch } from './contract-views';
 import { existingContract } from './contract-requests';

@@ -3,14 +3,14 @@
 // release of holds whose contract is closed.
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
-import type { Ledger } from '../activities/ledger';
-import type { ContractRecordStore } from '../activities/records';
+import type { Ledger } from '../store/ledger';
+import type { ContractRecordStore } from '../store/records';
 import {
   contractClosedCheck,
   findStrandedHolds,
   releaseStrandedHolds,
   strandedToWire,
-} from '../activities/stranded-holds';
+} from '../store/stranded-holds';
 import type { StrandedHoldWire } from '../workflows/activity-interfaces';
 import { contractWorkflowId } from '../workflows/definitions';
 import {

@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSy
 import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import type { LedgerConfig } from '../activities/ledger';
+import type { LedgerConfig } from '../store/ledger';
 import { parseOperatorToken } from '../api/auth';
 import type { RateLimitSettings } from '../api/rate-limit';
 import { bucket, parseRateLimits, RateLimitSettingError } from '../api/rate-limit-settings';

@@ -2,7 +2,7 @@
 // /agents/:address/votes: anyone reads an agent's vote rows (docs/protocol.md §8), from the panel registry.
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { accessRoute, PUBLIC_ACCESS } from '../route-access';
-import { agentOwner } from '../../activities/ledger';
+import { agentOwner } from '../../store/ledger';
 import type { SignedEnv } from '../auth';
 import type { ApiContext } from '../deps';
 import { validationHook } from '../errors';

@@ -4,7 +4,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { accessRoute, PUBLIC_ACCESS } from '../route-access';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { agentOwner } from '../../activities/ledger';
+import { agentOwner } from '../../store/ledger';
 import type { ContractView } from '../../workflows/definitions';
 import { CONTRACT_CODES } from '../../workflows/rules/contract-kinds';
 import { contractBodyErrors, createContractBodySchema } from '../../workflows/rules/contract-body';

@@ -4,7 +4,7 @@ import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { accessRoute, PUBLIC_ACCESS } from '../route-access';
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
-import { agentOwner } from '../../activities/ledger';
+import { agentOwner } from '../../store/ledger';
 import { createLedgerActivities } from '../../activities/ledger-activities';
 import type { SignedEnv } from '../auth';
 import { keyToken } from '../contract-ids';

@@ -4,8 +4,8 @@
 // delegates out); a delegate may read its owner's list.
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { randomBytes } from 'node:crypto';
-import type { MandateStanding } from '../../activities/ledger';
-import { mandateLapse } from '../../activities/ledger';
+import type { MandateStanding } from '../../store/ledger';
+import { mandateLapse } from '../../store/ledger';
 import type { SignedEnv } from '../auth';
 import type { ApiContext } from '../deps';
 import { badRequest, notFound, validationHook } from '../errors';

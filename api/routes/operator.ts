@@ -3,7 +3,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { accessRoute } from '../route-access';
 import { randomUUID } from 'node:crypto';
-import { agentOwner } from '../../activities/ledger';
+import { agentOwner } from '../../store/ledger';
 import { keyToken } from '../contract-ids';
 import type { ApiContext } from '../deps';
 import { validationHook } from '../errors';

@@ -4,7 +4,7 @@
 // is the operator's payout rail, outside this service, which marks the payout paid when it is sent.
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { accessRoute } from '../route-access';
-import { agentOwner } from '../../activities/ledger';
+import { agentOwner } from '../../store/ledger';
 import { positiveAmountSchema } from '../../workflows/rules/money';
 import type { SignedEnv } from '../auth';
 import { keyToken } from '../contract-ids';

@@ -17,7 +17,7 @@ import { serviceProcess } from '../../service/cluster';
 import { loadSettings } from '../../service/settings';
 import { agent, DELIVERY, fixedTerms, fund, reconnect } from '../e2e/support';
 import { FUNDS } from '../support/fixtures';
-import { openLedger } from '../../activities/ledger';
+import { openLedger } from '../../store/ledger';
 import { startPostgres } from '../support/postgres';
 import { makeDir, runContractWorker, testSettingsEnv, useServiceHarness } from '../support/service';
 import { until } from './support';

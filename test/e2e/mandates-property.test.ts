@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { agentOwner } from '../../activities/ledger';
+import { agentOwner } from '../../store/ledger';
 import { AgentApiError, createAgentClient, randomPrivateKey, type AgentClient } from '../../api/sdk';
 import type { Mandate } from '../../api/sdk/types';
 import { useServiceHarness } from '../support/service';

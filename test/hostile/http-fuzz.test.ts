@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { agentOwner } from '../../activities/ledger';
+import { agentOwner } from '../../store/ledger';
 import { signRequest } from '../../api/sdk/signer';
 import { fromAddress } from '../api/support';
 import type { App } from '../../api/app';

@@ -22,7 +22,7 @@ test('a workflow query in api/, service/, store/ or the agent feed fails the lin
     'api/routes/contracts.ts',
     'service/start.ts',
     'store/index.ts',
-    'activities/agent-feed/projector.ts',
+    'store/agent-feed/projector.ts',
   ]) {
     for (const code of QUERIES) {
       const messages = await restricted(file, code);

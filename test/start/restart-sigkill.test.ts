@@ -14,7 +14,7 @@ import { dataFile } from '../../store/data-files';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import { agentOwner, openLedger, type Balances } from '../../activities/ledger';
+import { agentOwner, openLedger, type Balances } from '../../store/ledger';
 import { createAgentClient, createOperatorClient, randomPrivateKey } from '../../api/sdk';
 import type { Verdict } from '../../api/sdk/types';
 import { serverPaths } from '../../temporal.config';

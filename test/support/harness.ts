@@ -1,7 +1,7 @@
 // What every end-to-end target offers the suites (service.ts: the dev server in process; cluster.ts: the
 // cluster profile), and the secrets both give their API processes.
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Balances, Ledger } from '../../activities/ledger';
+import type { Balances, Ledger } from '../../store/ledger';
 import type { createOperatorClient } from '../../api/sdk';
 import type { Settings } from '../../service/settings';
 

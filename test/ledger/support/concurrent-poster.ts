@@ -1,8 +1,8 @@
 // A separate OS process that posts to a shared ledger, for the concurrency test. It runs a few
 // concurrent lanes, sends every operation twice (a retry), and prints what each call answered as
 // JSON on stdout. Usage: node --import tsx concurrent-poster.ts <config json> <worker> <ops per lane> <start at ms>
-import { LedgerError, openLedger } from '../../../activities/ledger';
-import type { LedgerConfig, LedgerOp, Owner } from '../../../activities/ledger';
+import { LedgerError, openLedger } from '../../../store/ledger';
+import type { LedgerConfig, LedgerOp, Owner } from '../../../store/ledger';
 
 export const SHARED_AGENTS: Owner[] = [
   '0x' + 'a'.repeat(40),

@@ -11,7 +11,7 @@
 import type { ContractSnapshot } from '../../workflows/definitions';
 import { panelVoting } from '../../workflows/rules/next-action';
 import { projectContract } from './project';
-import type { FeedStore } from '../../store/agent-feed';
+import type { FeedStore } from '.';
 import type { ContractRecordStore } from '../records';
 
 export interface ContractSource {

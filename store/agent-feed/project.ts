@@ -9,7 +9,7 @@ import type { ContractEvent } from '../../workflows/rules/events';
 import { isTerminal } from '../../workflows/rules/status';
 import { nextAction, type AgentRole } from '../../workflows/rules/next-action';
 import { publicEvents } from '../../workflows/rules/public-events';
-import type { AgentContractRole, NewFeedEntry } from '../../store/agent-feed/types';
+import type { AgentContractRole, NewFeedEntry } from './types';
 
 export interface ProjectionInput {
   view: ContractView;

@@ -1,8 +1,8 @@
 // The contract read model in the ledger's PostgreSQL database and schema (a pool of its own). A write
 // is one transaction: the view row is created if missing and locked, its version compared, the log's
 // tail replaced, the row updated; concurrent writes of one contract queue on the row's lock.
-import type { PostgresPool } from '../../store/postgres/pool';
-import { createTables } from '../../store/postgres/pool';
+import type { PostgresPool } from '../postgres/pool';
+import { createTables } from '../postgres/pool';
 import {
   closedFromRow,
   listedFromRow,

@@ -1,6 +1,6 @@
 // Opens the contract read model beside the ledger: the same SQLite file, or the same PostgreSQL
 // database and schema (docs/records.md).
-import { openPostgresPool } from '../../store/postgres/pool';
+import { openPostgresPool } from '../postgres/pool';
 import type { LedgerConfig } from '../ledger';
 import { openPostgresRecords } from './postgres-store';
 import { openSqliteRecords } from './sqlite-store';

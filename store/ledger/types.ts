@@ -190,7 +190,7 @@ export interface Ledger {
   batch(ops: LedgerOp[]): Promise<OpResult[]>;
 
   /**
-   * Seats a panel (activities/ledger/seats.ts): per seat, `bond` of its owner's free eligibility stake
+   * Seats a panel (store/ledger/seats.ts): per seat, `bond` of its owner's free eligibility stake
    * becomes the seat's hold, every seat or none. The free stake is read and taken in ONE transaction
    * that first locks the owners' accounts, so concurrent seatings of one agent queue on its account
    * and never conflict, and an unlock (which closes the same holds) can only take what a seat left free.
