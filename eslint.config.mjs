@@ -77,7 +77,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_SCRIPTS, NO_DRIVERS] }] },
   },
   {
-    files: ['activities/**/*.ts'],
+    files: ['activities/**/*.ts', 'webhooks/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_SCRIPTS, NO_API] }] },
   },
   {
@@ -99,13 +99,7 @@ export default tseslint.config(
     },
   },
   {
-    files: [
-      'api/**/*.ts',
-      'service/**/*.ts',
-      'store/**/*.ts',
-      'activities/agent-feed/**/*.ts',
-      'mcp/**/*.ts',
-    ],
+    files: ['api/**/*.ts', 'service/**/*.ts', 'store/**/*.ts', 'webhooks/**/*.ts', 'mcp/**/*.ts'],
     rules: { 'no-restricted-syntax': NO_WORKFLOW_QUERIES },
   },
   {

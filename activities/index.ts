@@ -1,5 +1,5 @@
 // Every activity the contract worker runs, composed from their factories.
-import { createWebhookActivities } from './agent-feed/webhook-activities';
+import { createWebhookActivities } from './webhook-activities';
 import type { FeedStore } from '../store/agent-feed';
 import type { BucketRule } from '../store/rate-limit';
 import { createDrawActivities } from './draw-activities';

@@ -27,7 +27,7 @@ import { agentFeedApp } from './routes/agent-feed';
 import { outcomesApp, reputationApp, type OutcomeDeps } from './routes/outcomes';
 import { ReputationIndex } from '../store/outcomes/reputation-index';
 import { webhooksApp } from './routes/webhooks';
-import { webhookWorkflows } from './webhook-workflows';
+import { webhookWorkflows } from '../webhooks/delivery-workflows';
 import { contractMessagesApp } from './routes/contract-messages';
 import { contractCreationApp, contractsApp } from './routes/contracts';
 import { deliveryContentApp } from './routes/delivery-content';

@@ -13,8 +13,8 @@ import type { StreamSlots } from './stream-caps';
 import type { StuckOperations } from './stuck-operations';
 import type { KeyVault } from '../store/vault/sqlite';
 import type { FeedStore } from '../store/agent-feed';
-import type { Resolve } from '../activities/agent-feed/webhook-target';
-import type { WebhookWorkflows } from './webhook-workflows';
+import type { Resolve } from '../webhooks/target';
+import type { WebhookWorkflows } from '../webhooks/delivery-workflows';
 import type { TrustedProxies } from './client-address';
 import type { OutcomeLog } from '../store/outcomes';
 

@@ -9,10 +9,10 @@ import {
   type ProjectorSettings,
 } from '../store/agent-feed/projector';
 import type { FeedStore } from '../store/agent-feed';
-import type { Resolve } from '../activities/agent-feed/webhook-target';
+import type { Resolve } from '../webhooks/target';
 import type { ContractRecordStore } from '../store/records';
 import type { AgentFeedDeps } from '../api/deps';
-import { webhookWorkflows } from '../api/webhook-workflows';
+import { webhookWorkflows } from '../webhooks/delivery-workflows';
 
 export interface AgentFeedService {
   deps: AgentFeedDeps;

@@ -11,7 +11,7 @@ import { parseOperatorToken } from '../api/auth';
 import type { RateLimitSettings } from '../api/rate-limit';
 import { bucket, parseRateLimits, RateLimitSettingError } from '../api/rate-limit-settings';
 import type { BucketRule } from '../api/rate-limit';
-import { DEFAULT_WEBHOOK_HOST_RATE } from '../activities/agent-feed/webhook-activities';
+import { DEFAULT_WEBHOOK_HOST_RATE } from '../activities/webhook-activities';
 import { parseTrustedProxies, type TrustedProxies } from '../api/client-address';
 import { dataDirOf, dataFile } from '../store/data-files';
 import { parseMasterKey } from '../store/vault/sqlite';

@@ -4,7 +4,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { randomBytes } from 'node:crypto';
 import type { WebhookSubscription } from '../../store/agent-feed/types';
-import { checkWebhookTarget, WebhookTargetRefused } from '../../activities/agent-feed/webhook-target';
+import { checkWebhookTarget, WebhookTargetRefused } from '../../webhooks/target';
 import type { SignedEnv } from '../auth';
 import type { AgentFeedContext } from '../deps';
 import { badRequest, conflict, notFound, validationHook } from '../errors';

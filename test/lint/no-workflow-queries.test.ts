@@ -33,7 +33,7 @@ test('a workflow query in api/, service/, store/ or the agent feed fails the lin
 });
 
 test('the read paths as they are hold no workflow query', async () => {
-  const results = await eslint.lintFiles(['api', 'service', 'store', 'activities/agent-feed', 'mcp']);
+  const results = await eslint.lintFiles(['api', 'service', 'store', 'webhooks', 'mcp']);
   const found = results.flatMap((r) =>
     r.messages.filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => `${r.filePath}:${m.line}`),
   );

@@ -3,13 +3,13 @@
 // written on the subscription (its agent reads it) and thrown, so Temporal retries it with backoff.
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import type { FeedStore } from '../../store/agent-feed';
-import type { WebhookActivities } from '../../workflows/activity-interfaces';
-import type { FeedEntry } from '../../store/agent-feed/types';
-import type { BucketRule } from '../../store/rate-limit';
-import { postWebhook } from './webhook-post';
-import { webhookErrorCode } from './webhook-errors';
-import type { Resolve } from './webhook-target';
+import type { FeedStore } from '../store/agent-feed';
+import type { WebhookActivities } from '../workflows/activity-interfaces';
+import type { FeedEntry } from '../store/agent-feed/types';
+import type { BucketRule } from '../store/rate-limit';
+import { postWebhook } from '../webhooks/post';
+import { webhookErrorCode } from '../webhooks/errors';
+import type { Resolve } from '../webhooks/target';
 
 /** Posts to one target host, across every subscription and worker (OPENCONTRACT_WEBHOOK_HOST_RATE). */
 export const DEFAULT_WEBHOOK_HOST_RATE: BucketRule = { burst: 60, perSecond: 10 };

@@ -1,12 +1,12 @@
 // One webhook POST in the Standard Webhooks format, signed with the `standardwebhooks` library. The
-// connection goes to an address checked by ./webhook-target.ts (the request's own DNS lookup is
+// connection goes to an address checked by ./target.ts (the request's own DNS lookup is
 // replaced by the checked one), redirects are not followed, and the answer must be 2xx.
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { parseWebhookUrl, resolveTarget, systemResolve, type Resolve } from './webhook-target';
-import { WebhookDeliveryFailed, webhookErrorCode } from './webhook-errors';
+import { parseWebhookUrl, resolveTarget, systemResolve, type Resolve } from './target';
+import { WebhookDeliveryFailed, webhookErrorCode } from './errors';
 
 export interface WebhookMessage {
   /** `webhook-id`: the feed entry's id, the receiver's deduplication key. */
@@ -15,7 +15,7 @@ export interface WebhookMessage {
   payload: string;
 }
 
-export { WebhookDeliveryFailed } from './webhook-errors';
+export { WebhookDeliveryFailed } from './errors';
 
 /** The three Standard Webhooks headers for `message`, signed with `secret` (`whsec_…`). */
 export function signedHeaders(secret: string, message: WebhookMessage): Record<string, string> {

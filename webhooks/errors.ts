@@ -2,7 +2,7 @@
 // word of a fixed vocabulary, never the receiver's answer, an address or a system message, so a
 // subscription cannot be used to probe the service's network (which internal hosts exist, what
 // they answer). The agent's own receiver logs say the rest.
-import { WebhookTargetRefused } from './webhook-target';
+import { WebhookTargetRefused } from './target';
 
 export type WebhookErrorCode =
   | 'invalid_url'

@@ -1,7 +1,7 @@
 // Where a webhook may point: https on a public address, unless the deployment allows private targets
 // (OPENCONTRACT_WEBHOOK_ALLOW_PRIVATE=1: http, loopback and private networks, for local development).
 // The host is resolved and every address checked, at registration and again at each delivery, where
-// the connection uses the addresses checked (./webhook-post.ts), so a name that later resolves into
+// the connection uses the addresses checked (./post.ts), so a name that later resolves into
 // the service's own network is refused too.
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
@@ -78,7 +78,7 @@ export type Resolve = (host: string) => Promise<{ address: string; family: numbe
 
 export const systemResolve: Resolve = (host) => dnsLookup(host, { all: true, verbatim: true });
 
-/** Why a target was refused, in the fixed vocabulary of a delivery's `lastError` (./webhook-errors.ts). */
+/** Why a target was refused, in the fixed vocabulary of a delivery's `lastError` (./errors.ts). */
 export type TargetRefusal = 'invalid_url' | 'dns' | 'private_target';
 
 export class WebhookTargetRefused extends Error {
