@@ -1,21 +1,26 @@
 // /eligibility/lock · /unlock: the BA Eligibility Stake (docs/protocol.md §8), through the same ledger
 // activities the workflows use. The hold id comes from the Idempotency-Key when there is one.
 import { OpenAPIHono, z } from '@hono/zod-openapi';
-import { accessRoute, PUBLIC_ACCESS } from '../route-access';
+import { accessRoute, PUBLIC_ACCESS } from '../http/route-access';
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import { agentOwner } from '../../store/ledger';
 import { createLedgerActivities } from '../../activities/ledger-activities';
 import type { SignedEnv } from '../auth';
-import { keyToken } from '../contract-ids';
-import { seatWaker } from '../seat-wake';
-import { PerKeyQueue } from '../per-key-queue';
+import { keyToken } from '../contracts/ids';
+import { seatWaker } from '../contracts/seat-wake';
+import { PerKeyQueue } from '../http/per-key-queue';
 import type { ApiContext } from '../deps';
-import { validationHook } from '../errors';
-import { IDEMPOTENCY_HEADER } from '../idempotency';
-import type { AuthMiddleware } from '../middleware';
-import { eligibilityLockBody, eligibilitySchema, eligibilityUnlockBody, errorResponses } from '../schemas';
-import { balancesToWire } from '../wire';
+import { validationHook } from '../http/errors';
+import { IDEMPOTENCY_HEADER } from '../http/idempotency';
+import type { AuthMiddleware } from '../http/middleware';
+import {
+  eligibilityLockBody,
+  eligibilitySchema,
+  eligibilityUnlockBody,
+  errorResponses,
+} from '../openapi/schemas';
+import { balancesToWire } from '../openapi/wire';
 
 function operationKey(c: Context, caller: string, action: string): string {
   const key = c.req.header(IDEMPOTENCY_HEADER);

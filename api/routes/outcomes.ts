@@ -2,17 +2,17 @@
 // raw figures and the trust-weighted score from the viewer (docs/reputation.md). Anyone reads them.
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { SignedEnv } from '../auth';
-import { badRequest, notFound, validationHook } from '../errors';
-import type { AuthMiddleware } from '../middleware';
-import { accessRoute, PUBLIC_ACCESS } from '../route-access';
+import { badRequest, notFound, validationHook } from '../http/errors';
+import type { AuthMiddleware } from '../http/middleware';
+import { accessRoute, PUBLIC_ACCESS } from '../http/route-access';
 import {
   outcomeHeadSchema,
   outcomePageSchema,
   outcomesQuerySchema,
   reputationQuerySchema,
   reputationSchema,
-} from '../reputation-schemas';
-import { addressParams, errorResponses, json } from '../schemas';
+} from '../openapi/reputation-schemas';
+import { addressParams, errorResponses, json } from '../openapi/schemas';
 import type { OutcomeLog } from '../../store/outcomes';
 import type { ReputationIndex, TrustFrom } from '../../store/outcomes/reputation-index';
 import { isAddress } from '../../workflows/rules/address';

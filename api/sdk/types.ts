@@ -28,13 +28,13 @@ import type {
   publicViewSchema,
   quoteBody,
   voteRowSchema,
-} from '../schemas';
+} from '../openapi/schemas';
 import type {
   outcomeHeadSchema,
   outcomePageSchema,
   outcomeRecordSchema,
   reputationSchema,
-} from '../reputation-schemas';
+} from '../openapi/reputation-schemas';
 
 export type { CreateContractBody as CreateContractRequest } from '../../workflows/rules/contract-body';
 export type { ContractEvent } from '../../workflows/rules/events';

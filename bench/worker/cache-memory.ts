@@ -15,8 +15,8 @@ import { WorkflowClient } from '@temporalio/client';
 import { agentOwner, openLedger } from '../../store/ledger';
 import { openRecords } from '../../store/records';
 import { openOutcomeLog } from '../../store/outcomes';
-import { startContract } from '../../api/contract-gateway';
-import { contractInput } from '../../api/contract-input';
+import { startContract } from '../../api/contracts/gateway';
+import { contractInput } from '../../api/contracts/input';
 import { contractDataConverter, workerDataConverter } from '../../service/temporal-client';
 import {
   CONTRACT_WORKER_TUNING,

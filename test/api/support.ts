@@ -28,7 +28,7 @@ export interface CallOptions {
   from?: string;
 }
 
-/** The bindings @hono/node-server gives a request from `ip` (what api/rate-limit.ts clientAddress reads). */
+/** The bindings @hono/node-server gives a request from `ip` (what api/http/rate-limit.ts clientAddress reads). */
 export const fromAddress = (ip: string) => ({ incoming: { socket: { remoteAddress: ip } } });
 
 /** A request through the app, signed by `agent` unless `unsigned`. */

@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import type { PostgresPool } from '../../store';
 import { openPostgresPool } from '../../store';
 import { PostgresRateLimitStore, PostgresStreamSlots } from '../../store/rate-limit/postgres';
-import type { RateLimitSettings } from '../../api/rate-limit';
+import type { RateLimitSettings } from '../../api/http/rate-limit';
 import { MemoryStreamSlots } from '../../store/stream-caps';
 import { signRequest } from '../../api/sdk/signer';
 import { useAppHarness } from '../support/service';

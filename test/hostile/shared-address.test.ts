@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { signRequest } from '../../api/sdk/signer';
-import { parseTrustedProxies } from '../../api/client-address';
-import type { RateLimitSettings } from '../../api/rate-limit';
+import { parseTrustedProxies } from '../../api/http/client-address';
+import type { RateLimitSettings } from '../../api/http/rate-limit';
 import type { App } from '../../api/app';
 import { useAppHarness } from '../support/service';
 import { call, fromAddress, matchedContract } from '../api/support';

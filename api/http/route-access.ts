@@ -6,8 +6,8 @@
 import { createRoute, type RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { IDEMPOTENCY_HEADER } from './idempotency';
-import { TICKET_HEADER } from './auth/ticket-header';
-import { errorResponses } from './schemas';
+import { TICKET_HEADER } from '../auth/ticket-header';
+import { errorResponses } from '../openapi/schemas';
 
 /** Where the signing guide is served (api/routes/signing-guide.ts). */
 export const SIGNING_GUIDE_PATH = '/docs/signing';

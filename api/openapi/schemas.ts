@@ -8,15 +8,15 @@ import {
   CONTRACT_CODES,
   CONTRACT_TYPES,
   VERIFICATION_MODES,
-} from '../workflows/rules/contract-kinds';
-import { MAX_QUOTE_MESSAGE_LENGTH } from '../workflows/rules/auction';
-import { MAX_REVISION_NOTE_LENGTH } from '../workflows/rules/revisions';
-import { ADDRESS_RE, CANONICAL_ADDRESS_RE } from '../workflows/rules/address';
-import { positiveAmountSchema } from '../workflows/rules/money';
-import { deliveryBodySchema } from './ingest';
-import { CONTRACT_STATUSES } from '../workflows/rules/status';
-import { DIFFICULTY_LEVELS } from '../workflows/rules/difficulty';
-import { VERDICTS } from '../workflows/rules/verdicts';
+} from '../../workflows/rules/contract-kinds';
+import { MAX_QUOTE_MESSAGE_LENGTH } from '../../workflows/rules/auction';
+import { MAX_REVISION_NOTE_LENGTH } from '../../workflows/rules/revisions';
+import { ADDRESS_RE, CANONICAL_ADDRESS_RE } from '../../workflows/rules/address';
+import { positiveAmountSchema } from '../../workflows/rules/money';
+import { deliveryBodySchema } from '../ingest';
+import { CONTRACT_STATUSES } from '../../workflows/rules/status';
+import { DIFFICULTY_LEVELS } from '../../workflows/rules/difficulty';
+import { VERDICTS } from '../../workflows/rules/verdicts';
 
 const address = z
   .string()

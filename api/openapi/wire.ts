@@ -1,6 +1,6 @@
 // Small conversions between ledger values and the wire (amounts as decimal strings).
 import type { z } from '@hono/zod-openapi';
-import type { Balances } from '../store/ledger';
+import type { Balances } from '../../store/ledger';
 import type { listedContractSchema } from './schemas';
 
 export interface BalancesWire {

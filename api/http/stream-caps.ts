@@ -10,14 +10,14 @@
 // instead of leaking.
 import type { Context } from 'hono';
 import type { SSEStreamingApi } from 'hono/streaming';
-import { RESERVED_OWNER_PREFIX, type StreamSlots } from '../store/stream-caps';
+import { RESERVED_OWNER_PREFIX, type StreamSlots } from '../../store/stream-caps';
 import { clientAddress, tooManyRequests, type RateLimitSettings } from './rate-limit';
 
 /** What a refused stream is told to wait: streams last minutes, so a few seconds is a fair retry. */
 export const STREAM_RETRY_MS = 5_000;
 
-export type { StreamCaps, StreamSlots } from '../store/stream-caps';
-export { MemoryStreamSlots } from '../store/stream-caps';
+export type { StreamCaps, StreamSlots } from '../../store/stream-caps';
+export { MemoryStreamSlots } from '../../store/stream-caps';
 
 export interface StreamLimits {
   settings: RateLimitSettings;

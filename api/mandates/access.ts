@@ -5,12 +5,12 @@
 // message. A mandate never reaches the routes that move or expose the owner's money outside contracts.
 // This is a fast refusal: the ledger checks revocation, expiry and the limits again in the hold's transaction.
 import { createMiddleware } from 'hono/factory';
-import type { Mandate, MandateRegistry } from '../store/ledger';
-import { mandateLapse } from '../store/ledger';
-import type { CallerInput, Delegation } from '../workflows/definitions';
-import { isAddress } from '../workflows/rules/address';
-import type { SignedEnv } from './auth';
-import { badRequest, forbidden } from './errors';
+import type { Mandate, MandateRegistry } from '../../store/ledger';
+import { mandateLapse } from '../../store/ledger';
+import type { CallerInput, Delegation } from '../../workflows/definitions';
+import { isAddress } from '../../workflows/rules/address';
+import type { SignedEnv } from '../auth';
+import { badRequest, forbidden } from '../http/errors';
 
 export const ON_BEHALF_OF_HEADER = 'On-Behalf-Of';
 

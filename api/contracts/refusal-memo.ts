@@ -4,8 +4,8 @@
 // bounded: the oldest entries go first; a forgotten one is simply asked again.
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import type { RejectionDetails } from '../workflows/definitions';
-import { LASTING_REFUSALS } from '../workflows/rules/budget';
+import type { RejectionDetails } from '../../workflows/definitions';
+import { LASTING_REFUSALS } from '../../workflows/rules/budget';
 
 const DEFAULT_CAPACITY = 10_000;
 

@@ -1,7 +1,11 @@
 // The JSON error shape (docs/api.md "Errors") and the mapping from thrown errors to it.
 import { HTTPException } from 'hono/http-exception';
 import { $ZodError } from 'zod/v4/core';
-import { fieldErrorsFromZod, invalidFieldsMessage, type FieldError } from '../workflows/rules/field-errors';
+import {
+  fieldErrorsFromZod,
+  invalidFieldsMessage,
+  type FieldError,
+} from '../../workflows/rules/field-errors';
 
 export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 422 | 429 | 500 | 503;
 

@@ -1,6 +1,6 @@
 // The API's side of the contract workflows: start one, send it a message, read its view, its events
-// and the listing (api/contract-listing.ts). Temporal's own errors are turned into the API's
-// (docs/api.md "Errors") here or in the app's onError (api/error-mapping.ts).
+// and the listing (api/contracts/listing.ts). Temporal's own errors are turned into the API's
+// (docs/api.md "Errors") here or in the app's onError (api/http/error-mapping.ts).
 import type { Client, WorkflowClient, WorkflowHandle } from '@temporalio/client';
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
@@ -15,22 +15,22 @@ import {
   type ContractSnapshot,
   type ContractView,
   type MessageReceipt,
-} from '../workflows/definitions';
-import type { ContractRecordStore } from '../store/records';
-import { createdAttributes } from '../workflows/contract/visible-attributes';
-import type { ContractEvent } from '../workflows/rules/events';
-import { conflict, contractNotFound } from './errors';
-import { listContracts, listingCursorKey, type ContractPage, type ListFilter } from './contract-listing';
+} from '../../workflows/definitions';
+import type { ContractRecordStore } from '../../store/records';
+import { createdAttributes } from '../../workflows/contract/visible-attributes';
+import type { ContractEvent } from '../../workflows/rules/events';
+import { conflict, contractNotFound } from '../http/errors';
+import { listContracts, listingCursorKey, type ContractPage, type ListFilter } from './listing';
 import { RefusalMemo } from './refusal-memo';
 import { FixedStakeMemo } from './fixed-stake-memo';
-import { ContractFactsMemo } from './contract-facts-memo';
-import { isTerminal } from '../workflows/rules/status';
+import { ContractFactsMemo } from './facts-memo';
+import { isTerminal } from '../../workflows/rules/status';
 import { sendUntilProcessed } from './unprocessed-update';
 
 export interface ContractGateway {
   /** Starts the workflow and waits until its escrow is held; InsufficientFunds otherwise. */
   create(input: ContractInput, staticSummary: string): Promise<ContractView>;
-  /** Tells a contract waiting for its panel that seats may be free (api/seat-wake.ts); absent in test doubles. */
+  /** Tells a contract waiting for its panel that seats may be free (api/contracts/seat-wake.ts); absent in test doubles. */
   seatsFreed?(contractId: string): Promise<void>;
   /** The view, or undefined when no such contract exists (never started, or its escrow failed). */
   view(contractId: string): Promise<ContractView | undefined>;
@@ -54,7 +54,7 @@ export interface ContractGateway {
   /**
    * Sends a message as an Update and returns the view after it. The Update answers a small receipt
    * (the history keeps it); a bounded message's receipt carries the view, which the API completes
-   * from what it remembers of the contract (api/contract-facts-memo.ts); otherwise (a quote, an
+   * from what it remembers of the contract (api/contracts/facts-memo.ts); otherwise (a quote, an
    * award, a contract it remembers nothing of) the view is read from the read model, which the
    * workflow wrote before it answered.
    */
@@ -64,13 +64,13 @@ export interface ContractGateway {
     arg: Arg,
     updateId?: string,
   ): Promise<ContractView>;
-  /** Open and closed contracts from the read model (api/contract-listing.ts). */
+  /** Open and closed contracts from the read model (api/contracts/listing.ts). */
   list(filter: ListFilter): Promise<ContractPage>;
   /** True when the Temporal server answers. */
   ping(timeoutMs?: number): Promise<boolean>;
-  /** The Worker Stake of a fixed-price contract this process has read before (api/fixed-stake-memo.ts). */
+  /** The Worker Stake of a fixed-price contract this process has read before (api/contracts/fixed-stake-memo.ts). */
   fixedStake(contractId: string): bigint | undefined;
-  /** The acceptance criteria of a contract this process has read before (api/contract-facts-memo.ts). */
+  /** The acceptance criteria of a contract this process has read before (api/contracts/facts-memo.ts). */
   knownCriteria(contractId: string): ContractView['acceptanceCriteria'] | undefined;
 }
 
@@ -122,7 +122,7 @@ export function createContractGateway({
   client: Client;
   taskQueue: string;
   records: ContractRecordStore;
-  /** The deployment's key that seals listing cursors (CURSOR_KEY; api/contract-listing.ts). */
+  /** The deployment's key that seals listing cursors (CURSOR_KEY; api/contracts/listing.ts). */
   cursorKey: Uint8Array;
 }): ContractGateway {
   const listing = { records, cursorKey: listingCursorKey(cursorKey) };

@@ -5,7 +5,7 @@
 // none). Contract IDs are never reused, so an entry never goes stale. Per API process and bounded in
 // entries and in characters (a task description may hold 100k): the oldest entries go first; a
 // forgotten contract is simply read again.
-import type { AnsweredView, ContractView } from '../workflows/definitions';
+import type { AnsweredView, ContractView } from '../../workflows/definitions';
 
 const DEFAULT_ENTRIES = 10_000;
 const DEFAULT_CHARACTERS = 32_000_000;

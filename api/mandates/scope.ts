@@ -3,10 +3,10 @@
 // one the mandate allows, and the other party must be one of its counterparties when it names any. Its
 // money limits are the ledger's to check (store/ledger/mandates.ts), in the hold's own transaction.
 import type { UpdateDefinition } from '@temporalio/common';
-import type { Ledger, MandateLimits, MandateRole } from '../store/ledger';
-import type { CallerInput, ContractInput, ContractView, MessageReceipt } from '../workflows/definitions';
-import type { ContractGateway } from './contract-gateway';
-import { contractNotFound, forbidden } from './errors';
+import type { Ledger, MandateLimits, MandateRole } from '../../store/ledger';
+import type { CallerInput, ContractInput, ContractView, MessageReceipt } from '../../workflows/definitions';
+import type { ContractGateway } from '../contracts/gateway';
+import { contractNotFound, forbidden } from '../http/errors';
 
 /** The role each message needs; an appeal is the Client's or the Worker's, whichever the caller is. */
 const ROLE_OF: Readonly<Record<string, MandateRole | 'party'>> = {

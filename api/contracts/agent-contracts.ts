@@ -2,16 +2,16 @@
 // Client, named or matched Worker, bidder, seated Backup Agent), newest first, each with its status
 // now and what the agent is expected to do next (workflows/rules/next-action.ts), read from the
 // contract read model (docs/records.md), open or closed alike.
-import type { FeedStore } from '../store/agent-feed';
-import type { AgentContractRow } from '../store/agent-feed/types';
+import type { FeedStore } from '../../store/agent-feed';
+import type { AgentContractRow } from '../../store/agent-feed/types';
 import {
   nextAction,
   seatedWhileVoting,
   type AgentRole,
   type NextActionKind,
-} from '../workflows/rules/next-action';
-import type { ContractGateway } from './contract-gateway';
-import { badRequest } from './errors';
+} from '../../workflows/rules/next-action';
+import type { ContractGateway } from './gateway';
+import { badRequest } from '../http/errors';
 
 export interface AgentContract {
   contractId: string;

@@ -1,7 +1,7 @@
 // What each caller sees of a contract (docs/api.md): the parties (Client, Worker, drawn Backup Agents)
 // the whole ContractView; anyone else the public view — what a bidder needs to decide on the work.
-import type { ContractView, QuoteView } from '../workflows/definitions';
-import { workerStakeFor } from '../workflows/rules/holds';
+import type { ContractView, QuoteView } from '../../workflows/definitions';
+import { workerStakeFor } from '../../workflows/rules/holds';
 
 export type PartyRole = 'client' | 'worker' | 'backup-agent';
 

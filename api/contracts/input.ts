@@ -1,11 +1,11 @@
 // What starts a contract's workflow, built from terms the creation rules accepted: one builder for
 // POST /contracts and the workflow test harness. The materials' key never enters the workflow (the
 // vault holds it); only their address and hash do.
-import type { ContractInput } from '../workflows/definitions';
-import type { ContractTerms } from '../workflows/rules/contract-terms';
-import { termsToWire } from '../workflows/rules/contract-terms-wire';
-import { formatUsdc } from '../workflows/rules/money';
-import { paramsToWire, type ProtocolParams } from '../workflows/rules/params';
+import type { ContractInput } from '../../workflows/definitions';
+import type { ContractTerms } from '../../workflows/rules/contract-terms';
+import { termsToWire } from '../../workflows/rules/contract-terms-wire';
+import { formatUsdc } from '../../workflows/rules/money';
+import { paramsToWire, type ProtocolParams } from '../../workflows/rules/params';
 
 export function contractInput(
   contractId: string,

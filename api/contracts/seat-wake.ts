@@ -3,8 +3,8 @@
 // order (rules/seats firstSeatable); that contract, once seated, wakes the next (workflows/contract/
 // panel.ts wakeNextSeatable). A wake that fails changes no answer: the contract's retry timer is the
 // fallback.
-import { createPanelActivities } from '../activities/panel-activities';
-import type { ApiContext } from './deps';
+import { createPanelActivities } from '../../activities/panel-activities';
+import type { ApiContext } from '../deps';
 
 export function seatWaker(
   ctx: ApiContext,

@@ -1,8 +1,8 @@
 // The outcome log's and reputation's wire shapes (docs/reputation.md), each field described here.
 import { z } from '@hono/zod-openapi';
-import { DIFFICULTY_LEVELS } from '../workflows/rules/difficulty';
-import { OUTCOME_ENDINGS, OUTCOME_ROLES } from '../workflows/rules/outcomes';
-import { VERDICTS } from '../workflows/rules/verdicts';
+import { DIFFICULTY_LEVELS } from '../../workflows/rules/difficulty';
+import { OUTCOME_ENDINGS, OUTCOME_ROLES } from '../../workflows/rules/outcomes';
+import { VERDICTS } from '../../workflows/rules/verdicts';
 
 const ADDRESS = '0x2c7536e3605d9c16a7a3d7b1898e529396a65c23';
 const OTHER = '0x14791697260e4c9a71f18484c9f997b308e59325';

@@ -1,12 +1,12 @@
 // A quote whose bidder cannot fund its bid bond is refused here, 402 before any Update exists, so a
-// flood of unfunded quotes writes nothing to the auction's history (as api/stake-precheck.ts does for
+// flood of unfunded quotes writes nothing to the auction's history (as api/contracts/stake-precheck.ts does for
 // accepts). The bond a replacement needs is what it adds to the bidder's live bond: the ledger moves
 // the old hold to the new quote in one batch. Only while bidding is open; the workflow decides the rest.
-import { agentOwner } from '../store/ledger';
-import { existingContract } from './contract-requests';
-import { stakeAt } from './contract-views';
-import type { ApiContext } from './deps';
-import { insufficientFunds } from './errors';
+import { agentOwner } from '../../store/ledger';
+import { existingContract } from './requests';
+import { stakeAt } from './views';
+import type { ApiContext } from '../deps';
+import { insufficientFunds } from '../http/errors';
 
 export async function requireBidBondFunds(
   ctx: ApiContext,

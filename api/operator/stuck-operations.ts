@@ -3,25 +3,25 @@
 // release of holds whose contract is closed.
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
-import type { Ledger } from '../store/ledger';
-import type { ContractRecordStore } from '../store/records';
+import type { Ledger } from '../../store/ledger';
+import type { ContractRecordStore } from '../../store/records';
 import {
   contractClosedCheck,
   findStrandedHolds,
   releaseStrandedHolds,
   strandedToWire,
-} from '../store/stranded-holds';
-import type { StrandedHoldWire } from '../workflows/activity-interfaces';
-import { contractWorkflowId } from '../workflows/definitions';
+} from '../../store/stranded-holds';
+import type { StrandedHoldWire } from '../../workflows/activity-interfaces';
+import { contractWorkflowId } from '../../workflows/definitions';
 import {
   arbiterVerdictsUpdate,
   resolveStuckUpdate,
   type ArbiterVerdictsInput,
   type ArbiterVerdictsResult,
   type ResolveStuckResult,
-} from '../workflows/operator-messages';
-import type { OperatorAction } from '../workflows/rules/events';
-import { conflict, contractNotFound } from './errors';
+} from '../../workflows/operator-messages';
+import type { OperatorAction } from '../../workflows/rules/events';
+import { conflict, contractNotFound } from '../http/errors';
 
 export interface StuckOperations {
   /** Sends the operator's action to a contract waiting for it; 409 when it is not waiting. */

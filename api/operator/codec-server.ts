@@ -12,9 +12,9 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { createMiddleware } from 'hono/factory';
 import { z } from 'zod';
-import { operatorTokenRefusal } from './auth';
-import { errorBody } from './errors';
-import { clientAddress } from './rate-limit';
+import { operatorTokenRefusal } from '../auth';
+import { errorBody } from '../http/errors';
+import { clientAddress } from '../http/rate-limit';
 
 /** Temporal's largest payload is 2 MiB; base64 and JSON around it stay below this. */
 export const CODEC_BODY_LIMIT_BYTES = 4 * 1024 * 1024;

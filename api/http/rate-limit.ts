@@ -9,15 +9,15 @@
 // (store/rate-limit/postgres.ts), so every process spends from the same bucket.
 import type { Context, MiddlewareHandler } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import type { RateLimitSettings, RateLimitStore } from '../store/rate-limit';
+import type { RateLimitSettings, RateLimitStore } from '../../store/rate-limit';
 import { clientAddress } from './client-address';
 import { errorBody } from './errors';
-import { TICKET_HEADER, ticketValid } from './auth/agent-ticket';
+import { TICKET_HEADER, ticketValid } from '../auth/agent-ticket';
 
 export { clientAddress } from './client-address';
 
-export type { BucketRule, RateLimitSettings, RateLimitStore, TakeResult } from '../store/rate-limit';
-export { DEFAULT_RATE_LIMITS, MemoryRateLimitStore } from '../store/rate-limit';
+export type { BucketRule, RateLimitSettings, RateLimitStore, TakeResult } from '../../store/rate-limit';
+export { DEFAULT_RATE_LIMITS, MemoryRateLimitStore } from '../../store/rate-limit';
 
 /** The 429 answer: the §12 error shape, code `rate_limited`, `Retry-After` in whole seconds. */
 export function tooManyRequests(c: Context, waitMs: number, message: string): Response {

@@ -1,10 +1,10 @@
 // The Worker Stake an accept of a fixed-price contract locks, remembered from the views the API
-// reads, so the stake pre-check (api/stake-precheck.ts) needs no query of the workflow when the
+// reads, so the stake pre-check (api/contracts/stake-precheck.ts) needs no query of the workflow when the
 // caller can pay it. It follows from the price and workerStakeBps, both fixed at creation, so an
 // entry never goes stale. Per API process and bounded: the oldest entries go first; a forgotten
 // contract is simply read again.
-import type { ContractView } from '../workflows/definitions';
-import { stakeForPrice } from './contract-views';
+import type { ContractView } from '../../workflows/definitions';
+import { stakeForPrice } from './views';
 
 const DEFAULT_CAPACITY = 10_000;
 

@@ -4,13 +4,13 @@
 // workflow, which answers it (the same Update ID) whatever the caller's balance is now.
 //
 // Only a refusal needs the contract's status. A fixed-price contract's stake is known without it
-// (api/fixed-stake-memo.ts), so a caller who can pay it goes on without a query of the workflow;
+// (api/contracts/fixed-stake-memo.ts), so a caller who can pay it goes on without a query of the workflow;
 // one who cannot is refused, or let through, on the view read now, exactly as without the memo.
-import { agentOwner } from '../store/ledger';
-import type { ApiContext } from './deps';
-import { stakeToMatch } from './contract-views';
-import { existingContract } from './contract-requests';
-import { insufficientFunds } from './errors';
+import { agentOwner } from '../../store/ledger';
+import type { ApiContext } from '../deps';
+import { stakeToMatch } from './views';
+import { existingContract } from './requests';
+import { insufficientFunds } from '../http/errors';
 
 async function availableUsdc(ctx: ApiContext, caller: string): Promise<bigint> {
   return (await ctx.ledger.balances(agentOwner(caller))).USDC.available;

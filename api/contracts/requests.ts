@@ -1,11 +1,11 @@
 // What the /contracts/{id} routes share: the 404 for an id that names no contract, and the Update ID
 // an Idempotency-Key derives.
 import type { Context } from 'hono';
-import type { ContractView } from '../workflows/definitions';
-import { isContractId, keyToken } from './contract-ids';
-import type { ApiContext } from './deps';
-import { contractNotFound } from './errors';
-import { IDEMPOTENCY_HEADER } from './idempotency';
+import type { ContractView } from '../../workflows/definitions';
+import { isContractId, keyToken } from './ids';
+import type { ApiContext } from '../deps';
+import { contractNotFound } from '../http/errors';
+import { IDEMPOTENCY_HEADER } from '../http/idempotency';
 
 /** What `read` finds under a contract id: 404 for an id that is not a contract's, whatever its form. */
 export async function fromContract<T>(id: string, read: (id: string) => Promise<T | undefined>): Promise<T> {

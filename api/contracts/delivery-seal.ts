@@ -2,9 +2,9 @@
 // accepted the delivery (docs/security.md): a refused delivery leaves nothing behind, so a corrected
 // one can follow. A retry of the accepted delivery (its answer lost, or the vault write after it)
 // seals the same values again, which the vault takes as a no-op.
-import type { ContractView, DeliverInput } from '../workflows/definitions';
-import { canonicalJson, contentSha256, type NormalizedDelivery } from './ingest';
-import type { KeyVault } from '../store/vault/sqlite';
+import type { ContractView, DeliverInput } from '../../workflows/definitions';
+import { canonicalJson, contentSha256, type NormalizedDelivery } from '../ingest';
+import type { KeyVault } from '../../store/vault/sqlite';
 
 /** What the workflow receives: the delivery without its key and content, only their hashes. */
 export function deliverInput(caller: string, delivery: NormalizedDelivery): DeliverInput {

@@ -5,12 +5,12 @@
 // under the deployment's secret, so a forged one is refused with a 400.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import type { ClosedPosition, ContractRecordStore, ListedRow, OpenPosition } from '../store/records';
-import { CONTRACT_STATUSES, isTerminal, type ContractStatus } from '../workflows/rules/status';
-import { CONTRACT_CODES } from '../workflows/rules/contract-kinds';
-import { badRequest } from './errors';
+import type { ClosedPosition, ContractRecordStore, ListedRow, OpenPosition } from '../../store/records';
+import { CONTRACT_STATUSES, isTerminal, type ContractStatus } from '../../workflows/rules/status';
+import { CONTRACT_CODES } from '../../workflows/rules/contract-kinds';
+import { badRequest } from '../http/errors';
 
-import type { ListedContract } from './wire';
+import type { ListedContract } from '../openapi/wire';
 
 /** A keyword (search attribute, record column) the workflow wrote from its typed state; else not ours. */
 function oneOf<T extends string>(values: readonly T[], value: string | null | undefined): T | undefined {
