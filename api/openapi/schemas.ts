@@ -1,7 +1,7 @@
 // The wire schemas of the HTTP surface (docs/api.md): request parts the routes validate, and the
 // response shapes each route declares. Bodies are strict: a caller cannot slip in `status`, `worker`
 // or an amount it does not own. A response schema is declared once: /openapi.json publishes it, the
-// handler's typed `c.json` must fit it, and api/sdk/types.ts infers the SDK's answer types from it.
+// handler's typed `c.json` must fit it, and sdk/typescript/types.ts infers the SDK's answer types from it.
 import { z } from '@hono/zod-openapi';
 import {
   AWARD_METHODS,

@@ -10,8 +10,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { createAgentClient, createOperatorClient, randomPrivateKey } from '../../api/sdk';
-import type { AgentClient, FeedEntry } from '../../api/sdk';
+import { createAgentClient, createOperatorClient, randomPrivateKey } from '../../sdk/typescript';
+import type { AgentClient, FeedEntry } from '../../sdk/typescript';
 import { startApiServer } from '../../service/api-server';
 import { serviceProcess } from '../../service/cluster';
 import { loadSettings } from '../../service/settings';

@@ -1,5 +1,5 @@
 // Signed `app.request()` calls of the API tests (agents and bodies: test/support/fixtures.ts).
-import { signRequest, type SignRequestInput } from '../../api/sdk/signer';
+import { signRequest, type SignRequestInput } from '../../sdk/typescript/signer';
 import type { App } from '../../api/app';
 import assert from 'node:assert/strict';
 import type { AppHarness } from '../support/service';

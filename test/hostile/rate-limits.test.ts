@@ -11,7 +11,7 @@ import { openPostgresPool } from '../../store';
 import { PostgresRateLimitStore, PostgresStreamSlots } from '../../store/rate-limit/postgres';
 import type { RateLimitSettings } from '../../api/http/rate-limit';
 import { MemoryStreamSlots } from '../../store/stream-caps';
-import { signRequest } from '../../api/sdk/signer';
+import { signRequest } from '../../sdk/typescript/signer';
 import { useAppHarness } from '../support/service';
 import { startPostgres, type PostgresServer } from '../support/postgres';
 import { call, fromAddress } from '../api/support';

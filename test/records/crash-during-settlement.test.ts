@@ -21,7 +21,12 @@ import { agentOwner, openLedger, type Ledger } from '../../store/ledger';
 import { openRecords } from '../../store/records';
 import { openOutcomeLog } from '../../store/outcomes';
 import { verifyChain } from '../../workflows/rules/outcomes';
-import { AgentApiError, createAgentClient, createOperatorClient, randomPrivateKey } from '../../api/sdk';
+import {
+  AgentApiError,
+  createAgentClient,
+  createOperatorClient,
+  randomPrivateKey,
+} from '../../sdk/typescript';
 import { startApiServer, type ApiServer } from '../../service/api-server';
 import { loadSettings } from '../../service/settings';
 import { DELIVERY, fixedTerms } from '../e2e/support';

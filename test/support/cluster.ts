@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agentOwner, openLedger } from '../../store/ledger';
-import { createOperatorClient } from '../../api/sdk';
+import { createOperatorClient } from '../../sdk/typescript';
 import { startCluster, type Cluster } from '../../service/cluster';
 import { loadSettings } from '../../service/settings';
 import {

@@ -2,7 +2,7 @@
 // cluster profile), and the secrets both give their API processes.
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Balances, Ledger } from '../../store/ledger';
-import type { createOperatorClient } from '../../api/sdk';
+import type { createOperatorClient } from '../../sdk/typescript';
 import type { Settings } from '../../service/settings';
 
 export const OPERATOR_TOKEN = 'test-operator-token-0123456789';

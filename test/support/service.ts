@@ -15,7 +15,7 @@ import { dataFile } from '../../store/data-files';
 import { openOutcomeLog, type OutcomeLog } from '../../store/outcomes';
 import { startAgentFeed, type AgentFeedService } from '../../service/agent-feed';
 import { createApp, type App, type AppDeps } from '../../api/app';
-import { createOperatorClient } from '../../api/sdk';
+import { createOperatorClient } from '../../sdk/typescript';
 import type { SqliteKeyVault } from '../../store/vault/sqlite';
 import { startApiServer, type ApiServer } from '../../service/api-server';
 import { closeApiStores, openApiStores, type SqliteApiStores } from '../../store';

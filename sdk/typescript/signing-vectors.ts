@@ -2,7 +2,7 @@
 // keys, times and nonces run through the SDK's signer, so a signer written in any language can be
 // checked byte for byte against this one. `scripts/signing-vectors.ts` writes the file from here.
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { personalMessageHash } from '../auth/ethereum';
+import { personalMessageHash } from '../../api/auth/ethereum';
 import type { Address } from './signer';
 import { addressFromPrivateKey, signRequestParts } from './signer';
 

@@ -3,12 +3,12 @@
 // handler's `c.json` is checked against: one declaration, so the three cannot drift apart.
 import type { z } from '@hono/zod-openapi';
 import type { ContractEvent } from '../../workflows/rules/events';
-import type { requirementsSchema } from '../routes/eligibility';
-import type { agentContractsSchema, feedEntrySchema, feedPageSchema } from '../routes/agent-feed';
-import type { createdWebhookSchema, webhookSchema } from '../routes/webhooks';
-import type { verdictsResultSchema } from '../routes/operator-stuck';
-import type { paramsSchema } from '../routes/params';
-import type { payoutSchema, withdrawalResultSchema } from '../routes/withdrawals';
+import type { requirementsSchema } from '../../api/routes/eligibility';
+import type { agentContractsSchema, feedEntrySchema, feedPageSchema } from '../../api/routes/agent-feed';
+import type { createdWebhookSchema, webhookSchema } from '../../api/routes/webhooks';
+import type { verdictsResultSchema } from '../../api/routes/operator-stuck';
+import type { paramsSchema } from '../../api/routes/params';
+import type { payoutSchema, withdrawalResultSchema } from '../../api/routes/withdrawals';
 import type {
   agentVoteRowsSchema,
   balancesSchema,
@@ -28,13 +28,13 @@ import type {
   publicViewSchema,
   quoteBody,
   voteRowSchema,
-} from '../openapi/schemas';
+} from '../../api/openapi/schemas';
 import type {
   outcomeHeadSchema,
   outcomePageSchema,
   outcomeRecordSchema,
   reputationSchema,
-} from '../openapi/reputation-schemas';
+} from '../../api/openapi/reputation-schemas';
 
 export type { CreateContractBody as CreateContractRequest } from '../../workflows/rules/contract-body';
 export type { ContractEvent } from '../../workflows/rules/events';

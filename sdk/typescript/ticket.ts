@@ -1,7 +1,7 @@
 // The SDK keeps the latest verified-agent ticket the service answered and presents it on every
 // request, so a stranger's forgeries from the same network address never refuse this agent
 // (docs/security.md "Shared addresses"). The ticket is opaque here; the signature still authenticates.
-import { TICKET_HEADER } from '../auth/ticket-header';
+import { TICKET_HEADER } from '../../api/auth/ticket-header';
 
 type Fetch = (input: string, init: RequestInit) => Promise<Response>;
 

@@ -1,9 +1,9 @@
 // Signs an API request as docs/security.md says (with its worked example). Used by the
 // agent SDK and the tests; depends only on the pure signature profile, never on server code.
 import { randomBytes } from '@noble/hashes/utils.js';
-import { contentDigest } from '../auth/content-digest';
-import { addressFromPrivateKey, signPersonalMessage } from '../auth/ethereum';
-import type { SignatureParams } from '../auth/signature-base';
+import { contentDigest } from '../../api/auth/content-digest';
+import { addressFromPrivateKey, signPersonalMessage } from '../../api/auth/ethereum';
+import type { SignatureParams } from '../../api/auth/signature-base';
 import {
   MAX_SIGNATURE_LIFETIME_SECONDS,
   NONCE_PATTERN,
@@ -12,10 +12,10 @@ import {
   signatureHeader,
   signatureInputHeader,
   signatureParamsValue,
-} from '../auth/signature-base';
+} from '../../api/auth/signature-base';
 
-export type { Address } from '../auth/ethereum';
-export { addressFromPrivateKey, randomPrivateKey } from '../auth/ethereum';
+export type { Address } from '../../api/auth/ethereum';
+export { addressFromPrivateKey, randomPrivateKey } from '../../api/auth/ethereum';
 
 export const DEFAULT_SIGNATURE_LIFETIME_SECONDS = 60;
 

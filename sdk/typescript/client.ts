@@ -1,4 +1,4 @@
-// The typed agent SDK: one method per route, every call signed (api/sdk/signer.ts), every refusal
+// The typed agent SDK: one method per route, every call signed (sdk/typescript/signer.ts), every refusal
 // thrown as an AgentApiError carrying the §12 error. Depends on no server code at run time.
 import {
   contractEventStream,
