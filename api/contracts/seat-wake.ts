@@ -3,18 +3,17 @@
 // order (rules/seats firstSeatable); that contract, once seated, wakes the next (workflows/contract/
 // panel.ts wakeNextSeatable). A wake that fails changes no answer: the contract's retry timer is the
 // fallback.
-import { createPanelActivities } from '../../activities/panel-activities';
+import { nextSeatable } from '../../store/ledger/seats';
 import type { ApiContext } from '../deps';
 
 export function seatWaker(
   ctx: ApiContext,
   logError: (err: unknown) => void = console.error,
 ): () => Promise<void> {
-  const panels = createPanelActivities({ ledger: ctx.ledger });
-  const terms = { bond: ctx.params.baBond.toString(), minStake: ctx.params.baEligibilityStake.toString() };
+  const terms = { baBond: ctx.params.baBond, baEligibilityStake: ctx.params.baEligibilityStake };
   return async () => {
     try {
-      const next = await panels.nextSeatable(terms);
+      const next = await nextSeatable(ctx.ledger, terms);
       if (next !== null) await ctx.contracts.seatsFreed?.(next);
     } catch (error) {
       logError(error);

@@ -1,11 +1,11 @@
 // /eligibility/lock · /unlock: the BA Eligibility Stake (docs/protocol.md §8), through the same ledger
-// activities the workflows use. The hold id comes from the Idempotency-Key when there is one.
+// functions the workflows' activities use (store/ledger/eligibility.ts). The hold id comes from the Idempotency-Key when there is one.
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { accessRoute, PUBLIC_ACCESS } from '../http/route-access';
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import { agentOwner } from '../../store/ledger';
-import { createLedgerActivities } from '../../activities/ledger-activities';
+import { lockEligibility, unlockEligibility } from '../../store/ledger/eligibility';
 import type { SignedEnv } from '../auth';
 import { keyToken } from '../contracts/ids';
 import { seatWaker } from '../contracts/seat-wake';
@@ -44,7 +44,6 @@ export const requirementsSchema = z
 
 export function eligibilityApp(ctx: ApiContext, auth: AuthMiddleware) {
   const app = new OpenAPIHono<SignedEnv>({ defaultHook: validationHook });
-  const ledgerActivities = createLedgerActivities({ ledger: ctx.ledger });
   const perAgent = new PerKeyQueue();
   const wakeWaitingContract = seatWaker(ctx);
 
@@ -81,9 +80,7 @@ export function eligibilityApp(ctx: ApiContext, auth: AuthMiddleware) {
       const caller = c.var.caller;
       const { amount } = c.req.valid('json');
       const key = operationKey(c, caller, 'lock');
-      await perAgent.run(caller, () =>
-        ledgerActivities.lockEligibility({ address: caller, amount: amount.toString(), key }),
-      );
+      await perAgent.run(caller, () => lockEligibility(ctx.ledger, agentOwner(caller), amount, key));
       await wakeWaitingContract(); // the stake may seat a contract waiting for its panel
       const balances = await ctx.ledger.balances(agentOwner(caller));
       return c.json({ ...balancesToWire(caller, balances), locked: amount.toString() }, 200);
@@ -103,15 +100,11 @@ export function eligibilityApp(ctx: ApiContext, auth: AuthMiddleware) {
       const caller = c.var.caller;
       const { amount } = c.req.valid('json');
       const key = operationKey(c, caller, 'unlock');
-      const { released } = await perAgent.run(caller, async () => {
-        return ledgerActivities.unlockEligibility({
-          address: caller,
-          ...(amount === undefined ? {} : { amount: amount.toString() }),
-          key,
-        });
-      });
+      const released = await perAgent.run(caller, () =>
+        unlockEligibility(ctx.ledger, agentOwner(caller), amount, key),
+      );
       const balances = await ctx.ledger.balances(agentOwner(caller));
-      return c.json({ ...balancesToWire(caller, balances), released }, 200);
+      return c.json({ ...balancesToWire(caller, balances), released: released.toString() }, 200);
     },
   );
   return app;

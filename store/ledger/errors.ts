@@ -36,8 +36,14 @@ export class InvalidOperationError extends LedgerError {
 
 export class InsufficientFundsError extends LedgerError {
   readonly code = 'InsufficientFunds';
-  constructor(owner: string, asset: string, needed: bigint, available: bigint) {
-    super(`${owner} has ${available} ${asset} available, needs ${needed}`, {
+  constructor(
+    owner: string,
+    asset: string,
+    needed: bigint,
+    available: bigint,
+    message = `${owner} has ${available} ${asset} available, needs ${needed}`,
+  ) {
+    super(message, {
       owner,
       asset,
       needed: needed.toString(),

@@ -5,7 +5,7 @@
 // eligibility holds (void them all, hold what stays); each is one atomic batch that fails whole if a
 // hold it read was closed meanwhile, and then reads again (optimistic concurrency), so the two can
 // never both take the same stake.
-import { seatHoldId } from '../../workflows/rules/seats';
+import { firstSeatable, seatHoldId, type RegistryEntry } from '../../workflows/rules/seats';
 import { HoldAlreadyResolvedError } from './errors';
 import type { Hold, Ledger, LedgerOp, Owner } from './types';
 import { addressOf, agentOwner } from './validate';
@@ -77,4 +77,22 @@ export async function seatPanel(
   const { short, replayed } = await ledger.seat({ contractId, bond, seats });
   if (short.length > 0) return { seated: false, short: short.map((o) => addressOf(o) ?? o) };
   return { seated: true, replayed };
+}
+
+/** The Backup Agent registry as the seat rules read it: agents with at least `minStake`, free and seated. */
+export async function seatRegistry(ledger: Ledger, minStake: bigint): Promise<RegistryEntry[]> {
+  return (await ledger.eligibleAgents(minStake)).map((a) => ({
+    address: a.address,
+    free: a.stake,
+    seated: a.seated,
+  }));
+}
+
+/** The first waiting contract the registry can seat now, in waiting order, or null. */
+export async function nextSeatable(
+  ledger: Ledger,
+  terms: { baBond: bigint; baEligibilityStake: bigint },
+): Promise<string | null> {
+  const registry = await seatRegistry(ledger, terms.baEligibilityStake);
+  return firstSeatable(await ledger.panels.waitlist(), registry, terms)?.contractId ?? null;
 }
