@@ -8,6 +8,11 @@ const NO_API = {
   group: ['**/api/*', '**/api'],
   message: 'api/ speaks HTTP and sits on top: activities/ and store/ never import from it.',
 };
+const NO_ACTIVITIES = {
+  group: ['**/activities/*', '**/activities'],
+  message:
+    "activities/ holds the worker's Temporal adapters: call what they wrap (store/, webhooks/) instead.",
+};
 const NO_DRIVERS = {
   group: ['better-sqlite3', 'pg'],
   message: 'api/ holds no table, SQL or pool: open and query databases through store/.',
@@ -66,19 +71,25 @@ export default tseslint.config(
   },
   // scripts/ holds entry points (installers, the test runner, the bundle build): what the service
   // shares with them lives in service/ or api/, never the other way round. The folders stand in
-  // layers: api/ (HTTP) above activities/ (side effects) above store/ (the databases); nothing imports
-  // a layer above it, and only store/ and the ledger (store/ledger) touch a database driver.
+  // layers: api/ (HTTP) and activities/ (the worker's thin Temporal adapters) side by side, neither
+  // importing the other, over webhooks/ (outbound delivery) and store/ (every database, the ledger and
+  // the contract records included); nothing imports a layer above it, and only store/ opens a
+  // database (service/postgres-server.ts only creates one).
   {
     files: ['service/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_SCRIPTS] }] },
   },
   {
     files: ['api/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [NO_SCRIPTS, NO_DRIVERS] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_SCRIPTS, NO_DRIVERS, NO_ACTIVITIES] }] },
   },
   {
-    files: ['activities/**/*.ts', 'webhooks/**/*.ts'],
+    files: ['activities/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_SCRIPTS, NO_API] }] },
+  },
+  {
+    files: ['webhooks/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_SCRIPTS, NO_API, NO_ACTIVITIES] }] },
   },
   {
     files: ['store/**/*.ts'],
