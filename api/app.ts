@@ -14,10 +14,10 @@ import {
   type ApiContext,
   type AppDeps,
 } from './deps';
-import { mapError } from './http/error-mapping';
+import { mapError } from './errors/mapping';
 import { jsonDepthLimit } from './http/json-depth';
-import { errorBody, validationHook } from './http/errors';
-import { authMiddleware } from './http/middleware';
+import { errorBody, validationHook } from './errors';
+import { authMiddleware } from './middleware';
 import { ticketKey } from './auth/agent-ticket';
 import { addressLimit, DEFAULT_RATE_LIMITS, MemoryRateLimitStore } from './http/rate-limit';
 import { clientAddressMiddleware, NO_TRUSTED_PROXIES } from './http/client-address';

@@ -3,7 +3,7 @@
 // 503 `shutting_down` with `Connection: close` before anything runs, so its caller retries elsewhere at
 // once. A request counts until its handler has answered (an event stream, until its headers: streams are
 // long and their clients reconnect).
-import { errorBody } from '../api/http/errors';
+import { errorBody } from '../api/errors';
 
 /** How long a stopping API waits for its requests in flight (startApiServer's `drainMs` overrides). */
 export const DEFAULT_DRAIN_MS = 10_000;

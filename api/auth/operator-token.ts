@@ -1,7 +1,7 @@
 // The operator's bearer token (`Authorization: Bearer <OPERATOR_TOKEN>`, no signature; docs/api.md).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createMiddleware } from 'hono/factory';
-import { errorBody } from '../http/errors';
+import { errorBody } from '../errors';
 
 export const MIN_OPERATOR_TOKEN_LENGTH = 16;
 

@@ -1,7 +1,7 @@
 // Hono middleware: refuses with 401 any request not signed as docs/security.md says, and exposes the caller's
 // address as `c.var.caller` to the handlers after it.
 import { createMiddleware } from 'hono/factory';
-import { errorBody } from '../http/errors';
+import { errorBody } from '../errors';
 import type { Address } from './ethereum';
 import type { NonceStore } from '../../store/nonces/sqlite';
 import { verifyRequest } from './verify';

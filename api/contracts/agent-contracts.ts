@@ -11,7 +11,7 @@ import {
   type NextActionKind,
 } from '../../workflows/rules/next-action';
 import type { ContractGateway } from './gateway';
-import { badRequest } from '../http/errors';
+import { badRequest } from '../errors';
 
 export interface AgentContract {
   contractId: string;

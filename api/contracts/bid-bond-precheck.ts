@@ -6,7 +6,7 @@ import { agentOwner } from '../../store/ledger';
 import { existingContract } from './requests';
 import { stakeAt } from './views';
 import type { ApiContext } from '../deps';
-import { insufficientFunds } from '../http/errors';
+import { insufficientFunds } from '../errors';
 
 export async function requireBidBondFunds(
   ctx: ApiContext,

@@ -1,6 +1,6 @@
 // The API's side of the contract workflows: start one, send it a message, read its view, its events
 // and the listing (api/contracts/listing.ts). Temporal's own errors are turned into the API's
-// (docs/api.md "Errors") here or in the app's onError (api/http/error-mapping.ts).
+// (docs/api.md "Errors") here or in the app's onError (api/errors/mapping.ts).
 import type { Client, WorkflowClient, WorkflowHandle } from '@temporalio/client';
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
@@ -19,13 +19,13 @@ import {
 import type { ContractRecordStore } from '../../store/records';
 import { createdAttributes } from '../../workflows/contract/visible-attributes';
 import type { ContractEvent } from '../../workflows/rules/events';
-import { conflict, contractNotFound } from '../http/errors';
+import { conflict, contractNotFound } from '../errors';
 import { listContracts, listingCursorKey, type ContractPage, type ListFilter } from './listing';
 import { RefusalMemo } from './refusal-memo';
 import { FixedStakeMemo } from './fixed-stake-memo';
 import { ContractFactsMemo } from './facts-memo';
 import { isTerminal } from '../../workflows/rules/status';
-import { sendUntilProcessed } from './unprocessed-update';
+import { sendUntilProcessed } from '../errors/unprocessed-update';
 
 export interface ContractGateway {
   /** Starts the workflow and waits until its escrow is held; InsufficientFunds otherwise. */

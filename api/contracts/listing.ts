@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { ClosedPosition, ContractRecordStore, ListedRow, OpenPosition } from '../../store/records';
 import { CONTRACT_STATUSES, isTerminal, type ContractStatus } from '../../workflows/rules/status';
 import { CONTRACT_CODES } from '../../workflows/rules/contract-kinds';
-import { badRequest } from '../http/errors';
+import { badRequest } from '../errors';
 
 import type { ListedContract } from '../openapi/wire';
 

@@ -4,7 +4,7 @@ import type { Context } from 'hono';
 import type { ContractView } from '../../workflows/definitions';
 import { isContractId, keyToken } from './ids';
 import type { ApiContext } from '../deps';
-import { contractNotFound } from '../http/errors';
+import { contractNotFound } from '../errors';
 import { IDEMPOTENCY_HEADER } from '../http/idempotency';
 
 /** What `read` finds under a contract id: 404 for an id that is not a contract's, whatever its form. */

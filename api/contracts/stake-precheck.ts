@@ -10,7 +10,7 @@ import { agentOwner } from '../../store/ledger';
 import type { ApiContext } from '../deps';
 import { stakeToMatch } from './views';
 import { existingContract } from './requests';
-import { insufficientFunds } from '../http/errors';
+import { insufficientFunds } from '../errors';
 
 async function availableUsdc(ctx: ApiContext, caller: string): Promise<bigint> {
   return (await ctx.ledger.balances(agentOwner(caller))).USDC.available;

@@ -5,7 +5,7 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { createHash } from 'node:crypto';
-import { errorBody } from './errors';
+import { errorBody } from '../errors';
 import type { IdempotencyScope, IdempotencyStore } from '../../store/idempotency';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';

@@ -2,7 +2,7 @@
 // canonical JSON of a delivery, the content hash and zod all recurse, so a body nested thousands
 // deep would overflow the stack there (a 500). No body the API takes needs more than a few levels.
 import { createMiddleware } from 'hono/factory';
-import { errorBody } from './errors';
+import { errorBody } from '../errors';
 
 /** Deepest nesting of arrays and objects a body may have (a delivery's content included). */
 export const MAX_JSON_DEPTH = 32;

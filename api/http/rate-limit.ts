@@ -11,7 +11,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { RateLimitSettings, RateLimitStore } from '../../store/rate-limit';
 import { clientAddress } from './client-address';
-import { errorBody } from './errors';
+import { errorBody } from '../errors';
 import { TICKET_HEADER, ticketValid } from '../auth/agent-ticket';
 
 export { clientAddress } from './client-address';

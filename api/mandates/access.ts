@@ -10,7 +10,7 @@ import { mandateLapse } from '../../store/ledger';
 import type { CallerInput, Delegation } from '../../workflows/definitions';
 import { isAddress } from '../../workflows/rules/address';
 import type { SignedEnv } from '../auth';
-import { badRequest, forbidden } from '../http/errors';
+import { badRequest, forbidden } from '../errors';
 
 export const ON_BEHALF_OF_HEADER = 'On-Behalf-Of';
 

@@ -6,7 +6,7 @@ import type { UpdateDefinition } from '@temporalio/common';
 import type { Ledger, MandateLimits, MandateRole } from '../../store/ledger';
 import type { CallerInput, ContractInput, ContractView, MessageReceipt } from '../../workflows/definitions';
 import type { ContractGateway } from '../contracts/gateway';
-import { contractNotFound, forbidden } from '../http/errors';
+import { contractNotFound, forbidden } from '../errors';
 
 /** The role each message needs; an appeal is the Client's or the Worker's, whichever the caller is. */
 const ROLE_OF: Readonly<Record<string, MandateRole | 'party'>> = {

@@ -13,7 +13,7 @@ import { cors } from 'hono/cors';
 import { createMiddleware } from 'hono/factory';
 import { z } from 'zod';
 import { operatorTokenRefusal } from '../auth';
-import { errorBody } from '../http/errors';
+import { errorBody } from '../errors';
 import { clientAddress } from '../http/rate-limit';
 
 /** Temporal's largest payload is 2 MiB; base64 and JSON around it stay below this. */

@@ -21,7 +21,7 @@ import {
   type ResolveStuckResult,
 } from '../../workflows/operator-messages';
 import type { OperatorAction } from '../../workflows/rules/events';
-import { conflict, contractNotFound } from '../http/errors';
+import { conflict, contractNotFound } from '../errors';
 
 export interface StuckOperations {
   /** Sends the operator's action to a contract waiting for it; 409 when it is not waiting. */

@@ -26,7 +26,7 @@ import {
 } from '../../workflows/definitions';
 import { viewFor } from '../contracts/views';
 import type { ApiContext } from '../deps';
-import { badRequest, conflict, forbidden, invalidFields, validationHook } from '../http/errors';
+import { badRequest, conflict, forbidden, invalidFields, validationHook } from '../errors';
 import { deliverInput, isAcceptedDelivery, sealDelivery } from '../contracts/delivery-seal';
 import {
   evidenceCriteriaErrors,
@@ -36,7 +36,7 @@ import {
 } from '../ingest';
 import { checksOf } from '../../workflows/rules/scoring/criteria';
 import type { SignedEnv } from '../auth';
-import type { AuthMiddleware } from '../http/middleware';
+import type { AuthMiddleware } from '../middleware';
 import {
   contractIdParams,
   contractViewSchema,

@@ -15,10 +15,10 @@ import { contractIdForKey, randomContractId } from '../contracts/ids';
 import { partyView, viewFor } from '../contracts/views';
 import { existingContract, fromContract } from '../contracts/requests';
 import type { ApiContext } from '../deps';
-import { conflict, insufficientFunds, invalidFields, validationHook } from '../http/errors';
+import { conflict, insufficientFunds, invalidFields, validationHook } from '../errors';
 import { IDEMPOTENCY_HEADER } from '../http/idempotency';
 import type { SignedEnv } from '../auth';
-import type { AuthMiddleware, MaybeSignedEnv } from '../http/middleware';
+import type { AuthMiddleware, MaybeSignedEnv } from '../middleware';
 import {
   contractIdParams,
   contractListSchema,

@@ -5,11 +5,11 @@ import { heldDeliveryVaultId } from '../contracts/delivery-seal';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { accessRoute } from '../http/route-access';
 import type { ApiContext } from '../deps';
-import { forbidden, notFound, validationHook } from '../http/errors';
+import { forbidden, notFound, validationHook } from '../errors';
 import { extractConfidence } from '../ingest';
 import { mayReadKey } from '../contracts/key-release';
 import type { SignedEnv } from '../auth';
-import type { AuthMiddleware } from '../http/middleware';
+import type { AuthMiddleware } from '../middleware';
 import { contractIdParams, deliveryContentSchema, errorResponses } from '../openapi/schemas';
 import { existingContract } from '../contracts/requests';
 

@@ -11,9 +11,9 @@ import { keyToken } from '../contracts/ids';
 import { seatWaker } from '../contracts/seat-wake';
 import { PerKeyQueue } from '../http/per-key-queue';
 import type { ApiContext } from '../deps';
-import { validationHook } from '../http/errors';
+import { validationHook } from '../errors';
 import { IDEMPOTENCY_HEADER } from '../http/idempotency';
-import type { AuthMiddleware } from '../http/middleware';
+import type { AuthMiddleware } from '../middleware';
 import {
   eligibilityLockBody,
   eligibilitySchema,

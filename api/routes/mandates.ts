@@ -8,8 +8,8 @@ import type { MandateStanding } from '../../store/ledger';
 import { mandateLapse } from '../../store/ledger';
 import type { SignedEnv } from '../auth';
 import type { ApiContext } from '../deps';
-import { badRequest, notFound, validationHook } from '../http/errors';
-import type { AuthMiddleware } from '../http/middleware';
+import { badRequest, notFound, validationHook } from '../errors';
+import type { AuthMiddleware } from '../middleware';
 import { accessRoute } from '../http/route-access';
 import {
   addressParams,

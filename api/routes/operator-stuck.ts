@@ -5,8 +5,8 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { accessRoute } from '../http/route-access';
 import type { ApiContext } from '../deps';
-import { validationHook } from '../http/errors';
-import type { AuthMiddleware } from '../http/middleware';
+import { validationHook } from '../errors';
+import type { AuthMiddleware } from '../middleware';
 import { contractIdParams, errorResponses, json } from '../openapi/schemas';
 
 const resolveBody = z

@@ -6,9 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { agentOwner } from '../../store/ledger';
 import { keyToken } from '../contracts/ids';
 import type { ApiContext } from '../deps';
-import { validationHook } from '../http/errors';
+import { validationHook } from '../errors';
 import { IDEMPOTENCY_HEADER } from '../http/idempotency';
-import type { AuthMiddleware } from '../http/middleware';
+import type { AuthMiddleware } from '../middleware';
 import { depositBody, depositResultSchema, errorResponses } from '../openapi/schemas';
 import { balancesToWire } from '../openapi/wire';
 

@@ -2,8 +2,8 @@
 // raw figures and the trust-weighted score from the viewer (docs/reputation.md). Anyone reads them.
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { SignedEnv } from '../auth';
-import { badRequest, notFound, validationHook } from '../http/errors';
-import type { AuthMiddleware } from '../http/middleware';
+import { badRequest, notFound, validationHook } from '../errors';
+import type { AuthMiddleware } from '../middleware';
 import { accessRoute, PUBLIC_ACCESS } from '../http/route-access';
 import {
   outcomeHeadSchema,

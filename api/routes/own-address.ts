@@ -1,6 +1,6 @@
 // The `:address` of an agent's own resources (balances, withdrawals): a valid address, the caller's.
 import { isAddress } from '../../workflows/rules/address';
-import { badRequest, forbidden } from '../http/errors';
+import { badRequest, forbidden } from '../errors';
 
 export function pathAddress(param: string): string {
   if (!isAddress(param)) throw badRequest('address must be 0x + 40 hex', undefined, 'invalid_input');

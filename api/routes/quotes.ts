@@ -7,9 +7,9 @@ import { awardUpdate, quoteUpdate, type QuoteInput } from '../../workflows/defin
 import { toWire } from '../../workflows/rules/money';
 import { viewFor } from '../contracts/views';
 import type { ApiContext } from '../deps';
-import { validationHook } from '../http/errors';
+import { validationHook } from '../errors';
 import type { SignedEnv } from '../auth';
-import type { AuthMiddleware } from '../http/middleware';
+import type { AuthMiddleware } from '../middleware';
 import { accessRoute } from '../http/route-access';
 import {
   awardBody,

@@ -7,8 +7,8 @@ import type { WebhookSubscription } from '../../store/agent-feed/types';
 import { checkWebhookTarget, WebhookTargetRefused } from '../../webhooks/target';
 import type { SignedEnv } from '../auth';
 import type { AgentFeedContext } from '../deps';
-import { badRequest, conflict, notFound, validationHook } from '../http/errors';
-import type { AuthMiddleware } from '../http/middleware';
+import { badRequest, conflict, notFound, validationHook } from '../errors';
+import type { AuthMiddleware } from '../middleware';
 import { addressParams, errorResponses, json } from '../openapi/schemas';
 import { ownAddress } from './own-address';
 

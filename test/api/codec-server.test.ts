@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { codecServerApp } from '../../api/operator/codec-server';
-import { mapError } from '../../api/http/error-mapping';
+import { mapError } from '../../api/errors/mapping';
 import { createPayloadCodec, ENCRYPTED_ENCODING } from '../../service/codec';
 import { contractWorkflowId } from '../../workflows/definitions';
 import { agent, fixedTerms, fund } from '../e2e/support';

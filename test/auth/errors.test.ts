@@ -1,4 +1,4 @@
-// api/http/errors.ts lives beside the auth code it serves first; its tests live here.
+// api/errors/index.ts lives beside the auth code it serves first; its tests live here.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HTTPException } from 'hono/http-exception';
@@ -15,7 +15,7 @@ import {
   unauthorized,
   unprocessable,
   validationHook,
-} from '../../api/http/errors';
+} from '../../api/errors';
 
 describe('errors', () => {
   test('errorBody has the §12 shape and omits absent details', () => {

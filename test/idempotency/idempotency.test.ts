@@ -5,7 +5,7 @@ import { Hono } from 'hono';
 import { SqliteNonceStore } from '../../store/nonces/sqlite';
 import type { SignedEnv } from '../../api/auth/require-signature';
 import { requireSignature } from '../../api/auth/require-signature';
-import { errorBody, toErrorResponse } from '../../api/http/errors';
+import { errorBody, toErrorResponse } from '../../api/errors';
 import type { IdempotencyScope } from '../../store/idempotency';
 import { idempotency, requestHash } from '../../api/http/idempotency';
 import type { ApiStoreHarness, StorePlace } from '../auth/api-stores';

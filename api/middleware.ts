@@ -2,12 +2,12 @@
 import type { MiddlewareHandler } from 'hono';
 import { every } from 'hono/combine';
 import { createMiddleware } from 'hono/factory';
-import { requireOperatorToken, requireSignature, type Address, type SignedEnv } from '../auth';
-import type { ApiContext } from '../deps';
-import { idempotency } from './idempotency';
-import { actingParty } from '../mandates/access';
-import { agentLimit } from './rate-limit';
-import { PUBLIC_ACCESS, type Access, type Middleware } from './route-access';
+import { requireOperatorToken, requireSignature, type Address, type SignedEnv } from './auth';
+import type { ApiContext } from './deps';
+import { idempotency } from './http/idempotency';
+import { actingParty } from './mandates/access';
+import { agentLimit } from './http/rate-limit';
+import { PUBLIC_ACCESS, type Access, type Middleware } from './http/route-access';
 
 export type MaybeSignedEnv = { Variables: { caller?: Address } };
 

@@ -13,9 +13,9 @@ import {
 } from '@temporalio/common';
 import { LedgerError } from '../../store/ledger';
 import type { FailureType, RejectionDetails } from '../../workflows/definitions';
-import { errorBody, GENERIC_CODES, toErrorResponse, type ErrorBody } from './errors';
+import { errorBody, GENERIC_CODES, toErrorResponse, type ErrorBody } from '.';
 import { VaultConflictError } from '../../store/vault/sqlite';
-import { UNPROCESSED_UPDATE } from '../contracts/unprocessed-update';
+import { UNPROCESSED_UPDATE } from './unprocessed-update';
 
 export interface MappedError {
   status: number;
@@ -49,7 +49,7 @@ const ledgerStatus: Record<string, number> = {
  * update): never a refusal of the contract's, so not the caller's doing.
  */
 const SERVER_UPDATE_FAILURES: Readonly<Record<string, MappedError>> = {
-  // No worker processed it, and the gateway's sends again went the same way (api/contracts/unprocessed-update.ts):
+  // No worker processed it, and the gateway's sends again went the same way (api/errors/unprocessed-update.ts):
   // nothing happened, and the same message later may go through.
   [UNPROCESSED_UPDATE]: {
     status: 503,
