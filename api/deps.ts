@@ -5,7 +5,7 @@ import type { ContractRecordStore } from '../store/records';
 import type { ProtocolParams } from '../workflows/rules/params';
 import type { NonceStore } from '../store';
 import type { CodecServerSettings } from './operator/codec-server';
-import type { ContractGateway } from './contracts/gateway';
+import type { ContractContext } from './contracts/context';
 import type { IdempotencyStore } from '../store/idempotency';
 import type { PayoutStore } from '../store/payouts/sqlite';
 import type { RateLimitSettings, RateLimitStore } from './http/rate-limit';
@@ -58,17 +58,14 @@ export interface AppDeps {
 }
 
 /** The deps with defaults applied and the Temporal gateway built: what the sub-apps receive. */
-export interface ApiContext {
-  contracts: ContractGateway;
+export interface ApiContext extends ContractContext {
   /** The operator's resolution of stuck contracts and stranded holds. */
   stuck: StuckOperations;
-  ledger: Ledger;
   vault: KeyVault;
   nonces: NonceStore;
   idempotency: IdempotencyStore;
   /** Withdrawals waiting for (or done by) the operator's payout rail. */
   payouts: PayoutStore;
-  params: ProtocolParams;
   operatorToken: string;
   now: () => number;
   eventStream: EventStreamSettings;

@@ -5,11 +5,11 @@
 import { agentOwner } from '../../store/ledger';
 import { existingContract } from './requests';
 import { stakeAt } from './views';
-import type { ApiContext } from '../deps';
+import type { ContractContext } from './context';
 import { insufficientFunds } from '../errors';
 
 export async function requireBidBondFunds(
-  ctx: ApiContext,
+  ctx: ContractContext,
   contractId: string,
   bidder: string,
   price: bigint,

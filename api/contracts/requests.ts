@@ -3,7 +3,7 @@
 import type { Context } from 'hono';
 import type { ContractView } from '../../workflows/definitions';
 import { isContractId, keyToken } from './ids';
-import type { ApiContext } from '../deps';
+import type { ContractContext } from './context';
 import { contractNotFound } from '../errors';
 import { IDEMPOTENCY_HEADER } from '../http/idempotency';
 
@@ -24,7 +24,7 @@ export function contractIdOf(id: string): string {
 }
 
 /** The contract's view; 404 for an id that names no contract. */
-export function existingContract(ctx: ApiContext, id: string): Promise<ContractView> {
+export function existingContract(ctx: ContractContext, id: string): Promise<ContractView> {
   return fromContract(id, (contractId) => ctx.contracts.view(contractId));
 }
 

@@ -4,10 +4,10 @@
 // panel.ts wakeNextSeatable). A wake that fails changes no answer: the contract's retry timer is the
 // fallback.
 import { nextSeatable } from '../../store/ledger/seats';
-import type { ApiContext } from '../deps';
+import type { ContractContext } from './context';
 
 export function seatWaker(
-  ctx: ApiContext,
+  ctx: ContractContext,
   logError: (err: unknown) => void = console.error,
 ): () => Promise<void> {
   const terms = { baBond: ctx.params.baBond, baEligibilityStake: ctx.params.baEligibilityStake };

@@ -7,16 +7,20 @@
 // (api/contracts/fixed-stake-memo.ts), so a caller who can pay it goes on without a query of the workflow;
 // one who cannot is refused, or let through, on the view read now, exactly as without the memo.
 import { agentOwner } from '../../store/ledger';
-import type { ApiContext } from '../deps';
+import type { ContractContext } from './context';
 import { stakeToMatch } from './views';
 import { existingContract } from './requests';
 import { insufficientFunds } from '../errors';
 
-async function availableUsdc(ctx: ApiContext, caller: string): Promise<bigint> {
+async function availableUsdc(ctx: ContractContext, caller: string): Promise<bigint> {
   return (await ctx.ledger.balances(agentOwner(caller))).USDC.available;
 }
 
-export async function requireStakeFunds(ctx: ApiContext, contractId: string, caller: string): Promise<void> {
+export async function requireStakeFunds(
+  ctx: ContractContext,
+  contractId: string,
+  caller: string,
+): Promise<void> {
   const known = ctx.contracts.fixedStake(contractId);
   let available: bigint | undefined;
   if (known !== undefined) {
