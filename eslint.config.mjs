@@ -8,6 +8,11 @@ const NO_API = {
   group: ['**/api/*', '**/api'],
   message: 'api/ speaks HTTP and sits on top: activities/ and store/ never import from it.',
 };
+const NO_ACTIVITIES = {
+  group: ['**/activities/*', '**/activities'],
+  message:
+    "activities/ holds the worker's Temporal adapters: call what they wrap (store/, webhooks/) instead.",
+};
 const NO_DRIVERS = {
   group: ['better-sqlite3', 'pg'],
   message: 'api/ holds no table, SQL or pool: open and query databases through store/.',
@@ -22,23 +27,23 @@ const NO_WORKFLOW_QUERIES = [
   {
     selector:
       'ImportDeclaration[source.value=/workflows\\/definitions$/] > ImportSpecifier[imported.name=/Query$/]',
-    message: 'Reads come from the contract read model (activities/records), never a workflow query.',
+    message: 'Reads come from the contract read model (store/records), never a workflow query.',
   },
   {
     selector: "CallExpression[callee.property.name='query'][callee.object.callee.property.name='getHandle']",
-    message: 'Reads come from the contract read model (activities/records), never a workflow query.',
+    message: 'Reads come from the contract read model (store/records), never a workflow query.',
   },
   {
     selector: "CallExpression[callee.property.name='query'][callee.object.name=/[hH]andle$/]",
-    message: 'Reads come from the contract read model (activities/records), never a workflow query.',
+    message: 'Reads come from the contract read model (store/records), never a workflow query.',
   },
   {
     selector: "CallExpression[callee.property.name='query'][callee.object.callee.name=/[hH]andle$/]",
-    message: 'Reads come from the contract read model (activities/records), never a workflow query.',
+    message: 'Reads come from the contract read model (store/records), never a workflow query.',
   },
   {
     selector: "MemberExpression[property.name='queryWorkflow'], CallExpression[callee.name='defineQuery']",
-    message: 'Reads come from the contract read model (activities/records), never a workflow query.',
+    message: 'Reads come from the contract read model (store/records), never a workflow query.',
   },
 ];
 
@@ -66,19 +71,25 @@ export default tseslint.config(
   },
   // scripts/ holds entry points (installers, the test runner, the bundle build): what the service
   // shares with them lives in service/ or api/, never the other way round. The folders stand in
-  // layers: api/ (HTTP) above activities/ (side effects) above store/ (the databases); nothing imports
-  // a layer above it, and only store/ and the ledger (activities/ledger) touch a database driver.
+  // layers: api/ (HTTP) and activities/ (the worker's thin Temporal adapters) side by side, neither
+  // importing the other, over webhooks/ (outbound delivery) and store/ (every database, the ledger and
+  // the contract records included); nothing imports a layer above it, and only store/ opens a
+  // database (service/postgres-server.ts only creates one).
   {
     files: ['service/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_SCRIPTS] }] },
   },
   {
     files: ['api/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [NO_SCRIPTS, NO_DRIVERS] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_SCRIPTS, NO_DRIVERS, NO_ACTIVITIES] }] },
   },
   {
     files: ['activities/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_SCRIPTS, NO_API] }] },
+  },
+  {
+    files: ['webhooks/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_SCRIPTS, NO_API, NO_ACTIVITIES] }] },
   },
   {
     files: ['store/**/*.ts'],
@@ -99,13 +110,7 @@ export default tseslint.config(
     },
   },
   {
-    files: [
-      'api/**/*.ts',
-      'service/**/*.ts',
-      'store/**/*.ts',
-      'activities/agent-feed/**/*.ts',
-      'mcp/**/*.ts',
-    ],
+    files: ['api/**/*.ts', 'service/**/*.ts', 'store/**/*.ts', 'webhooks/**/*.ts', 'mcp/**/*.ts'],
     rules: { 'no-restricted-syntax': NO_WORKFLOW_QUERIES },
   },
   {

@@ -1,13 +1,13 @@
 // Every activity the contract worker runs, composed from their factories.
-import { createWebhookActivities } from './agent-feed/webhook-activities';
+import { createWebhookActivities } from './webhook-activities';
 import type { FeedStore } from '../store/agent-feed';
 import type { BucketRule } from '../store/rate-limit';
 import { createDrawActivities } from './draw-activities';
-import type { Ledger } from './ledger';
+import type { Ledger } from '../store/ledger';
 import { createLedgerActivities } from './ledger-activities';
 import { createOperatorActivities } from './operator-activities';
 import { createPanelActivities } from './panel-activities';
-import type { ContractRecordStore } from './records';
+import type { ContractRecordStore } from '../store/records';
 import { createRecordActivities } from './record-activities';
 import { createScoringActivities } from './scoring-activities';
 import { createOutcomeActivities } from './outcome-activities';

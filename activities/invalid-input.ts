@@ -2,7 +2,7 @@
 // same input: malformed input, a ledger rule broken (named by its code: `InsufficientFunds`, ...).
 // Anything else (a database that is down) is thrown as is, so Temporal retries it.
 import { ApplicationFailure } from '@temporalio/common';
-import { LedgerError } from './ledger';
+import { LedgerError } from '../store/ledger';
 
 export function invalid(field: string, problem: string): never {
   throw ApplicationFailure.nonRetryable(`${field}: ${problem}`, 'InvalidOperation');

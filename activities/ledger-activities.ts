@@ -4,12 +4,11 @@
 // decimal strings of minor units (payloads are JSON). Ledger domain errors become non-retryable
 // ApplicationFailures whose type is the error's code (`InsufficientFunds`, `PartsMismatch`, ...);
 // anything else (a database that is down) is thrown as is, so Temporal retries it.
-import { ApplicationFailure } from '@temporalio/common';
 import { isAddress } from '../workflows/rules/address';
 import { asActivity, invalid } from './invalid-input';
-import { HOLD_KINDS, agentOwner } from './ledger';
-import { retryingLostRaces, rewriteEligibility } from './ledger/seats';
-import type { HoldKind, Ledger, LedgerOp, Owner } from './ledger';
+import { HOLD_KINDS, agentOwner } from '../store/ledger';
+import { lockEligibility, unlockEligibility } from '../store/ledger/eligibility';
+import type { HoldKind, Ledger, LedgerOp, Owner } from '../store/ledger';
 import type {
   LedgerActivities,
   LockResult,
@@ -275,53 +274,21 @@ export function createLedgerActivities({ ledger }: LedgerActivityDeps): LedgerAc
     async lockEligibility(input: { address: string; amount: WireAmount; key: string }): Promise<LockResult> {
       const owner = parseAgent(input.address, 'address');
       const key = parseKey(input.key, 'key');
-      return lock(
-        `eligibility:${addressPart(owner)}:lock:${key}`,
-        owner,
-        parseAmount(input.amount, 'amount'),
-        'eligibility',
-      );
+      const amount = parseAmount(input.amount, 'amount');
+      return asActivity(() => lockEligibility(ledger, owner, amount, key));
     },
 
-    /**
-     * Releases `amount` of the agent's eligibility stake (all of it when omitted): every open
-     * eligibility hold is voided and what stays is held again, in one batch. Operation ids are
-     * `eligibility:<address>:unlock:<key>:<n>` (the re-hold `...:rest`), so a retry finds the batch
-     * done and answers the same. Only free stake unlocks: a seat's part is its own `ba-bond` hold.
-     */
+    /** Releases `amount` of the agent's free eligibility stake, all of it when omitted (store/ledger/eligibility.ts). */
     async unlockEligibility(input: {
       address: string;
       amount?: WireAmount;
       key: string;
     }): Promise<{ released: WireAmount }> {
       const owner = parseAgent(input.address, 'address');
-      const prefix = `eligibility:${addressPart(owner)}:unlock:${parseKey(input.key, 'key')}`;
+      const key = parseKey(input.key, 'key');
       const wanted = input.amount === undefined ? undefined : parseAmount(input.amount, 'amount');
-      return asActivity(async () => {
-        const released = async () => {
-          const holds = await ledger.holdsOf(owner, { kind: 'eligibility' });
-          const voided = holds.filter((h) => h.resolution?.opId.startsWith(`${prefix}:`));
-          const rest = holds.find((h) => h.id === `${prefix}:rest`)?.amount ?? 0n;
-          return { done: voided.length > 0, released: voided.reduce((s, h) => s + h.amount, 0n) - rest };
-        };
-        const before = await released();
-        if (before.done) return { released: before.released.toString() };
-        // A seat drawn meanwhile rewrites the same holds: the batch that loses reads them again.
-        await retryingLostRaces(async () => {
-          const open = await ledger.holdsOf(owner, { kind: 'eligibility', open: true });
-          const total = open.reduce((s, h) => s + h.amount, 0n);
-          const amount = wanted ?? total;
-          if (amount > total) {
-            throw ApplicationFailure.nonRetryable(
-              `${owner} has a free eligibility stake of ${total}, cannot unlock ${amount}`,
-              'InsufficientFunds',
-              { owner, asset: 'USDC', needed: amount.toString(), available: total.toString() },
-            );
-          }
-          if (total > 0n) await ledger.batch(rewriteEligibility(owner, open, prefix, total - amount));
-        });
-        return { released: (await released()).released.toString() };
-      });
+      const released = await asActivity(() => unlockEligibility(ledger, owner, wanted, key));
+      return { released: released.toString() };
     },
 
     /** Applies every posting of one settlement step in one atomic batch: op ids `<contractId>:<step>:<index>`. */

@@ -5,15 +5,15 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { OperatorActivities, StrandedHoldWire } from '../workflows/activity-interfaces';
 import { invalid } from './invalid-input';
-import { LedgerError, type Ledger } from './ledger';
-import type { ContractRecordStore } from './records';
+import { LedgerError, type Ledger } from '../store/ledger';
+import type { ContractRecordStore } from '../store/records';
 import {
   contractClosedCheck,
   findStrandedHolds,
   releaseContractHolds,
   releaseStrandedHolds,
   strandedToWire,
-} from './stranded-holds';
+} from '../store/stranded-holds';
 
 export interface OperatorActivityDeps {
   ledger: Ledger;

@@ -9,9 +9,9 @@ import type {
   VoteRowWire,
   WaitlistEntryWire,
 } from '../workflows/activity-interfaces';
-import { firstSeatable, seatableAhead, type RegistryEntry } from '../workflows/rules/seats';
-import type { Ledger, VoteRecord, WaitingContract } from './ledger';
-import { seatPanel } from './ledger/seats';
+import { seatableAhead } from '../workflows/rules/seats';
+import type { Ledger, VoteRecord, WaitingContract } from '../store/ledger';
+import { nextSeatable, seatPanel, seatRegistry } from '../store/ledger/seats';
 
 export interface PanelActivityDeps {
   ledger: Ledger;
@@ -53,12 +53,7 @@ function seatTerms(input: SeatTerms): { baBond: bigint; baEligibilityStake: bigi
 
 export function createPanelActivities({ ledger }: PanelActivityDeps): PanelActivities {
   const waitlist = () => ledger.panels.waitlist();
-  const registry = async (minStake: bigint): Promise<RegistryEntry[]> =>
-    (await ledger.eligibleAgents(minStake)).map((a) => ({
-      address: a.address,
-      free: a.stake,
-      seated: a.seated,
-    }));
+  const registry = (minStake: bigint) => seatRegistry(ledger, minStake);
 
   return {
     /**
@@ -106,10 +101,7 @@ export function createPanelActivities({ ledger }: PanelActivityDeps): PanelActiv
     /** The first waiting contract the registry can seat now, in waiting order, or null. */
     async nextSeatable(input: SeatTerms): Promise<string | null> {
       const terms = seatTerms(input);
-      return asActivity(async () => {
-        const next = firstSeatable(await waitlist(), await registry(terms.minStake), terms);
-        return next?.contractId ?? null;
-      });
+      return asActivity(() => nextSeatable(ledger, terms));
     },
 
     /** Records the seated panel in the registry (the agents' open panels, for their views). */

@@ -2,7 +2,7 @@
 // votes once, criterion by criterion: the automatic verifier's verdict where the criterion carries a
 // machine check, `unclear` where it does not (it reads no content: a real agent replaces `verdicts`
 // with its own judgement of the delivery, which its seat lets it decrypt).
-import type { AgentClient, ContractViewFor, Verdict } from '../api/sdk';
+import type { AgentClient, ContractViewFor, Verdict } from '../sdk/typescript';
 import { actOnEach, dueContracts, stepKey, type DoneSteps, type Log } from './runtime';
 
 /** One verdict per criterion: the machine check's where there is one, else `unclear`. */

@@ -4,7 +4,7 @@
 // answers the delivery body: where the encrypted result is, its sha256 and its key, plus the optional
 // ingest fields (summary, content, confidence, and evidence for machine-checked criteria).
 import { createHash, randomBytes } from 'node:crypto';
-import type { ContractViewFor, DeliveryRequest } from '../api/sdk';
+import type { ContractViewFor, DeliveryRequest } from '../sdk/typescript';
 
 export interface WorkInput {
   contract: ContractViewFor;

@@ -5,7 +5,7 @@
 // OPENCONTRACT_AGENT_STATE_DIR keeps its feed cursor (default .data/agents); the Worker's
 // OPENCONTRACT_WORKER_HANDLER names the module that does its work (agents/delivery-handler.ts).
 import { join, resolve } from 'node:path';
-import { agentClientFromEnv } from '../api/sdk';
+import { agentClientFromEnv } from '../sdk/typescript';
 import { backupAgentStep, ensureEligible } from './backup-agent';
 import { loadHandler } from './delivery-handler';
 import { jsonLog, runAgent, untilReached, type RunOptions } from './runtime';

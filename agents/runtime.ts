@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AgentApiError, type AgentClient, type AgentContract } from '../api/sdk';
+import { AgentApiError, type AgentClient, type AgentContract } from '../sdk/typescript';
 
 export type Log = (event: string, fields?: Record<string, unknown>) => void;
 

@@ -1,7 +1,7 @@
 // The reference Worker: accepts the direct awards that name it and delivers each matched contract
 // through its delivery handler (./delivery-handler.ts), before the contract's deadlines. After a
 // change request it delivers again (the handler sees the request, note included, in `revisions`).
-import type { AgentClient } from '../api/sdk';
+import type { AgentClient } from '../sdk/typescript';
 import type { DeliveryHandler } from './delivery-handler';
 import { actOnEach, dueContracts, stepKey, type Log } from './runtime';
 

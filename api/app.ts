@@ -2,11 +2,11 @@
 // OpenAPI document at /openapi.json and a docs page at /docs. Everything it touches is injected.
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
-import { codecServerApp } from './codec-server';
-import { mandateScoped } from './mandate-scope';
+import { codecServerApp } from './operator/codec-server';
+import { mandateScoped } from './mandates/scope';
 import { mandatesApp } from './routes/mandates';
-import { agentOwner } from '../activities/ledger';
-import { createContractGateway, type ContractGateway } from './contract-gateway';
+import { agentOwner } from '../store/ledger';
+import { createContractGateway, type ContractGateway } from './contracts/gateway';
 import {
   DEFAULT_EVENT_STREAM,
   type AgentFeedContext,
@@ -14,20 +14,20 @@ import {
   type ApiContext,
   type AppDeps,
 } from './deps';
-import { mapError } from './error-mapping';
-import { jsonDepthLimit } from './json-depth';
+import { mapError } from './errors/mapping';
+import { jsonDepthLimit } from './http/json-depth';
 import { errorBody, validationHook } from './errors';
 import { authMiddleware } from './middleware';
 import { ticketKey } from './auth/agent-ticket';
-import { addressLimit, DEFAULT_RATE_LIMITS, MemoryRateLimitStore } from './rate-limit';
-import { clientAddressMiddleware, NO_TRUSTED_PROXIES } from './client-address';
-import { MemoryStreamSlots } from './stream-caps';
+import { addressLimit, DEFAULT_RATE_LIMITS, MemoryRateLimitStore } from './http/rate-limit';
+import { clientAddressMiddleware, NO_TRUSTED_PROXIES } from './http/client-address';
+import { MemoryStreamSlots } from './http/stream-caps';
 import { agentsApp } from './routes/agents';
 import { agentFeedApp } from './routes/agent-feed';
 import { outcomesApp, reputationApp, type OutcomeDeps } from './routes/outcomes';
 import { ReputationIndex } from '../store/outcomes/reputation-index';
 import { webhooksApp } from './routes/webhooks';
-import { webhookWorkflows } from './webhook-workflows';
+import { webhookWorkflows } from '../webhooks/delivery-workflows';
 import { contractMessagesApp } from './routes/contract-messages';
 import { contractCreationApp, contractsApp } from './routes/contracts';
 import { deliveryContentApp } from './routes/delivery-content';
@@ -37,9 +37,9 @@ import { quotesApp } from './routes/quotes';
 import { eligibilityApp } from './routes/eligibility';
 import { operatorApp } from './routes/operator';
 import { stuckOperatorApp } from './routes/operator-stuck';
-import { createStuckOperations } from './stuck-operations';
-import { SIGNATURE_EXTENSION, SIGNING_GUIDE_PATH } from './route-access';
-import { withFieldDocs } from './openapi-fields';
+import { createStuckOperations } from './operator/stuck-operations';
+import { SIGNATURE_EXTENSION, SIGNING_GUIDE_PATH } from './http/route-access';
+import { withFieldDocs } from './openapi/fields';
 import { paramsApp } from './routes/params';
 import { payoutsOperatorApp, withdrawalsApp } from './routes/withdrawals';
 import { docsPage, healthApp } from './routes/system';
@@ -191,7 +191,7 @@ export function createApp(deps: AppDeps) {
   if (deps.codecServer) app.route('/codec', codecServerApp(deps.codecServer, ctx.operatorToken));
 
   // Request signatures have no OpenAPI security scheme that says what they are: each signed route
-  // declares its headers instead (api/route-access.ts). The operator's token is a bearer token.
+  // declares its headers instead (api/http/route-access.ts). The operator's token is a bearer token.
   app.openAPIRegistry.registerComponent('securitySchemes', 'operatorToken', {
     type: 'http',
     scheme: 'bearer',

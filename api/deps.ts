@@ -1,21 +1,21 @@
 // What the API needs from the outside, injected so tests run it with `app.request()` on real parts.
 import type { Client } from '@temporalio/client';
-import type { Ledger } from '../activities/ledger';
-import type { ContractRecordStore } from '../activities/records';
+import type { Ledger } from '../store/ledger';
+import type { ContractRecordStore } from '../store/records';
 import type { ProtocolParams } from '../workflows/rules/params';
 import type { NonceStore } from '../store';
-import type { CodecServerSettings } from './codec-server';
-import type { ContractGateway } from './contract-gateway';
+import type { CodecServerSettings } from './operator/codec-server';
+import type { ContractContext } from './contracts/context';
 import type { IdempotencyStore } from '../store/idempotency';
 import type { PayoutStore } from '../store/payouts/sqlite';
-import type { RateLimitSettings, RateLimitStore } from './rate-limit';
-import type { StreamSlots } from './stream-caps';
-import type { StuckOperations } from './stuck-operations';
+import type { RateLimitSettings, RateLimitStore } from './http/rate-limit';
+import type { StreamSlots } from './http/stream-caps';
+import type { StuckOperations } from './operator/stuck-operations';
 import type { KeyVault } from '../store/vault/sqlite';
 import type { FeedStore } from '../store/agent-feed';
-import type { Resolve } from '../activities/agent-feed/webhook-target';
-import type { WebhookWorkflows } from './webhook-workflows';
-import type { TrustedProxies } from './client-address';
+import type { Resolve } from '../webhooks/target';
+import type { WebhookWorkflows } from '../webhooks/delivery-workflows';
+import type { TrustedProxies } from './http/client-address';
 import type { OutcomeLog } from '../store/outcomes';
 
 export interface AppDeps {
@@ -33,7 +33,7 @@ export interface AppDeps {
   operatorToken: string;
   /** Seals listing cursors (CURSOR_KEY): the same in every API process of a deployment. */
   cursorKey: Uint8Array;
-  /** Serve Temporal's remote codec protocol at /codec (api/codec-server.ts); absent: no /codec routes. */
+  /** Serve Temporal's remote codec protocol at /codec (api/operator/codec-server.ts); absent: no /codec routes. */
   codecServer?: CodecServerSettings;
   /** Milliseconds since the epoch; defaults to Date.now. */
   now?: () => number;
@@ -45,11 +45,11 @@ export interface AppDeps {
   eventStream?: Partial<EventStreamSettings>;
   /** The agents' contracts, feeds and webhooks (docs/agents.md); without it those routes are not served. */
   feed?: AgentFeedDeps;
-  /** The reverse proxies whose forwarded client address is honoured (api/client-address.ts); default none. */
+  /** The reverse proxies whose forwarded client address is honoured (api/http/client-address.ts); default none. */
   trustedProxies?: TrustedProxies;
   /** The public outcome log and the operator's trust anchors (docs/reputation.md); absent: those routes answer 404. */
   outcomes?: { log: OutcomeLog; trustAnchors?: readonly string[] };
-  /** Rate limits and stream caps (api/rate-limit.ts); defaults: DEFAULT_RATE_LIMITS, in memory. */
+  /** Rate limits and stream caps (api/http/rate-limit.ts); defaults: DEFAULT_RATE_LIMITS, in memory. */
   limits?: {
     settings?: Partial<RateLimitSettings>;
     store?: RateLimitStore;
@@ -58,17 +58,14 @@ export interface AppDeps {
 }
 
 /** The deps with defaults applied and the Temporal gateway built: what the sub-apps receive. */
-export interface ApiContext {
-  contracts: ContractGateway;
+export interface ApiContext extends ContractContext {
   /** The operator's resolution of stuck contracts and stranded holds. */
   stuck: StuckOperations;
-  ledger: Ledger;
   vault: KeyVault;
   nonces: NonceStore;
   idempotency: IdempotencyStore;
   /** Withdrawals waiting for (or done by) the operator's payout rail. */
   payouts: PayoutStore;
-  params: ProtocolParams;
   operatorToken: string;
   now: () => number;
   eventStream: EventStreamSettings;
@@ -77,7 +74,7 @@ export interface ApiContext {
     settings: RateLimitSettings;
     store: RateLimitStore;
     streams: StreamSlots;
-    /** The agent holds at least a minimum Worker Stake (api/rate-limit.ts agentLimit). */
+    /** The agent holds at least a minimum Worker Stake (api/http/rate-limit.ts agentLimit). */
     atStake: (agent: string) => Promise<boolean>;
     /** The verified-agent tickets' key (api/auth/agent-ticket.ts), derived from the cursor key. */
     ticketKey: Buffer;
@@ -86,7 +83,7 @@ export interface ApiContext {
 
 export interface AgentFeedDeps {
   store: FeedStore;
-  /** Marks a contract as changed, so the feed projector looks at it soon (activities/agent-feed/projector.ts). */
+  /** Marks a contract as changed, so the feed projector looks at it soon (store/agent-feed/projector.ts). */
   touch(contractId: string): Promise<void>;
   /** Webhooks may target http and loopback or private addresses (local development only). */
   webhookAllowPrivate: boolean;

@@ -4,17 +4,17 @@ import { every } from 'hono/combine';
 import { createMiddleware } from 'hono/factory';
 import { requireOperatorToken, requireSignature, type Address, type SignedEnv } from './auth';
 import type { ApiContext } from './deps';
-import { idempotency } from './idempotency';
-import { actingParty } from './mandate-access';
-import { agentLimit } from './rate-limit';
-import { PUBLIC_ACCESS, type Access, type Middleware } from './route-access';
+import { idempotency } from './http/idempotency';
+import { actingParty } from './mandates/access';
+import { agentLimit } from './http/rate-limit';
+import { PUBLIC_ACCESS, type Access, type Middleware } from './http/route-access';
 
 export type MaybeSignedEnv = { Variables: { caller?: Address } };
 
 export function authMiddleware(ctx: ApiContext) {
   // The verified signer spends a token of its bucket before the route does anything. Typed as
   // what it guarantees: a route behind it reads `c.var.caller` as an Address, never undefined.
-  // A delegate's request is charged to the delegate, then acts as its owner (api/mandate-access.ts).
+  // A delegate's request is charged to the delegate, then acts as its owner (api/mandates/access.ts).
   const signed = every(
     requireSignature({ nonces: ctx.nonces, now: ctx.now, ticketKey: ctx.limits.ticketKey }),
     agentLimit({ ...ctx.limits, now: ctx.now }),
@@ -42,7 +42,7 @@ export function authMiddleware(ctx: ApiContext) {
     ] as const,
   };
   const operatorToken = chains.operator[0];
-  /** What routes declare with accessRoute (api/route-access.ts): a chain and what it reads and refuses. */
+  /** What routes declare with accessRoute (api/http/route-access.ts): a chain and what it reads and refuses. */
   const access = {
     public: PUBLIC_ACCESS,
     signed: { kind: 'signed', keyed: false, middleware: [signed] as [typeof signed] },

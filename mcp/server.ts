@@ -6,7 +6,7 @@
 // server" for a client configuration.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { agentClientFromEnv } from '../api/sdk';
+import { agentClientFromEnv } from '../sdk/typescript';
 import { registerAgentTools } from './tools';
 
 export function createMcpServer(env: NodeJS.ProcessEnv = process.env): McpServer {

@@ -1,11 +1,11 @@
 // The agent's actions as MCP tools: one tool per action of the API, each with a zod input schema and a
-// description an LLM can act on, each calling the typed SDK (api/sdk) as the agent whose key the
+// description an LLM can act on, each calling the typed SDK (sdk/typescript) as the agent whose key the
 // server holds. A refusal of the API comes back as a tool error (isError) naming the code and why.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { AgentApiError, type AgentClient } from '../api/sdk';
+import { AgentApiError, type AgentClient } from '../sdk/typescript';
 import { AWARD_METHODS, CONTRACT_TYPES, VERIFICATION_MODES } from '../workflows/rules/contract-kinds';
 import { SHA256_RE } from '../workflows/rules/sha256';
 import { VERDICTS } from '../workflows/rules/verdicts';

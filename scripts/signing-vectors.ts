@@ -1,9 +1,9 @@
 // `npx tsx scripts/signing-vectors.ts`: writes docs/signing-vectors.json from the SDK's signer
-// (api/sdk/signing-vectors.ts). Deterministic: fixed keys, times and nonces, RFC 6979 signatures.
+// (sdk/typescript/signing-vectors.ts). Deterministic: fixed keys, times and nonces, RFC 6979 signatures.
 // test/auth/signing-vectors.test.ts fails when the file and the signer disagree.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { signingVectorsJson } from '../api/sdk/signing-vectors';
+import { signingVectorsJson } from '../sdk/typescript/signing-vectors';
 
 const file = join(__dirname, '..', 'docs', 'signing-vectors.json');
 writeFileSync(file, signingVectorsJson());

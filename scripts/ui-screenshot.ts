@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createAgentClient, createOperatorClient, randomPrivateKey } from '../api/sdk';
+import { createAgentClient, createOperatorClient, randomPrivateKey } from '../sdk/typescript';
 import { dataDirOf, dataFile } from '../store/data-files';
 import { contractWorkflowId } from '../workflows/definitions';
 

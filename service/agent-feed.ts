@@ -7,12 +7,12 @@ import {
   readModelSource,
   type FeedProjector,
   type ProjectorSettings,
-} from '../activities/agent-feed/projector';
+} from '../store/agent-feed/projector';
 import type { FeedStore } from '../store/agent-feed';
-import type { Resolve } from '../activities/agent-feed/webhook-target';
-import type { ContractRecordStore } from '../activities/records';
+import type { Resolve } from '../webhooks/target';
+import type { ContractRecordStore } from '../store/records';
 import type { AgentFeedDeps } from '../api/deps';
-import { webhookWorkflows } from '../api/webhook-workflows';
+import { webhookWorkflows } from '../webhooks/delivery-workflows';
 
 export interface AgentFeedService {
   deps: AgentFeedDeps;

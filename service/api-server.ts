@@ -5,8 +5,8 @@
 import { createAdaptorServer, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
-import { openLedger } from '../activities/ledger';
-import { openRecords } from '../activities/records';
+import { openLedger } from '../store/ledger';
+import { openRecords } from '../store/records';
 import { openOutcomeLog } from '../store/outcomes';
 import { openFeed } from '../store/agent-feed';
 import { startAgentFeed } from './agent-feed';

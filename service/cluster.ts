@@ -8,7 +8,7 @@ import { msToTs } from '@temporalio/common/lib/time';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { openLedger } from '../activities/ledger';
+import { openLedger } from '../store/ledger';
 import { registerSearchAttributes } from './search-attributes';
 import { freePortRange, ManagedProcess } from './cluster-process';
 import { startPostgres, type PostgresServer } from './postgres-server';

@@ -1,7 +1,7 @@
 // A contract worker connected from the environment's Temporal settings, with its own ledger connection.
 import { NativeConnection, type Worker } from '@temporalio/worker';
-import { openLedger } from '../activities/ledger';
-import { openRecords } from '../activities/records';
+import { openLedger } from '../store/ledger';
+import { openRecords } from '../store/records';
 import { openFeed } from '../store/agent-feed';
 import { openOutcomeLog } from '../store/outcomes';
 import { TASK_QUEUE, temporalConnectConfig } from '../temporal.config';

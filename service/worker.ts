@@ -3,8 +3,8 @@ import type { Client } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import type { NativeConnection } from '@temporalio/worker';
 import { Worker, type WorkerOptions } from '@temporalio/worker';
-import type { Ledger } from '../activities/ledger';
-import type { ContractRecordStore } from '../activities/records';
+import type { Ledger } from '../store/ledger';
+import type { ContractRecordStore } from '../store/records';
 import { createActivities, type Activities, type ActivityDeps } from '../activities';
 import { TASK_QUEUE } from '../temporal.config';
 import {

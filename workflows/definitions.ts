@@ -34,7 +34,7 @@ export function contractWorkflowId(contractId: string): string {
 
 // ---------------------------------------------------------------------------------------------
 // Failure types of a refused Update (ApplicationFailure.type); the API maps each to an HTTP status
-// (api/error-mapping.ts).
+// (api/errors/mapping.ts).
 
 export const FailureType = {
   /** A field of the message is malformed. */

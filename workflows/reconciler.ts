@@ -1,6 +1,6 @@
 // The hold reconciler (docs/operations.md): one workflow per namespace, ID `hold-reconciler`, started
 // by every worker process (a second start finds it running). Each pass releases the open holds of
-// closed contracts to their owners (activities/stranded-holds.ts); it continues as new before its
+// closed contracts to their owners (store/stranded-holds.ts); it continues as new before its
 // history grows long.
 import { continueAsNew, proxyActivities, sleep } from '@temporalio/workflow';
 import type { OperatorActivities } from './activity-interfaces';

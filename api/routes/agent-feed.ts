@@ -3,13 +3,13 @@
 // Each reads the caller's own only: another agent's is 403.
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
-import { agentContractsPage } from '../agent-contracts';
+import { agentContractsPage } from '../contracts/agent-contracts';
 import type { SignedEnv } from '../auth';
 import type { AgentFeedContext, ApiContext } from '../deps';
 import { badRequest, validationHook } from '../errors';
 import type { AuthMiddleware } from '../middleware';
-import { addressParams, errorResponses, json } from '../schemas';
-import { feedStreamRoom, openStreamSlot, releaseOnClose, tooManyStreams } from '../stream-caps';
+import { addressParams, errorResponses, json } from '../openapi/schemas';
+import { feedStreamRoom, openStreamSlot, releaseOnClose, tooManyStreams } from '../http/stream-caps';
 import { ownAddress } from './own-address';
 import { pauser } from './pauser';
 

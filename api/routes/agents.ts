@@ -1,14 +1,14 @@
 // /agents/:address/balances: an agent reads its own balances only (docs/api.md).
 // /agents/:address/votes: anyone reads an agent's vote rows (docs/protocol.md §8), from the panel registry.
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { accessRoute, PUBLIC_ACCESS } from '../route-access';
-import { agentOwner } from '../../activities/ledger';
+import { accessRoute, PUBLIC_ACCESS } from '../http/route-access';
+import { agentOwner } from '../../store/ledger';
 import type { SignedEnv } from '../auth';
 import type { ApiContext } from '../deps';
 import { validationHook } from '../errors';
 import type { AuthMiddleware } from '../middleware';
-import { addressParams, balancesSchema, errorResponses, agentVoteRowsSchema } from '../schemas';
-import { balancesToWire } from '../wire';
+import { addressParams, balancesSchema, errorResponses, agentVoteRowsSchema } from '../openapi/schemas';
+import { balancesToWire } from '../openapi/wire';
 import { ownAddress, pathAddress } from './own-address';
 
 export function agentsApp(ctx: ApiContext, auth: AuthMiddleware) {

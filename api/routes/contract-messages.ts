@@ -4,9 +4,9 @@
 // refused delivery is answered by the API's own checks of the view (a retry of the accepted delivery,
 // a keyed retry's earlier answer, the evidence against the criteria), which also run before its
 // Update while the API does not know the contract's criteria. Its key and content reach the vault
-// only once the workflow has accepted it (api/delivery-seal.ts).
+// only once the workflow has accepted it (api/contracts/delivery-seal.ts).
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { accessRoute } from '../route-access';
+import { accessRoute } from '../http/route-access';
 import type { UpdateDefinition } from '@temporalio/common';
 import {
   acceptUpdate,
@@ -24,10 +24,10 @@ import {
   type DeliverInput,
   type MessageReceipt,
 } from '../../workflows/definitions';
-import { viewFor } from '../contract-views';
+import { viewFor } from '../contracts/views';
 import type { ApiContext } from '../deps';
 import { badRequest, conflict, forbidden, invalidFields, validationHook } from '../errors';
-import { deliverInput, isAcceptedDelivery, sealDelivery } from '../delivery-seal';
+import { deliverInput, isAcceptedDelivery, sealDelivery } from '../contracts/delivery-seal';
 import {
   evidenceCriteriaErrors,
   parseDeliveryBody,
@@ -48,11 +48,11 @@ import {
   emptyBody,
   voteBody,
   errorResponses,
-} from '../schemas';
-import { contractIdOf, existingContract, updateId } from '../contract-requests';
-import { requireStakeFunds } from '../stake-precheck';
+} from '../openapi/schemas';
+import { contractIdOf, existingContract, updateId } from '../contracts/requests';
+import { requireStakeFunds } from '../contracts/stake-precheck';
 import { createMiddleware } from 'hono/factory';
-import { callerInput } from '../mandate-access';
+import { callerInput } from '../mandates/access';
 import { HTTPException } from 'hono/http-exception';
 
 interface MessageRoute {

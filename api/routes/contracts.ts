@@ -2,21 +2,21 @@
 // other /contracts routes are sub-apps of their own (messages, quotes, keys, delivery, event stream),
 // routed beside this one by api/app.ts.
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { accessRoute, PUBLIC_ACCESS } from '../route-access';
+import { accessRoute, PUBLIC_ACCESS } from '../http/route-access';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { agentOwner } from '../../activities/ledger';
+import { agentOwner } from '../../store/ledger';
 import type { ContractView } from '../../workflows/definitions';
 import { CONTRACT_CODES } from '../../workflows/rules/contract-kinds';
 import { contractBodyErrors, createContractBodySchema } from '../../workflows/rules/contract-body';
 import { checkContractBody } from '../../workflows/rules/contract-terms';
-import { contractInput, contractSummary } from '../contract-input';
-import { callerInput } from '../mandate-access';
-import { contractIdForKey, randomContractId } from '../contract-ids';
-import { partyView, viewFor } from '../contract-views';
-import { existingContract, fromContract } from '../contract-requests';
+import { contractInput, contractSummary } from '../contracts/input';
+import { callerInput } from '../mandates/access';
+import { contractIdForKey, randomContractId } from '../contracts/ids';
+import { partyView, viewFor } from '../contracts/views';
+import { existingContract, fromContract } from '../contracts/requests';
 import type { ApiContext } from '../deps';
 import { conflict, insufficientFunds, invalidFields, validationHook } from '../errors';
-import { IDEMPOTENCY_HEADER } from '../idempotency';
+import { IDEMPOTENCY_HEADER } from '../http/idempotency';
 import type { SignedEnv } from '../auth';
 import type { AuthMiddleware, MaybeSignedEnv } from '../middleware';
 import {
@@ -29,8 +29,8 @@ import {
   contractVoteRowsSchema,
   listQuerySchema,
   partyViewSchema,
-} from '../schemas';
-import { eventsVisibleTo } from '../event-privacy';
+} from '../openapi/schemas';
+import { eventsVisibleTo } from '../contracts/event-privacy';
 
 function codesFor(filter: { awardMethod?: string; contractType?: string }): string[] {
   return CONTRACT_CODES.filter(

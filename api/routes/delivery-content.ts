@@ -1,17 +1,17 @@
 // GET /contracts/:id/delivery: the delivery's normalized content (docs/protocol.md §10), kept sealed in the vault
-// beside the delivery key and released to whoever may read that key (api/key-release.ts): the Client
+// beside the delivery key and released to whoever may read that key (api/contracts/key-release.ts): the Client
 // and the drawn Backup Agents. The workflow only ever held its hash.
-import { heldDeliveryVaultId } from '../delivery-seal';
+import { heldDeliveryVaultId } from '../contracts/delivery-seal';
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { accessRoute } from '../route-access';
+import { accessRoute } from '../http/route-access';
 import type { ApiContext } from '../deps';
 import { forbidden, notFound, validationHook } from '../errors';
 import { extractConfidence } from '../ingest';
-import { mayReadKey } from '../key-release';
+import { mayReadKey } from '../contracts/key-release';
 import type { SignedEnv } from '../auth';
 import type { AuthMiddleware } from '../middleware';
-import { contractIdParams, deliveryContentSchema, errorResponses } from '../schemas';
-import { existingContract } from '../contract-requests';
+import { contractIdParams, deliveryContentSchema, errorResponses } from '../openapi/schemas';
+import { existingContract } from '../contracts/requests';
 
 export function deliveryContentApp(ctx: ApiContext, auth: AuthMiddleware) {
   const app = new OpenAPIHono<SignedEnv>({ defaultHook: validationHook });

@@ -1,21 +1,26 @@
 // /eligibility/lock · /unlock: the BA Eligibility Stake (docs/protocol.md §8), through the same ledger
-// activities the workflows use. The hold id comes from the Idempotency-Key when there is one.
+// functions the workflows' activities use (store/ledger/eligibility.ts). The hold id comes from the Idempotency-Key when there is one.
 import { OpenAPIHono, z } from '@hono/zod-openapi';
-import { accessRoute, PUBLIC_ACCESS } from '../route-access';
+import { accessRoute, PUBLIC_ACCESS } from '../http/route-access';
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
-import { agentOwner } from '../../activities/ledger';
-import { createLedgerActivities } from '../../activities/ledger-activities';
+import { agentOwner } from '../../store/ledger';
+import { lockEligibility, unlockEligibility } from '../../store/ledger/eligibility';
 import type { SignedEnv } from '../auth';
-import { keyToken } from '../contract-ids';
-import { seatWaker } from '../seat-wake';
-import { PerKeyQueue } from '../per-key-queue';
+import { keyToken } from '../contracts/ids';
+import { seatWaker } from '../contracts/seat-wake';
+import { PerKeyQueue } from '../http/per-key-queue';
 import type { ApiContext } from '../deps';
 import { validationHook } from '../errors';
-import { IDEMPOTENCY_HEADER } from '../idempotency';
+import { IDEMPOTENCY_HEADER } from '../http/idempotency';
 import type { AuthMiddleware } from '../middleware';
-import { eligibilityLockBody, eligibilitySchema, eligibilityUnlockBody, errorResponses } from '../schemas';
-import { balancesToWire } from '../wire';
+import {
+  eligibilityLockBody,
+  eligibilitySchema,
+  eligibilityUnlockBody,
+  errorResponses,
+} from '../openapi/schemas';
+import { balancesToWire } from '../openapi/wire';
 
 function operationKey(c: Context, caller: string, action: string): string {
   const key = c.req.header(IDEMPOTENCY_HEADER);
@@ -39,7 +44,6 @@ export const requirementsSchema = z
 
 export function eligibilityApp(ctx: ApiContext, auth: AuthMiddleware) {
   const app = new OpenAPIHono<SignedEnv>({ defaultHook: validationHook });
-  const ledgerActivities = createLedgerActivities({ ledger: ctx.ledger });
   const perAgent = new PerKeyQueue();
   const wakeWaitingContract = seatWaker(ctx);
 
@@ -76,9 +80,7 @@ export function eligibilityApp(ctx: ApiContext, auth: AuthMiddleware) {
       const caller = c.var.caller;
       const { amount } = c.req.valid('json');
       const key = operationKey(c, caller, 'lock');
-      await perAgent.run(caller, () =>
-        ledgerActivities.lockEligibility({ address: caller, amount: amount.toString(), key }),
-      );
+      await perAgent.run(caller, () => lockEligibility(ctx.ledger, agentOwner(caller), amount, key));
       await wakeWaitingContract(); // the stake may seat a contract waiting for its panel
       const balances = await ctx.ledger.balances(agentOwner(caller));
       return c.json({ ...balancesToWire(caller, balances), locked: amount.toString() }, 200);
@@ -98,15 +100,11 @@ export function eligibilityApp(ctx: ApiContext, auth: AuthMiddleware) {
       const caller = c.var.caller;
       const { amount } = c.req.valid('json');
       const key = operationKey(c, caller, 'unlock');
-      const { released } = await perAgent.run(caller, async () => {
-        return ledgerActivities.unlockEligibility({
-          address: caller,
-          ...(amount === undefined ? {} : { amount: amount.toString() }),
-          key,
-        });
-      });
+      const released = await perAgent.run(caller, () =>
+        unlockEligibility(ctx.ledger, agentOwner(caller), amount, key),
+      );
       const balances = await ctx.ledger.balances(agentOwner(caller));
-      return c.json({ ...balancesToWire(caller, balances), released }, 200);
+      return c.json({ ...balancesToWire(caller, balances), released: released.toString() }, 200);
     },
   );
   return app;

@@ -5,17 +5,17 @@
 // an `end` message once the contract is terminal (a reconnect after that is answered 204: EventSource stops
 // retrying), when the client disconnects, or after `maxDurationMs` (the client reconnects and resumes).
 import { OpenAPIHono, z } from '@hono/zod-openapi';
-import { accessRoute } from '../route-access';
+import { accessRoute } from '../http/route-access';
 import { streamSSE } from 'hono/streaming';
 import type { ContractEvent } from '../../workflows/rules/events';
-import { existingContract } from '../contract-requests';
+import { existingContract } from '../contracts/requests';
 import type { ApiContext } from '../deps';
 import { badRequest, validationHook } from '../errors';
-import { roleOf } from '../contract-views';
-import { eventsVisibleTo } from '../event-privacy';
+import { roleOf } from '../contracts/views';
+import { eventsVisibleTo } from '../contracts/event-privacy';
 import type { AuthMiddleware, MaybeSignedEnv } from '../middleware';
-import { contractIdParams, errorResponses } from '../schemas';
-import { contractStreamRoom, openStreamSlot, releaseOnClose, tooManyStreams } from '../stream-caps';
+import { contractIdParams, errorResponses } from '../openapi/schemas';
+import { contractStreamRoom, openStreamSlot, releaseOnClose, tooManyStreams } from '../http/stream-caps';
 import { pauser } from './pauser';
 
 const TERMINAL_EVENTS: ReadonlySet<ContractEvent['type']> = new Set([

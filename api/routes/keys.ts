@@ -1,16 +1,16 @@
 // GET /contracts/:id/keys/materials · /keys/delivery (docs/protocol.md §9): the decryption keys, signed callers
-// only, released by the rule of api/key-release.ts to the role the workflow's view gives the caller.
-import { heldDeliveryVaultId } from '../delivery-seal';
+// only, released by the rule of api/contracts/key-release.ts to the role the workflow's view gives the caller.
+import { heldDeliveryVaultId } from '../contracts/delivery-seal';
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { accessRoute } from '../route-access';
+import { accessRoute } from '../http/route-access';
 import type { ApiContext } from '../deps';
 import { forbidden, notFound, validationHook } from '../errors';
-import { mayReadKey } from '../key-release';
+import { mayReadKey } from '../contracts/key-release';
 import type { SignedEnv } from '../auth';
 import type { AuthMiddleware } from '../middleware';
-import { contractIdParams, errorResponses, keySchema } from '../schemas';
+import { contractIdParams, errorResponses, keySchema } from '../openapi/schemas';
 import type { KeyKind } from '../../store/vault/sqlite';
-import { existingContract } from '../contract-requests';
+import { existingContract } from '../contracts/requests';
 
 const WHO: Record<KeyKind, string> = {
   materials: 'the matched Worker (and drawn Backup Agents)',

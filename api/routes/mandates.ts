@@ -1,16 +1,16 @@
 // An owner's mandates (docs/agents.md "Mandates"): POST /agents/:address/mandates grants a delegate key
 // limits on what it may commit of the owner's balance; GET lists them with what each has committed and
-// has left; DELETE revokes one at once. Only the owner grants and revokes (api/mandate-access.ts keeps
+// has left; DELETE revokes one at once. Only the owner grants and revokes (api/mandates/access.ts keeps
 // delegates out); a delegate may read its owner's list.
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { randomBytes } from 'node:crypto';
-import type { MandateStanding } from '../../activities/ledger';
-import { mandateLapse } from '../../activities/ledger';
+import type { MandateStanding } from '../../store/ledger';
+import { mandateLapse } from '../../store/ledger';
 import type { SignedEnv } from '../auth';
 import type { ApiContext } from '../deps';
 import { badRequest, notFound, validationHook } from '../errors';
 import type { AuthMiddleware } from '../middleware';
-import { accessRoute } from '../route-access';
+import { accessRoute } from '../http/route-access';
 import {
   addressParams,
   errorResponses,
@@ -18,7 +18,7 @@ import {
   mandateBody,
   mandateListSchema,
   mandateSchema,
-} from '../schemas';
+} from '../openapi/schemas';
 import { ownAddress } from './own-address';
 
 const mandateParams = addressParams.extend({

@@ -3,11 +3,11 @@
 // POST /operator/contracts/{id}/verdicts (the trusted arbiter's verdicts for a contract without a panel),
 // GET /operator/stuck-holds (open holds of closed contracts) and POST /operator/stuck-holds/release.
 import { OpenAPIHono, z } from '@hono/zod-openapi';
-import { accessRoute } from '../route-access';
+import { accessRoute } from '../http/route-access';
 import type { ApiContext } from '../deps';
 import { validationHook } from '../errors';
 import type { AuthMiddleware } from '../middleware';
-import { contractIdParams, errorResponses, json } from '../schemas';
+import { contractIdParams, errorResponses, json } from '../openapi/schemas';
 
 const resolveBody = z
   .object({

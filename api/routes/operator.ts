@@ -1,16 +1,16 @@
 // /operator/deposits: the operator credits an agent with USDC brought in from outside. Bearer
 // token, no signature (docs/api.md); the deposit's ledger id comes from the Idempotency-Key if any.
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { accessRoute } from '../route-access';
+import { accessRoute } from '../http/route-access';
 import { randomUUID } from 'node:crypto';
-import { agentOwner } from '../../activities/ledger';
-import { keyToken } from '../contract-ids';
+import { agentOwner } from '../../store/ledger';
+import { keyToken } from '../contracts/ids';
 import type { ApiContext } from '../deps';
 import { validationHook } from '../errors';
-import { IDEMPOTENCY_HEADER } from '../idempotency';
+import { IDEMPOTENCY_HEADER } from '../http/idempotency';
 import type { AuthMiddleware } from '../middleware';
-import { depositBody, depositResultSchema, errorResponses } from '../schemas';
-import { balancesToWire } from '../wire';
+import { depositBody, depositResultSchema, errorResponses } from '../openapi/schemas';
+import { balancesToWire } from '../openapi/wire';
 
 export function operatorApp(ctx: ApiContext, auth: AuthMiddleware) {
   const app = new OpenAPIHono({ defaultHook: validationHook });

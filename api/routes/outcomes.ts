@@ -4,15 +4,15 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { SignedEnv } from '../auth';
 import { badRequest, notFound, validationHook } from '../errors';
 import type { AuthMiddleware } from '../middleware';
-import { accessRoute, PUBLIC_ACCESS } from '../route-access';
+import { accessRoute, PUBLIC_ACCESS } from '../http/route-access';
 import {
   outcomeHeadSchema,
   outcomePageSchema,
   outcomesQuerySchema,
   reputationQuerySchema,
   reputationSchema,
-} from '../reputation-schemas';
-import { addressParams, errorResponses, json } from '../schemas';
+} from '../openapi/reputation-schemas';
+import { addressParams, errorResponses, json } from '../openapi/schemas';
 import type { OutcomeLog } from '../../store/outcomes';
 import type { ReputationIndex, TrustFrom } from '../../store/outcomes/reputation-index';
 import { isAddress } from '../../workflows/rules/address';

@@ -1,10 +1,10 @@
 // GET /params: the protocol parameters in force, in the OPENCONTRACT_PARAMS wire form (docs/protocol.md
 // "Parameters"), so an agent learns every stake, bond and window before it acts rather than by a refusal.
 import { OpenAPIHono, z } from '@hono/zod-openapi';
-import { accessRoute, PUBLIC_ACCESS } from '../route-access';
+import { accessRoute, PUBLIC_ACCESS } from '../http/route-access';
 import { paramsToWire } from '../../workflows/rules/params';
 import type { ApiContext } from '../deps';
-import { json } from '../schemas';
+import { json } from '../openapi/schemas';
 
 const bps = z.number().int().openapi({ description: 'basis points (1/10000)' });
 const amount = z.string().openapi({ description: 'USDC (OCT for rewards) in minor units, a decimal string' });

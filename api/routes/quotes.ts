@@ -1,19 +1,25 @@
 // Auction routes (docs/protocol.md §5, docs/auction.md): a bidder's quote and the Client's award, each sent to the
 // contract's workflow as an Update whose validator answers at once (over the cap, the Client's own
 // bid, bidding closed, an unknown quote). Roles and states are the workflow's to check.
-import { callerInput } from '../mandate-access';
+import { callerInput } from '../mandates/access';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { awardUpdate, quoteUpdate, type QuoteInput } from '../../workflows/definitions';
 import { toWire } from '../../workflows/rules/money';
-import { viewFor } from '../contract-views';
+import { viewFor } from '../contracts/views';
 import type { ApiContext } from '../deps';
 import { validationHook } from '../errors';
 import type { SignedEnv } from '../auth';
 import type { AuthMiddleware } from '../middleware';
-import { accessRoute } from '../route-access';
-import { awardBody, contractIdParams, contractViewSchema, errorResponses, quoteBody } from '../schemas';
-import { contractIdOf, updateId } from '../contract-requests';
-import { requireBidBondFunds } from '../bid-bond-precheck';
+import { accessRoute } from '../http/route-access';
+import {
+  awardBody,
+  contractIdParams,
+  contractViewSchema,
+  errorResponses,
+  quoteBody,
+} from '../openapi/schemas';
+import { contractIdOf, updateId } from '../contracts/requests';
+import { requireBidBondFunds } from '../contracts/bid-bond-precheck';
 
 const viewResponse = (description: string) => ({
   description,

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Hono } from 'hono';
-import { SIGNING_GUIDE_PATH } from '../route-access';
+import { SIGNING_GUIDE_PATH } from '../http/route-access';
 
 const DOCS_DIR = join(__dirname, '..', '..', 'docs');
 /** The sections of docs/security.md a signer needs: the caller, the profile, the worked example, the refusals, clocks and nonces, idempotency. */

@@ -1,8 +1,8 @@
 // GET /health (Temporal connectivity) and GET /docs (a page rendered from the OpenAPI document).
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { accessRoute, PUBLIC_ACCESS, SIGNING_GUIDE_PATH } from '../route-access';
+import { accessRoute, PUBLIC_ACCESS, SIGNING_GUIDE_PATH } from '../http/route-access';
 import type { ApiContext } from '../deps';
-import { healthSchema, json } from '../schemas';
+import { healthSchema, json } from '../openapi/schemas';
 
 export function healthApp(ctx: ApiContext) {
   const app = new OpenAPIHono();

@@ -4,12 +4,12 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { randomBytes } from 'node:crypto';
 import type { WebhookSubscription } from '../../store/agent-feed/types';
-import { checkWebhookTarget, WebhookTargetRefused } from '../../activities/agent-feed/webhook-target';
+import { checkWebhookTarget, WebhookTargetRefused } from '../../webhooks/target';
 import type { SignedEnv } from '../auth';
 import type { AgentFeedContext } from '../deps';
 import { badRequest, conflict, notFound, validationHook } from '../errors';
 import type { AuthMiddleware } from '../middleware';
-import { addressParams, errorResponses, json } from '../schemas';
+import { addressParams, errorResponses, json } from '../openapi/schemas';
 import { ownAddress } from './own-address';
 
 /** Subscriptions an agent may hold at once. */

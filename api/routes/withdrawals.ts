@@ -3,17 +3,17 @@
 // operation (agent → the USDC mint, the outside), applied once per Idempotency-Key; sending the money
 // is the operator's payout rail, outside this service, which marks the payout paid when it is sent.
 import { OpenAPIHono, z } from '@hono/zod-openapi';
-import { accessRoute } from '../route-access';
-import { agentOwner } from '../../activities/ledger';
+import { accessRoute } from '../http/route-access';
+import { agentOwner } from '../../store/ledger';
 import { positiveAmountSchema } from '../../workflows/rules/money';
 import type { SignedEnv } from '../auth';
-import { keyToken } from '../contract-ids';
+import { keyToken } from '../contracts/ids';
 import type { ApiContext } from '../deps';
 import { badRequest, notFound, validationHook } from '../errors';
-import { IDEMPOTENCY_HEADER } from '../idempotency';
+import { IDEMPOTENCY_HEADER } from '../http/idempotency';
 import type { AuthMiddleware } from '../middleware';
-import { addressParams, balancesSchema, errorResponses, json } from '../schemas';
-import { balancesToWire } from '../wire';
+import { addressParams, balancesSchema, errorResponses, json } from '../openapi/schemas';
+import { balancesToWire } from '../openapi/wire';
 import { ownAddress } from './own-address';
 
 export const withdrawalBody = z

@@ -6,7 +6,7 @@
 // (AGENTS=… CONTRACTS=… CONCURRENCY=… to change the load).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AgentApiError, type AgentClient } from '../../api/sdk';
+import { AgentApiError, type AgentClient } from '../../sdk/typescript';
 import { agent, DELIVERY, fixedTerms, fund } from '../../test/e2e/support';
 import { startDevServiceHarness } from '../../test/support/service';
 import { load } from '../stats';

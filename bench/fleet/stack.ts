@@ -1,16 +1,16 @@
 // What the fleet benchmarks run on: the dev server on its file (service/dev-server.ts, as `npm start`
 // starts it), the contract worker and the shadow worker each in a process of their own
 // (bench/fleet/worker.ts), and a Temporal client that creates contracts with the function the API's
-// POST /contracts calls (api/contract-gateway.ts `create`) and shadows with the same Update-with-start.
+// POST /contracts calls (api/contracts/gateway.ts `create`) and shadows with the same Update-with-start.
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WithStartWorkflowOperation } from '@temporalio/client';
-import { agentOwner, openLedger } from '../../activities/ledger';
-import { openRecords } from '../../activities/records';
-import { randomContractId } from '../../api/contract-ids';
-import { createContractGateway } from '../../api/contract-gateway';
+import { agentOwner, openLedger } from '../../store/ledger';
+import { openRecords } from '../../store/records';
+import { randomContractId } from '../../api/contracts/ids';
+import { createContractGateway } from '../../api/contracts/gateway';
 import { startDevServer, type DevServer } from '../../service/dev-server';
 import { loadSettings } from '../../service/settings';
 import { connectTemporalClient } from '../../service/temporal-client';
@@ -20,7 +20,7 @@ import { TASK_QUEUE } from '../../temporal.config';
 import { CONTRACT_WORKFLOW_TYPE, type ContractInput } from '../../workflows/definitions';
 import { validateContractTerms } from '../../workflows/rules/contract-terms';
 import { DEFAULT_PARAMS } from '../../workflows/rules/params';
-import { contractInput } from '../../api/contract-input';
+import { contractInput } from '../../api/contracts/input';
 import { CLIENT, HOUR, WORKER, contractBody } from '../../test/support/fixtures';
 import { dataFile } from '../../store/data-files';
 import { CURSOR_KEY, OPERATOR_TOKEN, PAYLOAD_CODEC_KEY, VAULT_MASTER_KEY } from '../../test/support/harness';

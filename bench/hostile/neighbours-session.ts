@@ -11,7 +11,7 @@
 //   npx tsx bench/hostile/neighbours-session.ts
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { signRequest } from '../../api/sdk/signer';
+import { signRequest } from '../../sdk/typescript/signer';
 import {
   balances,
   budget,

@@ -5,8 +5,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { addressFromPrivateKey, randomPrivateKey } from '../../api/sdk';
-import { signRequest } from '../../api/sdk/signer';
+import { addressFromPrivateKey, randomPrivateKey } from '../../sdk/typescript';
+import { signRequest } from '../../sdk/typescript/signer';
 import { TICKET_HEADER } from '../../api/auth/ticket-header';
 import { serverPaths } from '../../temporal.config';
 import { freePort } from '../../service/postgres-server';

@@ -5,7 +5,7 @@
 // what it tried and what held, as lines and as one JSON summary. Exit code 1 if anything did not hold.
 //
 //   npx tsx bench/hostile/session.ts
-import { signRequest } from '../../api/sdk/signer';
+import { signRequest } from '../../sdk/typescript/signer';
 import {
   balances,
   create,

@@ -1,14 +1,14 @@
 // What a SQLite ledger commit costs the rest of the process: the event loop's delay while escrow
 // holds are posted, with the store on the caller's thread (each COMMIT's fsync stops the loop) and on
-// a thread of its own (activities/ledger/thread-ledger.ts, the product's default). Rounds alternate,
+// a thread of its own (store/ledger/thread-ledger.ts, the product's default). Rounds alternate,
 // so load from other processes weighs on both alike.
 // Run: npx tsx bench/ledger-thread/run.ts   (BENCH_POSTINGS per round, default 300; BENCH_ROUNDS, default 3;
 // BENCH_IN_FLIGHT holds sent at once, default 8)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { agentOwner, openLedger } from '../../activities/ledger';
-import type { Ledger } from '../../activities/ledger';
+import { agentOwner, openLedger } from '../../store/ledger';
+import type { Ledger } from '../../store/ledger';
 import { pool } from '../contracts/pool';
 import { load, median } from '../stats';
 

@@ -9,9 +9,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { agentOwner } from '../../activities/ledger';
-import type { Ledger, LedgerOp } from '../../activities/ledger';
-import { openSqliteLedger } from '../../activities/ledger/sqlite-store';
+import { agentOwner } from '../../store/ledger';
+import type { Ledger, LedgerOp } from '../../store/ledger';
+import { openSqliteLedger } from '../../store/ledger/sqlite-store';
 
 const HOLDS = Number(process.env.BENCH_HOLDS ?? 20_000);
 const COMMITS = 50;

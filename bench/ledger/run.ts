@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Client } from 'pg';
-import { agentOwner, openLedger } from '../../activities/ledger';
-import type { Ledger, LedgerConfig, LedgerOp } from '../../activities/ledger';
+import { agentOwner, openLedger } from '../../store/ledger';
+import type { Ledger, LedgerConfig, LedgerOp } from '../../store/ledger';
 import { startPostgres } from '../../test/support/postgres';
 import { load } from '../stats';
 

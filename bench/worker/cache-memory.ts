@@ -12,11 +12,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WorkflowClient } from '@temporalio/client';
-import { agentOwner, openLedger } from '../../activities/ledger';
-import { openRecords } from '../../activities/records';
+import { agentOwner, openLedger } from '../../store/ledger';
+import { openRecords } from '../../store/records';
 import { openOutcomeLog } from '../../store/outcomes';
-import { startContract } from '../../api/contract-gateway';
-import { contractInput } from '../../api/contract-input';
+import { startContract } from '../../api/contracts/gateway';
+import { contractInput } from '../../api/contracts/input';
 import { contractDataConverter, workerDataConverter } from '../../service/temporal-client';
 import {
   CONTRACT_WORKER_TUNING,

@@ -1,4 +1,4 @@
-// The idempotency store's contract (api/idempotency.ts is its middleware): what a record means for a
+// The idempotency store's contract (api/http/idempotency.ts is its middleware): what a record means for a
 // repeated request, and the settings both stores share (sqlite.ts, postgres.ts).
 // A reservation is a lease of its holder's (store/lease.ts): the holding process's heartbeat renews it while
 // the request runs, so only a dead holder's reservation lapses, within seconds.

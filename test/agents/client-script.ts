@@ -3,7 +3,7 @@
 // waits on its feed until reviewing is its next action, disputes, and waits for the settlement,
 // printing one JSON line per step (the last: the settled status and payment).
 import { untilReached } from '../../agents/runtime';
-import { createAgentClient, type FeedEntry } from '../../api/sdk';
+import { createAgentClient, type FeedEntry } from '../../sdk/typescript';
 import { contractBody } from '../support/fixtures';
 import { dailyMoltbookCheck } from '../scoring/fixtures';
 

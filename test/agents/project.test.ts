@@ -1,7 +1,7 @@
 // The feed's projection of a contract log (pure): who gets which event, in which form.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { projectContract } from '../../activities/agent-feed/project';
+import { projectContract } from '../../store/agent-feed/project';
 import type { ContractView } from '../../workflows/definitions';
 import type { ContractEvent } from '../../workflows/rules/events';
 import { BA1, CLIENT, OTHER, STRANGER, WORKER } from '../support/fixtures';

@@ -4,7 +4,7 @@
 // an API on a Temporal client that counts the queries it sends, a real dev server, worker and feed store.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { createFeedProjector, readModelSource } from '../../activities/agent-feed/projector';
+import { createFeedProjector, readModelSource } from '../../store/agent-feed/projector';
 import { openFeed } from '../../store/agent-feed';
 import { appOn, makeDir, TASK_QUEUE, useAppHarness, type AppHarness } from '../support/service';
 import { queryCountingClient } from '../support/query-counting-client';

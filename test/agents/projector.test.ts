@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createFeedProjector, type ContractSource } from '../../activities/agent-feed/projector';
+import { createFeedProjector, type ContractSource } from '../../store/agent-feed/projector';
 import { openFeed } from '../../store/agent-feed';
 import type { ContractView } from '../../workflows/definitions';
 import type { ContractEvent } from '../../workflows/rules/events';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, describe, test } from 'node:test';
-import { addressFromPrivateKey, randomPrivateKey } from '../../api/sdk';
+import { addressFromPrivateKey, randomPrivateKey } from '../../sdk/typescript';
 import { agent, balancesOf, fixedTerms, fund, sharedAccounts, sharedAccountsChange } from '../e2e/support';
 import {
   DISPUTE_BOND,

@@ -10,14 +10,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { createAgentClient, createOperatorClient, randomPrivateKey } from '../../api/sdk';
-import type { AgentClient, FeedEntry } from '../../api/sdk';
+import { createAgentClient, createOperatorClient, randomPrivateKey } from '../../sdk/typescript';
+import type { AgentClient, FeedEntry } from '../../sdk/typescript';
 import { startApiServer } from '../../service/api-server';
 import { serviceProcess } from '../../service/cluster';
 import { loadSettings } from '../../service/settings';
 import { agent, DELIVERY, fixedTerms, fund, reconnect } from '../e2e/support';
 import { FUNDS } from '../support/fixtures';
-import { openLedger } from '../../activities/ledger';
+import { openLedger } from '../../store/ledger';
 import { startPostgres } from '../support/postgres';
 import { makeDir, runContractWorker, testSettingsEnv, useServiceHarness } from '../support/service';
 import { until } from './support';

@@ -2,7 +2,7 @@
 // every balance and the vault are as before.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { signRequest } from '../../api/sdk/signer';
+import { signRequest } from '../../sdk/typescript/signer';
 import { startAppHarness, type AppHarness } from '../support/service';
 import { call, type Json } from './support';
 import { contractBody, FUNDS, newAgent, type TestAgent } from '../support/fixtures';

@@ -1,4 +1,4 @@
-// The codec server (api/codec-server.ts): Temporal's remote codec protocol over real HTTP. On a
+// The codec server (api/operator/codec-server.ts): Temporal's remote codec protocol over real HTTP. On a
 // deployment (the service harness: an external Temporal) only the operator token decodes; on the
 // embedded default a caller on this machine decodes without it, nobody else does, and encoding always
 // needs the token.
@@ -9,8 +9,8 @@ import { Hono } from 'hono';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import { codecServerApp } from '../../api/codec-server';
-import { mapError } from '../../api/error-mapping';
+import { codecServerApp } from '../../api/operator/codec-server';
+import { mapError } from '../../api/errors/mapping';
 import { createPayloadCodec, ENCRYPTED_ENCODING } from '../../service/codec';
 import { contractWorkflowId } from '../../workflows/definitions';
 import { agent, fixedTerms, fund } from '../e2e/support';

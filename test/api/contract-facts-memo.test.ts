@@ -1,9 +1,9 @@
-// api/contract-facts-memo.ts: an Update's answered view (workflows/contract/receipt.ts) completed from
+// api/contracts/facts-memo.ts: an Update's answered view (workflows/contract/receipt.ts) completed from
 // the views seen before is the view itself, key order included; an auction's quotes only once bidding
 // closed; bounded in entries and characters, the oldest dropped first.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ContractFactsMemo } from '../../api/contract-facts-memo';
+import { ContractFactsMemo } from '../../api/contracts/facts-memo';
 import { answeredView } from '../../workflows/contract/receipt';
 import type { ContractView, QuoteView } from '../../workflows/definitions';
 

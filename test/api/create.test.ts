@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { before, describe, test } from 'node:test';
-import { contractIdForKey } from '../../api/contract-ids';
+import { contractIdForKey } from '../../api/contracts/ids';
 import { contractWorkflowId } from '../../workflows/definitions';
 import { useAppHarness } from '../support/service';
 import { call } from './support';

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { mapError } from '../../api/error-mapping';
-import { isUnprocessedUpdate, sendUntilProcessed } from '../../api/unprocessed-update';
+import { mapError } from '../../api/errors/mapping';
+import { isUnprocessedUpdate, sendUntilProcessed } from '../../api/errors/unprocessed-update';
 
 const failedUpdate = (type: string, message = 'from the server') =>
   new WorkflowUpdateFailedError(

@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import { createApp, type App } from '../../api/app';
 import { SqliteNonceStore } from '../../store';
 import { SqliteIdempotencyStore } from '../../store/idempotency/sqlite';
-import { readSse, type SseMessage } from '../../api/sdk';
+import { readSse, type SseMessage } from '../../sdk/typescript';
 import { createTemporalClient } from '../../service/temporal-client';
 import { startAppHarness, TASK_QUEUE, type AppHarness } from '../support/service';
 import { call, type Json } from './support';

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { signedFetch } from '../../api/sdk';
+import { signedFetch } from '../../sdk/typescript';
 import { usdc } from '../support/balances';
 import { contractBody, DELIVERY_REF, FUNDS, newAgent, PRICE, WORKER_STAKE } from '../support/fixtures';
 import { useAppHarness } from '../support/service';

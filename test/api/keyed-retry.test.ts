@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { contractIdForKey } from '../../api/contract-ids';
+import { contractIdForKey } from '../../api/contracts/ids';
 import { closeApiStores, openApiStores } from '../../store';
 import { contractWorkflowId } from '../../workflows/definitions';
 import { appOn, runContractWorker, TASK_QUEUE, useAppHarness } from '../support/service';

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { acceptUpdate, type ContractView } from '../../workflows/definitions';
-import { createContractGateway } from '../../api/contract-gateway';
+import { createContractGateway } from '../../api/contracts/gateway';
 import { createTemporalClient } from '../../service/temporal-client';
 import { appOn, makeDir, TASK_QUEUE, useAppHarness, type AppHarness } from '../support/service';
 import { queryCountingClient } from '../support/query-counting-client';

@@ -5,7 +5,7 @@
 // declare, a required one missing, or a status it does not list, fails the test.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { signRequest } from '../../api/sdk/signer';
+import { signRequest } from '../../sdk/typescript/signer';
 import { needsOperatorKey } from '../../workflows/search-attributes';
 import { OPERATOR_TOKEN, useAppHarness } from '../support/service';
 import { call, type CallOptions, type Json } from './support';

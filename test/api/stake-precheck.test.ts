@@ -1,5 +1,5 @@
-// The stake pre-check of an accept (api/stake-precheck.ts) once the API knows the contract's stake
-// from an earlier read (api/fixed-stake-memo.ts), as after every POST /contracts and GET of it: a
+// The stake pre-check of an accept (api/contracts/stake-precheck.ts) once the API knows the contract's stake
+// from an earlier read (api/contracts/fixed-stake-memo.ts), as after every POST /contracts and GET of it: a
 // caller short of the stake is still refused 402 before any Update, one who has it is matched, and
 // a keyed accept retried on another API process after it matched is answered by the workflow (the
 // same answer), not refused, though the stake it locked has left the caller short.

@@ -1,5 +1,5 @@
 // Signed `app.request()` calls of the API tests (agents and bodies: test/support/fixtures.ts).
-import { signRequest, type SignRequestInput } from '../../api/sdk/signer';
+import { signRequest, type SignRequestInput } from '../../sdk/typescript/signer';
 import type { App } from '../../api/app';
 import assert from 'node:assert/strict';
 import type { AppHarness } from '../support/service';
@@ -28,7 +28,7 @@ export interface CallOptions {
   from?: string;
 }
 
-/** The bindings @hono/node-server gives a request from `ip` (what api/rate-limit.ts clientAddress reads). */
+/** The bindings @hono/node-server gives a request from `ip` (what api/http/rate-limit.ts clientAddress reads). */
 export const fromAddress = (ip: string) => ({ incoming: { socket: { remoteAddress: ip } } });
 
 /** A request through the app, signed by `agent` unless `unsigned`. */

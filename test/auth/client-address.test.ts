@@ -1,8 +1,8 @@
-// The client address behind reverse proxies (api/client-address.ts): forwarded headers count only from
+// The client address behind reverse proxies (api/http/client-address.ts): forwarded headers count only from
 // trusted proxies, read from the right; the setting is checked at start.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseTrustedProxies, resolveClientAddress } from '../../api/client-address';
+import { parseTrustedProxies, resolveClientAddress } from '../../api/http/client-address';
 
 const headers = (h: Record<string, string>) => new Headers(h);
 

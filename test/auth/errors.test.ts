@@ -1,4 +1,4 @@
-// api/errors.ts lives beside the auth code it serves first; its tests live here.
+// api/errors/index.ts lives beside the auth code it serves first; its tests live here.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HTTPException } from 'hono/http-exception';

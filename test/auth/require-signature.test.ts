@@ -15,7 +15,7 @@ import {
   signatureInputHeader,
   signatureParamsValue,
 } from '../../api/auth/signature-base';
-import { signRequest } from '../../api/sdk/signer';
+import { signRequest } from '../../sdk/typescript/signer';
 import { ALICE, BOB_KEY, NOW, nextNonce, signed, tempDir } from './support';
 
 const BODY = JSON.stringify({ amount: '2500000', note: 'pay' });

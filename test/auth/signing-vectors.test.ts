@@ -11,9 +11,9 @@ import { personalMessageHash } from '../../api/auth/ethereum';
 import type { NonceStore } from '../../store/nonces/sqlite';
 import type { SignedEnv } from '../../api/auth/require-signature';
 import { requireSignature } from '../../api/auth/require-signature';
-import { addressFromPrivateKey, signRequestParts } from '../../api/sdk/signer';
-import type { SigningVectorsFile } from '../../api/sdk/signing-vectors';
-import { signingVectorsJson } from '../../api/sdk/signing-vectors';
+import { addressFromPrivateKey, signRequestParts } from '../../sdk/typescript/signer';
+import type { SigningVectorsFile } from '../../sdk/typescript/signing-vectors';
+import { signingVectorsJson } from '../../sdk/typescript/signing-vectors';
 
 const root = join(__dirname, '..', '..');
 const text = readFileSync(join(root, 'docs', 'signing-vectors.json'), 'utf8');

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
-import type { SignRequestInput } from '../../api/sdk/signer';
-import { signRequest } from '../../api/sdk/signer';
+import type { SignRequestInput } from '../../sdk/typescript/signer';
+import { signRequest } from '../../sdk/typescript/signer';
 
 export const ALICE_KEY = '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
 export const ALICE = '0x2c7536e3605d9c16a7a3d7b1898e529396a65c23';

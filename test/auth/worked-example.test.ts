@@ -6,7 +6,7 @@ import { contentDigest } from '../../api/auth/content-digest';
 import { personalMessageHash } from '../../api/auth/ethereum';
 import { signatureBase, signatureParamsValue } from '../../api/auth/signature-base';
 import { checkRequestSignature } from '../../api/auth/verify';
-import { signRequest } from '../../api/sdk/signer';
+import { signRequest } from '../../sdk/typescript/signer';
 import { ALICE, ALICE_KEY } from './support';
 
 const BODY = '{"price":"1500000","message":"can start today"}';

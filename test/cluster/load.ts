@@ -5,7 +5,12 @@
 // still holds, a signature that expired in a queue) are retried on the next API with the same
 // Idempotency-Key, as an SDK user would.
 import assert from 'node:assert/strict';
-import { AgentApiError, createAgentClient, createOperatorClient, randomPrivateKey } from '../../api/sdk';
+import {
+  AgentApiError,
+  createAgentClient,
+  createOperatorClient,
+  randomPrivateKey,
+} from '../../sdk/typescript';
 import { DELIVERY, fixedTerms, FUNDS, PRICE } from '../e2e/support';
 
 // Generous: hundreds of contracts at once on 2 shared cores through a Temporal restart may leave one call

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
 import { contractWorkflowId } from '../../workflows/definitions';
 import { contractSearchAttributes } from '../../workflows/search-attributes';
-import type { AgentClient } from '../../api/sdk';
+import type { AgentClient } from '../../sdk/typescript';
 import type { ClusterHarness } from '../support/cluster';
 import { E2E_TARGET, useServiceHarness } from '../support/service';
 import { agent, DELIVERY, eventually, fixedTerms, fund } from '../e2e/support';

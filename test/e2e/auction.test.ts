@@ -5,7 +5,7 @@
 // and OCT balances of every party.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { ContractEvent } from '../../api/sdk/types';
+import type { ContractEvent } from '../../sdk/typescript/types';
 import { drawFromCandidates } from '../../workflows/rules/draw';
 import { useServiceHarness } from '../support/service';
 import {

@@ -5,7 +5,7 @@
 // the tally, the exact USDC and OCT balances of every party and the Treasury, and the vote rows.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Verdict, VoteRow } from '../../api/sdk/types';
+import type { Verdict, VoteRow } from '../../sdk/typescript/types';
 import { useServiceHarness } from '../support/service';
 import {
   agent,

@@ -5,7 +5,7 @@
 // the tally settles once, every balance exact and no hold left open.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { AgentApiError } from '../../api/sdk';
+import { AgentApiError } from '../../sdk/typescript';
 import { useServiceHarness } from '../support/service';
 import { agent, balancesOf, DELIVERY, eventually, fixedTerms, fund } from './support';
 import {

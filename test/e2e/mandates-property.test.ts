@@ -9,9 +9,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { agentOwner } from '../../activities/ledger';
-import { AgentApiError, createAgentClient, randomPrivateKey, type AgentClient } from '../../api/sdk';
-import type { Mandate } from '../../api/sdk/types';
+import { agentOwner } from '../../store/ledger';
+import { AgentApiError, createAgentClient, randomPrivateKey, type AgentClient } from '../../sdk/typescript';
+import type { Mandate } from '../../sdk/typescript/types';
 import { useServiceHarness } from '../support/service';
 import { agent, DELIVERY, fixedTerms, fund } from './support';
 

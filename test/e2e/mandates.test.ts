@@ -5,8 +5,8 @@
 // owner goes on acting in the contracts its delegate opened; the routes a mandate never reaches refuse.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createAgentClient, randomPrivateKey } from '../../api/sdk';
-import type { MandateRequest } from '../../api/sdk/types';
+import { createAgentClient, randomPrivateKey } from '../../sdk/typescript';
+import type { MandateRequest } from '../../sdk/typescript/types';
 import { useServiceHarness } from '../support/service';
 import { usdc } from '../support/balances';
 import { eventually } from '../support/eventually';

@@ -2,7 +2,7 @@
 // matched, 49 refused with 409, exactly one stake held.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AgentApiError } from '../../api/sdk';
+import { AgentApiError } from '../../sdk/typescript';
 import { useServiceHarness } from '../support/service';
 import { agent, fixedTerms, fund } from './support';
 import { FUNDS, PRICE } from '../support/fixtures';

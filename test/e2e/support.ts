@@ -1,6 +1,6 @@
 // End-to-end helpers: agents driving the service through the SDK over real HTTP.
 import assert from 'node:assert/strict';
-import { createAgentClient, randomPrivateKey, AgentApiError, type AgentClient } from '../../api/sdk';
+import { createAgentClient, randomPrivateKey, AgentApiError, type AgentClient } from '../../sdk/typescript';
 import type { ServiceHarness } from '../support/service';
 import { contractBody, FUNDS, MATERIALS } from '../support/fixtures';
 

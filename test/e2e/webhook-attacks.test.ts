@@ -10,8 +10,13 @@ import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createAgentClient, createOperatorClient, randomPrivateKey, type AgentClient } from '../../api/sdk';
-import { openLedger } from '../../activities/ledger';
+import {
+  createAgentClient,
+  createOperatorClient,
+  randomPrivateKey,
+  type AgentClient,
+} from '../../sdk/typescript';
+import { openLedger } from '../../store/ledger';
 import { startApiServer, type ApiServer } from '../../service/api-server';
 import { loadSettings } from '../../service/settings';
 import {

@@ -13,7 +13,7 @@ import {
   contractWorkflowId,
   type ContractInput,
 } from '../../workflows/definitions';
-import { randomContractId } from '../../api/contract-ids';
+import { randomContractId } from '../../api/contracts/ids';
 import { termsToWire } from '../../workflows/rules/contract-terms-wire';
 import { validateContractTerms } from '../../workflows/rules/contract-terms';
 import { paramsToWire } from '../../workflows/rules/params';

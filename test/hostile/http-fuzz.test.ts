@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { agentOwner } from '../../activities/ledger';
-import { signRequest } from '../../api/sdk/signer';
+import { agentOwner } from '../../store/ledger';
+import { signRequest } from '../../sdk/typescript/signer';
 import { fromAddress } from '../api/support';
 import type { App } from '../../api/app';
 import {

@@ -20,7 +20,7 @@ import {
 } from '../support/fixtures';
 import { OPERATOR_TOKEN, useAppHarness } from '../support/service';
 import { call, matchedContract } from '../api/support';
-import { MAX_JSON_DEPTH } from '../../api/json-depth';
+import { MAX_JSON_DEPTH } from '../../api/http/json-depth';
 
 const h = useAppHarness();
 

@@ -7,7 +7,7 @@ import { after, test } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { contractIdForKey } from '../../api/contract-ids';
+import { contractIdForKey } from '../../api/contracts/ids';
 import { SqliteIdempotencyStore } from '../../store/idempotency/sqlite';
 import { useAppHarness } from '../support/service';
 import { call } from '../api/support';

@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Activities } from '../../activities';
-import { agentOwner } from '../../activities/ledger';
+import { agentOwner } from '../../store/ledger';
 import {
   acceptUpdate,
   approveUpdate,

@@ -7,13 +7,13 @@
 // Dev server, worker and SQLite ledger, through the API.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { signRequest } from '../../api/sdk/signer';
-import { parseTrustedProxies } from '../../api/client-address';
-import type { RateLimitSettings } from '../../api/rate-limit';
+import { signRequest } from '../../sdk/typescript/signer';
+import { parseTrustedProxies } from '../../api/http/client-address';
+import type { RateLimitSettings } from '../../api/http/rate-limit';
 import type { App } from '../../api/app';
 import { useAppHarness } from '../support/service';
 import { call, fromAddress, matchedContract } from '../api/support';
-import { createAgentClient, type AgentClient } from '../../api/sdk';
+import { createAgentClient, type AgentClient } from '../../sdk/typescript';
 import { mintTicket, TICKET_HEADER, TICKET_LIFETIME_MS, ticketKey } from '../../api/auth/agent-ticket';
 import { appBeside, type SideApp } from './side-app';
 import { created, pool, tally } from './support';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { agentOwner } from '../../activities/ledger';
+import { agentOwner } from '../../store/ledger';
 import type { App, AppDeps } from '../../api/app';
 import { closeApiStores, openApiStores } from '../../store';
 import { appOn, TASK_QUEUE, type AppHarness } from '../support/service';

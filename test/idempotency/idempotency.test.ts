@@ -7,7 +7,7 @@ import type { SignedEnv } from '../../api/auth/require-signature';
 import { requireSignature } from '../../api/auth/require-signature';
 import { errorBody, toErrorResponse } from '../../api/errors';
 import type { IdempotencyScope } from '../../store/idempotency';
-import { idempotency, requestHash } from '../../api/idempotency';
+import { idempotency, requestHash } from '../../api/http/idempotency';
 import type { ApiStoreHarness, StorePlace } from '../auth/api-stores';
 import { describeEachApiStore } from '../auth/api-stores';
 import { ALICE, BOB_KEY, NOW, signed, tempDir } from '../auth/support';

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { requestHash } from '../../api/idempotency';
+import { requestHash } from '../../api/http/idempotency';
 import type { IdempotencyScope } from '../../store/idempotency';
 import { PostgresIdempotencyStore } from '../../store/idempotency/postgres';
 import { holderGone, HolderPresence, PRESENCE_LOCK_SPACE } from '../../store/postgres/presence';

@@ -1,14 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { agentOwner, openLedger } from '../../activities/ledger';
-import type {
-  HoldKind,
-  Ledger,
-  LedgerError,
-  LedgerErrorCode,
-  LedgerOp,
-  Owner,
-} from '../../activities/ledger';
+import { agentOwner, openLedger } from '../../store/ledger';
+import type { HoldKind, Ledger, LedgerError, LedgerErrorCode, LedgerOp, Owner } from '../../store/ledger';
 import { describeEachStore } from './stores';
 
 const alice = agentOwner('0x' + 'a1'.repeat(20));

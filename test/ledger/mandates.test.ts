@@ -1,4 +1,4 @@
-// Mandates in the ledger (activities/ledger/mandates.ts): a hold under a mandate is checked and recorded in
+// Mandates in the ledger (store/ledger/mandates.ts): a hold under a mandate is checked and recorded in
 // its own transaction. Each limit refuses at its edge with nothing held; revocation and expiry refuse the
 // next hold; a released hold frees `total` but not `perDay`. Then a property: random mandates of one owner
 // and random concurrent holds, bond moves and releases by its delegates never bring any mandate's
@@ -7,8 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { agentOwner, MandateRefusedError, openLedger } from '../../activities/ledger';
-import type { HoldKind, Ledger, LedgerOp, Mandate, MandateLimits } from '../../activities/ledger';
+import { agentOwner, MandateRefusedError, openLedger } from '../../store/ledger';
+import type { HoldKind, Ledger, LedgerOp, Mandate, MandateLimits } from '../../store/ledger';
 import { describeEachStore } from './stores';
 
 const OWNER = '0x' + 'a'.repeat(40);

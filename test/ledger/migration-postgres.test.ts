@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { agentOwner, openLedger } from '../../activities/ledger';
+import { agentOwner, openLedger } from '../../store/ledger';
 import { alice, assertVersionOneContents, bob } from './support/v1-fixture';
-import type { LedgerConfig } from '../../activities/ledger';
+import type { LedgerConfig } from '../../store/ledger';
 import { startPostgres } from '../support/postgres';
 import type { PostgresServer } from '../support/postgres';
 

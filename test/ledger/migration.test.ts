@@ -7,8 +7,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { openLedger } from '../../activities/ledger';
-import { bodyDigest } from '../../activities/ledger/sqlite-store';
+import { openLedger } from '../../store/ledger';
+import { bodyDigest } from '../../store/ledger/sqlite-store';
 import { alice, assertVersionOneContents, bob } from './support/v1-fixture';
 
 function olderFile(dir: string, version: number): string {

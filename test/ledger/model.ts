@@ -2,7 +2,7 @@
 // balances and holds, no SQL. It decides each batch's outcome in the order the ledger checks:
 // id conflicts, then unknown holds, then each operation in turn (funds, already resolved, parts).
 import { isDeepStrictEqual } from 'node:util';
-import type { Asset, HoldKind, LedgerErrorCode, LedgerOp, Owner } from '../../activities/ledger';
+import type { Asset, HoldKind, LedgerErrorCode, LedgerOp, Owner } from '../../store/ledger';
 
 export interface ModelHold {
   owner: Owner;

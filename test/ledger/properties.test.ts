@@ -5,8 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { ASSETS, HOLD_KINDS, LedgerError, agentOwner, openLedger } from '../../activities/ledger';
-import type { Asset, HoldKind, Ledger, LedgerOp, Owner } from '../../activities/ledger';
+import { ASSETS, HOLD_KINDS, LedgerError, agentOwner, openLedger } from '../../store/ledger';
+import type { Asset, HoldKind, Ledger, LedgerOp, Owner } from '../../store/ledger';
 import { LedgerModel } from './model';
 import type { Outcome } from './model';
 import { describeEachStore } from './stores';

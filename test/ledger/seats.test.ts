@@ -1,10 +1,10 @@
-// Panel seats in the ledger (activities/ledger/seats.ts) on every store: a seat holds the bond out
+// Panel seats in the ledger (store/ledger/seats.ts) on every store: a seat holds the bond out
 // of the free eligibility stake, an unlock frees only the free part, one stake never backs more
 // seats than it can pay for, and a seat racing an unlock never lets both take the same stake.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { agentOwner, type Ledger } from '../../activities/ledger';
-import { seatPanel } from '../../activities/ledger/seats';
+import { agentOwner, type Ledger } from '../../store/ledger';
+import { seatPanel } from '../../store/ledger/seats';
 import { createLedgerActivities } from '../../activities/ledger-activities';
 import { seatHoldId } from '../../workflows/rules/seats';
 import { describeEachStore } from './stores';

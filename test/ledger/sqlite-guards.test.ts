@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { agentOwner, openLedger } from '../../activities/ledger';
+import { agentOwner, openLedger } from '../../store/ledger';
 
 const alice = agentOwner('0x' + 'a'.repeat(40));
 const bob = agentOwner('0x' + 'b'.repeat(40));

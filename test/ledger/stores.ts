@@ -1,5 +1,5 @@
 // Runs one ledger test suite against every store: a fresh SQLite file opened on the caller's thread and
-// on a thread of its own (the product's embedded default, activities/ledger/thread-ledger.ts), and a
+// on a thread of its own (the product's embedded default, store/ledger/thread-ledger.ts), and a
 // fresh schema on a real PostgreSQL server started for the test file (a server that cannot start fails
 // the suite).
 import { after, before, describe } from 'node:test';
@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Client } from 'pg';
-import { openLedger } from '../../activities/ledger';
-import type { Ledger, LedgerConfig } from '../../activities/ledger';
+import { openLedger } from '../../store/ledger';
+import type { Ledger, LedgerConfig } from '../../store/ledger';
 import { startPostgres } from '../support/postgres';
 import type { PostgresServer } from '../support/postgres';
 

@@ -1,4 +1,4 @@
-// The SQLite ledger on its own thread (activities/ledger/thread-ledger.ts), where it differs from the
+// The SQLite ledger on its own thread (store/ledger/thread-ledger.ts), where it differs from the
 // store run on the caller's thread: errors cross as the same class with the same fields, a thread that
 // dies fails its calls instead of hanging them and the retried calls move money once, and close ends
 // the thread with the database closed cleanly. (Every other ledger suite runs against it too: stores.ts.)
@@ -16,8 +16,8 @@ import {
   openLedger,
   type Ledger,
   type LedgerOp,
-} from '../../activities/ledger';
-import { openThreadLedger } from '../../activities/ledger/thread-ledger';
+} from '../../store/ledger';
+import { openThreadLedger } from '../../store/ledger/thread-ledger';
 import { asActivity } from '../../activities/invalid-input';
 import { ApplicationFailure } from '@temporalio/common';
 

@@ -3,7 +3,7 @@
 // back as a tool error naming the refusal, and the owner's balance is untouched.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { addressFromPrivateKey, randomPrivateKey } from '../../api/sdk';
+import { addressFromPrivateKey, randomPrivateKey } from '../../sdk/typescript';
 import { useServiceHarness } from '../support/service';
 import { agent, fixedTerms, fund } from '../e2e/support';
 import { usdc } from '../support/balances';

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { addressFromPrivateKey, randomPrivateKey } from '../../api/sdk';
+import { addressFromPrivateKey, randomPrivateKey } from '../../sdk/typescript';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 

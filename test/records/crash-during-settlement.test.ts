@@ -17,11 +17,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { agentOwner, openLedger, type Ledger } from '../../activities/ledger';
-import { openRecords } from '../../activities/records';
+import { agentOwner, openLedger, type Ledger } from '../../store/ledger';
+import { openRecords } from '../../store/records';
 import { openOutcomeLog } from '../../store/outcomes';
 import { verifyChain } from '../../workflows/rules/outcomes';
-import { AgentApiError, createAgentClient, createOperatorClient, randomPrivateKey } from '../../api/sdk';
+import {
+  AgentApiError,
+  createAgentClient,
+  createOperatorClient,
+  randomPrivateKey,
+} from '../../sdk/typescript';
 import { startApiServer, type ApiServer } from '../../service/api-server';
 import { loadSettings } from '../../service/settings';
 import { DELIVERY, fixedTerms } from '../e2e/support';

@@ -5,8 +5,8 @@
 // as a child process. Environment: the service's settings (service/settings.ts) and CRASH_TASK_QUEUE.
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
-import { openLedger } from '../../activities/ledger';
-import { openRecords } from '../../activities/records';
+import { openLedger } from '../../store/ledger';
+import { openRecords } from '../../store/records';
 import { openOutcomeLog } from '../../store/outcomes';
 import { loadSettings } from '../../service/settings';
 import { workerDataConverter } from '../../service/temporal-client';

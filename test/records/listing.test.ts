@@ -4,7 +4,7 @@
 // closing between two pages neither repeats nor pushes out a row. A cursor is checked like any input.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { AgentClient, ContractPage } from '../../api/sdk';
+import type { AgentClient, ContractPage } from '../../sdk/typescript';
 import { useServiceHarness } from '../support/service';
 import { deleteContractWorkflow } from './delete-workflow';
 import { agent, DELIVERY, fixedTerms, fund } from '../e2e/support';

@@ -4,8 +4,8 @@
 // the Client's delivery key included, a stranger still refused, a late message a wrong state.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AgentApiError } from '../../api/sdk';
-import type { Verdict } from '../../api/sdk/types';
+import { AgentApiError } from '../../sdk/typescript';
+import type { Verdict } from '../../sdk/typescript/types';
 import { contractWorkflowId } from '../../workflows/definitions';
 import { criterionKey } from '../../workflows/rules/criterion-keys';
 import { useServiceHarness } from '../support/service';

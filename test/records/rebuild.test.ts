@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import { AgentApiError } from '../../api/sdk';
+import { AgentApiError } from '../../sdk/typescript';
 import { rebuildReadModel } from '../../service/read-model-rebuild';
 import { contractWorkflowId } from '../../workflows/definitions';
 import { useServiceHarness } from '../support/service';

@@ -6,14 +6,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { LedgerConfig } from '../../activities/ledger';
+import type { LedgerConfig } from '../../store/ledger';
 import {
   openRecords,
   type ClosedContract,
   type ContractRecord,
   type ContractRecordStore,
   type ContractWrite,
-} from '../../activities/records';
+} from '../../store/records';
 import { startPostgres, type PostgresServer } from '../support/postgres';
 
 const TERMINAL = ['settled-fully-met', 'cancelled-absent', 'cancelled-by-client'];

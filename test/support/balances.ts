@@ -1,5 +1,5 @@
 // Reading and stating USDC balances in tests: one shape, `{ available, held }` or `[available, held]`.
-import type { Balances } from '../../activities/ledger';
+import type { Balances } from '../../store/ledger';
 
 export interface Balance {
   available: bigint;

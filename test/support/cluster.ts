@@ -5,8 +5,8 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { agentOwner, openLedger } from '../../activities/ledger';
-import { createOperatorClient } from '../../api/sdk';
+import { agentOwner, openLedger } from '../../store/ledger';
+import { createOperatorClient } from '../../sdk/typescript';
 import { startCluster, type Cluster } from '../../service/cluster';
 import { loadSettings } from '../../service/settings';
 import {

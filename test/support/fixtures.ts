@@ -1,6 +1,6 @@
 // What the tests share: time units, amounts under the default parameters (workflows/rules/params.ts),
 // fixed agent addresses and agents with keys, hashes and references, and one valid contract body.
-import { addressFromPrivateKey, randomPrivateKey } from '../../api/sdk/signer';
+import { addressFromPrivateKey, randomPrivateKey } from '../../sdk/typescript/signer';
 
 export const SECOND = 1_000;
 export const MINUTE = 60 * SECOND;

@@ -1,8 +1,8 @@
 // What every end-to-end target offers the suites (service.ts: the dev server in process; cluster.ts: the
 // cluster profile), and the secrets both give their API processes.
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Balances, Ledger } from '../../activities/ledger';
-import type { createOperatorClient } from '../../api/sdk';
+import type { Balances, Ledger } from '../../store/ledger';
+import type { createOperatorClient } from '../../sdk/typescript';
 import type { Settings } from '../../service/settings';
 
 export const OPERATOR_TOKEN = 'test-operator-token-0123456789';

@@ -1,6 +1,6 @@
 // Runs contract workflows on the time-skipping test server with the real ledger activities on a
 // temporary SQLite file and the encrypting payload codec, and starts contracts the way the API does
-// (api/contract-gateway.ts's startContract; messages as Updates carrying `caller`). The values it uses
+// (api/contracts/gateway.ts's startContract; messages as Updates carrying `caller`). The values it uses
 // are test/support/fixtures.ts's.
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
@@ -13,15 +13,15 @@ import { ApplicationFailure, type DataConverter } from '@temporalio/common';
 import { TimeSkippingWorkflowClient, type TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { Activities } from '../../activities';
-import { agentOwner, openLedger, type Ledger } from '../../activities/ledger';
-import { openRecords } from '../../activities/records';
+import { agentOwner, openLedger, type Ledger } from '../../store/ledger';
+import { openRecords } from '../../store/records';
 import { openOutcomeLog, type OutcomeLog } from '../../store/outcomes';
 import { createPayloadCodec } from '../../service/codec';
 import { CONTRACT_WORKFLOWS_PATH, createContractWorker } from '../../service/worker';
 import { createTimeSkippingEnv } from '../support/temporal';
 import type { contractWorkflow } from '../../workflows/contract';
-import { startContract } from '../../api/contract-gateway';
-import { contractInput } from '../../api/contract-input';
+import { startContract } from '../../api/contracts/gateway';
+import { contractInput } from '../../api/contracts/input';
 import {
   contractQuery,
   contractWorkflowId,

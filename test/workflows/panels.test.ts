@@ -13,7 +13,7 @@ import {
   type VoteRowView,
 } from '../../workflows/definitions';
 import { drawFromCandidates } from '../../workflows/rules/draw';
-import { agentOwner } from '../../activities/ledger';
+import { agentOwner } from '../../store/ledger';
 import { arbiterVerdictsUpdate } from '../../workflows/operator-messages';
 import { DEFAULT_PARAMS } from '../../workflows/rules/params';
 import {

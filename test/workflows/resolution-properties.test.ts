@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { agentOwner, openLedger, type Ledger } from '../../activities/ledger';
+import { agentOwner, openLedger, type Ledger } from '../../store/ledger';
 import { createLedgerActivities } from '../../activities/ledger-activities';
 import type { SettlementPosting } from '../../workflows/activity-interfaces';
 import { createPanelActivities } from '../../activities/panel-activities';

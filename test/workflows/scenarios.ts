@@ -30,7 +30,7 @@ import { DEFAULT_PARAMS, type ProtocolParams } from '../../workflows/rules/param
 import type { DeliveryEvidence } from '../../workflows/rules/scoring/evidence';
 import { dailyMoltbookCheck, dailyMoltbookEvidence } from '../scoring/fixtures';
 import { assertRefused, delivery, type Harness } from './harness';
-import { agentOwner } from '../../activities/ledger';
+import { agentOwner } from '../../store/ledger';
 import {
   APPEAL_FEE,
   BA1,

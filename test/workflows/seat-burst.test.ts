@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Activities } from '../../activities';
-import { agentOwner } from '../../activities/ledger';
+import { agentOwner } from '../../store/ledger';
 import { acceptUpdate, deliverUpdate, disputeUpdate } from '../../workflows/definitions';
 import { delivery, useWorkflowSuite } from './harness';
 import { CLIENT, ELIGIBILITY_STAKE, WORKER } from '../support/fixtures';

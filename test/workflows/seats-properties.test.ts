@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { agentOwner, openLedger, type Ledger } from '../../activities/ledger';
+import { agentOwner, openLedger, type Ledger } from '../../store/ledger';
 import { createLedgerActivities } from '../../activities/ledger-activities';
 import { createPanelActivities } from '../../activities/panel-activities';
 import { panelPostings } from '../../workflows/contract/panel/postings';

@@ -15,7 +15,7 @@ import {
   voteUpdate,
   type ContractView,
 } from '../../workflows/definitions';
-import { agentOwner } from '../../activities/ledger';
+import { agentOwner } from '../../store/ledger';
 import { arbiterVerdictsUpdate } from '../../workflows/operator-messages';
 import { DEFAULT_PARAMS, type ProtocolParams } from '../../workflows/rules/params';
 import { assertRefused, delivery, useWorkflowSuite, type Harness } from './harness';

@@ -1,4 +1,4 @@
-// Webhook delivery's activities as its workflow calls them (activities/agent-feed/webhook-activities.ts).
+// Webhook delivery's activities as its workflow calls them (activities/webhook-activities.ts).
 
 export interface WebhookActivities {
   /** Entry ids after `after` for the subscription's agent; `live: false` once the subscription is deleted. */

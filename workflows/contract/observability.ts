@@ -116,7 +116,7 @@ export function publishNow(c: Published): void {
     quoteCount: isAuction(c.terms) ? quotes.length : null,
     ...(panelWait === undefined ? {} : { panelWait }),
   });
-  // A contract started with these values (api/contract-gateway.ts) shows them already: no upsert.
+  // A contract started with these values (api/contracts/gateway.ts) shows them already: no upsert.
   // Read from the history's first event, so a replay decides alike; older runs started without them.
   if (!(first && startedWith(workflowInfo().typedSearchAttributes, attributes)))
     upsertSearchAttributes(attributes);

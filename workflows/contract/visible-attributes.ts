@@ -1,5 +1,5 @@
 // The search attributes a contract shows (docs/operations.md "Reading contracts in the Temporal UI"), as one list for both sides: the workflow's
-// upsert (observability.ts) and the start request of a new contract (api/contract-gateway.ts), which
+// upsert (observability.ts) and the start request of a new contract (api/contracts/gateway.ts), which
 // carries the values the workflow's first publication would upsert, so that upsert is not written.
 // Sandbox-safe: no workflow API here.
 import type {

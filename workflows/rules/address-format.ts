@@ -1,7 +1,7 @@
 // Agent addresses, the one rule: Ethereum-style 0x + 40 hex. An agent may write one in any case (a
 // body, a path, a ledger call); it is lowercased on the way in, and the service stores, signs over
 // (a signature's keyid) and answers only the lowercase form. Without zod, so the ledger's thread
-// (activities/ledger/sqlite-thread.ts) starts without loading it; the schema is in address.ts.
+// (store/ledger/sqlite-thread.ts) starts without loading it; the schema is in address.ts.
 export type Address = `0x${string}`;
 
 /** What an agent may write: any case. */

@@ -2,8 +2,8 @@
 // concurrent lanes, sends every operation twice (a retry), and prints what each call answered as
 // JSON on stdout. Once loaded it says `ready` on stderr and starts when a line arrives on stdin, so two
 // posters overlap however slowly each loads. Usage: node --import tsx concurrent-poster.ts <config json> <worker> <ops per lane>
-import { LedgerError, openLedger } from '../../../activities/ledger';
-import type { LedgerConfig, LedgerOp, Owner } from '../../../activities/ledger';
+import { LedgerError, openLedger } from '../../../store/ledger';
+import type { LedgerConfig, LedgerOp, Owner } from '../../../store/ledger';
 
 export const SHARED_AGENTS: Owner[] = [
   '0x' + 'a'.repeat(40),

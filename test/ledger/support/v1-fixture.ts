@@ -1,8 +1,8 @@
 // What both version-1 fixtures (ledger-v1.sql, ledger-v1-postgres.sql) hold, and the check that an
 // upgraded ledger still holds it.
 import assert from 'node:assert/strict';
-import { agentOwner } from '../../../activities/ledger';
-import type { Ledger } from '../../../activities/ledger';
+import { agentOwner } from '../../../store/ledger';
+import type { Ledger } from '../../../store/ledger';
 
 export const alice = agentOwner('0x' + 'a'.repeat(40));
 export const bob = agentOwner('0x' + 'b'.repeat(40));
