@@ -203,3 +203,18 @@ export function milestoneSettlementFor(
   );
   return { settlement, ledgerHolds, escrowRest, stakeRest };
 }
+
+/**
+ * The deadlines a milestone starts with (docs/protocol.md §6a): its own, unless the previous milestone
+ * ended too late for them (a panel, an appeal window, change requests) — then, as after a change
+ * request, the Worker gets at least `revisionWindow` to deliver and the review moves as far.
+ */
+export function milestoneStartDeadlines(
+  m: Pick<Milestone, 'deadlines'>,
+  now: number,
+  params: Pick<ProtocolParams, 'revisionWindow'>,
+): { delivery: number; review: number | null } {
+  const delivery = Math.max(m.deadlines.delivery, now + params.revisionWindow);
+  const shift = delivery - m.deadlines.delivery;
+  return { delivery, review: m.deadlines.review === null ? null : m.deadlines.review + shift };
+}
