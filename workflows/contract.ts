@@ -4,10 +4,10 @@ import { allHandlersFinished, condition } from '@temporalio/workflow';
 import type { ContractInput, ContractOutcome } from './definitions';
 import { lockEscrow, runContract } from './contract/lifecycle';
 import { registerHandlers } from './contract/messages';
-import { registerArbiterHandler } from './contract/arbiter';
+import { registerArbiterHandler } from './contract/panel/arbiter';
 import { registerOperatorHandlers } from './contract/needs-operator';
 import { registerReadModelRebuild, writeReadModel } from './contract/read-model';
-import { appendOutcomes } from './contract/outcomes';
+import { appendOutcomes } from './contract/settlement/outcomes';
 import { newContract } from './contract/state';
 
 export { holdReconcilerWorkflow } from './reconciler';

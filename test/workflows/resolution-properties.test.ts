@@ -13,7 +13,7 @@ import { agentOwner, openLedger, type Ledger } from '../../activities/ledger';
 import { createLedgerActivities } from '../../activities/ledger-activities';
 import type { SettlementPosting } from '../../workflows/activity-interfaces';
 import { createPanelActivities } from '../../activities/panel-activities';
-import { panelPostings } from '../../workflows/contract/panel-postings';
+import { panelPostings } from '../../workflows/contract/panel/postings';
 import type { Address } from '../../workflows/rules/address';
 import type { HoldSplit } from '../../workflows/rules/holds';
 import { disputeBondFor, workerStakeFor } from '../../workflows/rules/holds';

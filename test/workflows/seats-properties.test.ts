@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { agentOwner, openLedger, type Ledger } from '../../activities/ledger';
 import { createLedgerActivities } from '../../activities/ledger-activities';
 import { createPanelActivities } from '../../activities/panel-activities';
-import { panelPostings } from '../../workflows/contract/panel-postings';
+import { panelPostings } from '../../workflows/contract/panel/postings';
 import type { Address } from '../../workflows/rules/address';
 import { drawPanel } from '../../workflows/rules/draw';
 import { DEFAULT_PARAMS } from '../../workflows/rules/params';

@@ -105,9 +105,9 @@ export const local = {
   draws: oneAtATime(proxyLocalActivities<DrawActivities>(options)),
   /** The read model's writes (read-model.ts). */
   records: oneAtATime(proxyLocalActivities<RecordActivities>(options)),
-  /** The outcome log (outcomes.ts): each party's record written once, whatever a retry does. */
+  /** The outcome log (settlement/outcomes.ts): each party's record written once, whatever a retry does. */
   outcomes: oneAtATime(proxyLocalActivities<OutcomeActivities>(options)),
-  /** The automatic verifier's scoring (auto-verifier.ts): no side effect. */
+  /** The automatic verifier's scoring (work/auto-verifier.ts): no side effect. */
   scoring: oneAtATime(proxyLocalActivities<ScoringActivities>(scoringOptions)),
 };
 

@@ -7,16 +7,21 @@ import { FailureType, type QuoteInput } from '../definitions';
 import type { Address } from '../rules/address';
 import { beatsBest, displacedQuote, type Quote } from '../rules/auction';
 import { BUDGET } from '../rules/budget';
-import { candidateQuote } from './bidding';
+import { candidateQuote } from './match/bidding';
 import type { ContractMessage } from '../rules/message-names';
 import { rejection, type Rejection } from './rejection';
-import type { AuctionQuote, Contract } from './state';
-import { callerOf, firstBroken, type Check } from './validators';
+import { callerOf, firstBroken, type Check } from './checks';
+import type { AuctionQuote } from './match/state';
+import type { Contract } from './state';
 
 /** The Client, the matched (or named) Worker, or a drawn Backup Agent. */
 export function isParty(c: Contract, caller: Address | null): boolean {
   if (caller === null) return false;
-  return caller === c.terms.client || caller === c.worker || (c.panel?.members.includes(caller) ?? false);
+  return (
+    caller === c.terms.client ||
+    caller === c.match.worker ||
+    (c.panel.current?.members.includes(caller) ?? false)
+  );
 }
 
 const limit = (code: string, message: string): Rejection => rejection(FailureType.Conflict, code, message);
@@ -46,9 +51,10 @@ export type CapPlace = { kind: 'room' } | { kind: 'replaces'; quote: AuctionQuot
  * ranks above the worst standing quote replaces it (rules/auction displacedQuote), any other is refused.
  */
 export function placeAtCap(c: Contract, candidate: Quote): CapPlace {
-  const newBidder = !c.quotes.some((q) => q.bidder === candidate.bidder);
-  if (!newBidder || c.quotes.length < BUDGET.biddersPerContract) return { kind: 'room' };
-  const displaced = displacedQuote(c.quotes, candidate);
+  const { quotes } = c.match;
+  const newBidder = !quotes.some((q) => q.bidder === candidate.bidder);
+  if (!newBidder || quotes.length < BUDGET.biddersPerContract) return { kind: 'room' };
+  const displaced = displacedQuote(quotes, candidate);
   return displaced === null ? { kind: 'full' } : { kind: 'replaces', quote: displaced };
 }
 
@@ -70,7 +76,7 @@ const quoteLimits =
     if (c.spent.quotesOf(candidate.bidder) >= BUDGET.quotesPerBidder) {
       return limit('quote_limit', `a bidder may quote at most ${BUDGET.quotesPerBidder} times on a contract`);
     }
-    if (c.quoteSequence >= BUDGET.quotesPerContract && !beatsBest(c.quotes, candidate)) {
+    if (c.match.quoteSequence >= BUDGET.quotesPerContract && !beatsBest(c.match.quotes, candidate)) {
       // Not lasting: a better quote from the same caller would pass.
       return limit(
         'quote_limit_total',

@@ -1,7 +1,7 @@
 // The contract's life as one loop: react to each decision and each deadline until a terminal status.
 // Which deadline is next comes from the rules (nextDeadline); what happens when it passes is here.
 // A standard delivery or a dispute draws a Backup Agent panel here; its `voting` deadline tallies.
-// An auction's `match` deadline is the close of bidding (auction-match.ts).
+// An auction's `match` deadline is the close of bidding (match/auction-match.ts).
 import { condition } from '@temporalio/workflow';
 import { FailureType } from '../definitions';
 import type { NextDeadline } from '../rules/deadlines';
@@ -11,12 +11,14 @@ import { drawCommitment, roundSecret } from '../rules/draw';
 import { toWire } from '../rules/money';
 import { panelFee } from '../rules/panel-fee';
 import { local } from './activity-proxies';
-import { closeBiddingAtDeadline } from './auction-match';
-import { applyDecision } from './closing';
+import { settleUnappealed } from './appeal/messages';
+import { closeBiddingAtDeadline } from './match/auction-match';
+import { applyDecision } from './settlement/closing';
 import { newDrawSecret } from './draw-secret';
 import { releaseByOperator, underWatch } from './needs-operator';
 import { withdrawStartAttributes } from './observability';
-import { decideTally, drawPanelFor, settleUnappealed, votingRoundVoid, voidRound } from './panel';
+import { drawPanelFor } from './panel/draw';
+import { decideTally, votingRoundVoid, voidRound } from './panel/tally';
 import { DeadlineTimer } from './deadline-timer';
 import { mandateOf } from './delegation';
 import { writeReadModel } from './read-model';
@@ -66,7 +68,7 @@ export async function lockEscrow(c: Contract): Promise<boolean> {
   // message sees the contract without its secret.
   const drawSecret = await newDrawSecret();
   c.escrowHeld({ amount, holdId }, drawSecret);
-  if (feeHoldId !== null) c.feeHeld('panel', { amount: fee, holdId: feeHoldId, payer: c.terms.client });
+  if (feeHoldId !== null) c.panel.feeHeld('panel', { amount: fee, holdId: feeHoldId, payer: c.terms.client });
   c.record(
     contractCreatedEvent(c.eventContext(c.terms.client, c.creation), {
       contractCode: c.terms.code,
@@ -87,10 +89,10 @@ export async function lockEscrow(c: Contract): Promise<boolean> {
 async function onDeadline(c: Contract, kind: NextDeadline['kind']): Promise<void> {
   switch (kind) {
     case 'match':
-      // An auction's bidding closes: the best quote wins, or none does (auction-match.ts).
+      // An auction's bidding closes: the best quote wins, or none does (match/auction-match.ts).
       if (c.terms.contractType === 'auction') return closeBiddingAtDeadline(c);
       // Under the match lock: an accept already locking its stake finishes first and wins.
-      await c.matchLock.run(() => {
+      await c.match.lock.run(() => {
         if (c.status === 'created' && c.decision === null) {
           c.decide({ kind: 'cancel', reason: 'unmatched', actor: 'system' });
         }
@@ -101,12 +103,12 @@ async function onDeadline(c: Contract, kind: NextDeadline['kind']): Promise<void
     case 'delivery':
       if (c.status !== 'matched' || c.decision !== null) return;
       // After a change request the Worker has delivered: its last delivery stands and the review resumes.
-      if (c.delivery !== null) c.deliveryStands();
+      if (c.work.delivery !== null) c.work.deliveryStands();
       else c.decide({ kind: 'cancel', reason: 'absent', actor: 'system' });
       return;
     case 'review':
       // A dispute that arrived in time is still locking its bond: it decides, unless its lock fails.
-      if (c.disputing) await condition(() => !c.disputing);
+      if (c.review.disputing) await condition(() => !c.review.disputing);
       if (c.status === 'under-review' && c.decision === null) {
         const criteriaMet = clientReviewVerdicts(c.terms.acceptanceCriteria.length, { approved: true });
         c.decide({ kind: 'resolve', source: 'review-timeout', criteriaMet, actor: 'system' });
@@ -119,7 +121,7 @@ async function onDeadline(c: Contract, kind: NextDeadline['kind']): Promise<void
       return;
     case 'appeal':
       // An appeal accepted before the window closed finishes locking its bond first.
-      if (c.appealing) await condition(() => !c.appealing);
+      if (c.appeal.locking) await condition(() => !c.appeal.locking);
       settleUnappealed(c);
       return;
     case 'recruitment':
@@ -129,8 +131,9 @@ async function onDeadline(c: Contract, kind: NextDeadline['kind']): Promise<void
 
 /** A panel is due and not seated: drawn at once, then again at each retry of the recruitment wait. */
 function panelToDraw(c: Contract, now: number): boolean {
-  if (!c.panelDue || c.panel !== null || c.decision !== null) return false;
-  return c.recruitment === null || (!c.recruitment.arbiter && now >= c.recruitment.retryAt);
+  const { due, current, recruitment } = c.panel;
+  if (!due || current !== null || c.decision !== null) return false;
+  return recruitment === null || (!recruitment.arbiter && now >= recruitment.retryAt);
 }
 
 /** Runs the contract from `created` to a terminal status. */

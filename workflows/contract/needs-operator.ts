@@ -28,7 +28,7 @@ import type { Contract } from './state';
 import { writeReadModel } from './read-model';
 
 function flag(c: Contract, stuck: StuckStep | null): void {
-  c.flagStuck(stuck);
+  c.operator.flagStuck(stuck);
   upsertSearchAttributes([{ key: needsOperatorKey, value: stuck !== null }]);
 }
 
@@ -45,12 +45,12 @@ export async function underWatch(c: Contract, step: string, work: () => Promise<
     c.record(needsOperatorEvent(c.eventContext('system'), { step, failureType: failureType ?? 'unknown' }));
     flag(c, { step, failureType: failureType ?? 'unknown', since: new Date(Date.now()).toISOString() });
     await condition(() => c.operator.action !== null);
-    const action = c.takeOperatorAction()!;
+    const action = c.operator.take()!;
     c.record(operatorResolvedEvent(c.eventContext('operator'), action));
     flag(c, null);
     return;
   }
-  c.stepCompleted();
+  c.operator.stepCompleted();
 }
 
 /**
@@ -60,10 +60,11 @@ export async function underWatch(c: Contract, step: string, work: () => Promise<
 export async function releaseByOperator(c: Contract): Promise<void> {
   const released = cancellationFor('by-operator', c.holds(), c.params);
   await operator.releaseContractHolds({ contractId: c.contractId });
-  if (c.panel !== null && c.panel.members.length > 0 && c.voteRows === null) {
+  const { current, rows } = c.panel;
+  if (current !== null && current.members.length > 0 && rows === null) {
     await local.panels.closePanel({ contractId: c.contractId, rows: [] });
   }
-  c.released();
+  c.operator.released();
   c.transition(released.status);
   c.record(
     contractCancelledEvent(c.eventContext('operator'), {
@@ -90,7 +91,7 @@ export function registerOperatorHandlers(c: Contract): void {
     resolveStuckUpdate,
     async (input: ResolveStuckInput): Promise<ResolveStuckResult> => {
       const { completed, stuck } = c.operator;
-      c.operatorChose(input.action);
+      c.operator.chose(input.action);
       // The answer comes once the step ran again: done, or stuck once more.
       await condition(
         () =>

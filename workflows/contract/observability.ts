@@ -14,15 +14,16 @@ export interface Published {
   readonly contractId: string;
   readonly status: string;
   readonly terms: { code: ContractCode; client: string; contractType: ContractType };
-  readonly worker: string | null;
   readonly escrowedFunds: bigint;
-  readonly stake: { amount: bigint } | null;
-  readonly quotes: readonly unknown[];
-  readonly delivery: { sha256: string } | null;
-  readonly criteriaMet: readonly string[] | null;
-  readonly payment: bigint | null;
+  readonly match: {
+    readonly worker: string | null;
+    readonly stake: { amount: bigint } | null;
+    readonly quotes: readonly unknown[];
+  };
+  readonly work: { readonly delivery: { sha256: string } | null };
+  readonly settlement: { readonly criteriaMet: readonly string[] | null; readonly payment: bigint | null };
   /** Set once the contract waited for a full panel (rules/recruitment). */
-  readonly recruitment: { since: number; retryAt: number } | null;
+  readonly panel: { readonly recruitment: { since: number; retryAt: number } | null };
   readonly panelPending: boolean;
   readonly awaitingArbiter: boolean;
   nextDeadline(now: number): NextDeadline | null;
@@ -42,26 +43,27 @@ function iso(ms: number): string {
 }
 
 function details(c: Published, next: { kind: string; at: number } | null): string {
+  const { worker, stake, quotes } = c.match;
+  const { delivery } = c.work;
+  const { criteriaMet, payment } = c.settlement;
+  const { recruitment } = c.panel;
   const rows: [string, string][] = [
     ['Status', `\`${c.status}\``],
     ['Code', c.terms.code],
     ['Client', c.terms.client],
-    ['Worker', c.worker ?? '—'],
+    ['Worker', worker ?? '—'],
     ['Escrowed Funds', `${formatUsdc(c.escrowedFunds)} USDC`],
-    ['Worker Stake', c.stake === null ? '—' : `${formatUsdc(c.stake.amount)} USDC`],
+    ['Worker Stake', stake === null ? '—' : `${formatUsdc(stake.amount)} USDC`],
     ['Next deadline', next === null ? '—' : `${next.kind} at ${iso(next.at)}`],
   ];
-  if (isAuction(c.terms)) rows.push(['Quotes', String(c.quotes.length)]);
-  if (c.delivery !== null) rows.push(['Delivery sha256', c.delivery.sha256]);
-  if (c.panelPending && c.recruitment !== null) {
-    rows.push([
-      'Panel',
-      `pending since ${iso(c.recruitment.since)}, next draw ${iso(c.recruitment.retryAt)}`,
-    ]);
+  if (isAuction(c.terms)) rows.push(['Quotes', String(quotes.length)]);
+  if (delivery !== null) rows.push(['Delivery sha256', delivery.sha256]);
+  if (c.panelPending && recruitment !== null) {
+    rows.push(['Panel', `pending since ${iso(recruitment.since)}, next draw ${iso(recruitment.retryAt)}`]);
   }
   if (c.awaitingArbiter) rows.push(['Panel', 'none seated: **awaiting the trusted arbiter**']);
-  if (c.criteriaMet !== null) rows.push(['Criteria Met', c.criteriaMet.join(', ')]);
-  if (c.payment !== null) rows.push(['Payment', `${formatUsdc(c.payment)} USDC`]);
+  if (criteriaMet !== null) rows.push(['Criteria Met', criteriaMet.join(', ')]);
+  if (payment !== null) rows.push(['Payment', `${formatUsdc(payment)} USDC`]);
   return [
     `**Contract ${c.contractId}**`,
     '',
@@ -87,12 +89,20 @@ export function publishNow(c: Published): void {
   c.publication.pending = false;
   if (!c.created) return;
   const next = c.nextDeadline(Date.now());
-  const visible: unknown[] = [c.status, c.worker, next, c.criteriaMet, c.payment?.toString()];
+  const { worker, quotes } = c.match;
+  const { recruitment } = c.panel;
+  const visible: unknown[] = [
+    c.status,
+    worker,
+    next,
+    c.settlement.criteriaMet,
+    c.settlement.payment?.toString(),
+  ];
   // Auctions also show how many bidders quoted; fixed-price contracts upsert exactly what they always did.
-  if (isAuction(c.terms)) visible.push(c.quotes.length);
+  if (isAuction(c.terms)) visible.push(quotes.length);
   const panelWait =
-    c.recruitment === null ? undefined : { pending: c.panelPending, arbiter: c.awaitingArbiter };
-  if (panelWait !== undefined) visible.push(panelWait, c.recruitment!.retryAt);
+    recruitment === null ? undefined : { pending: c.panelPending, arbiter: c.awaitingArbiter };
+  if (panelWait !== undefined) visible.push(panelWait, recruitment!.retryAt);
   const key = JSON.stringify(visible);
   if (key === c.publication.key) return;
   const first = c.publication.key === '';
@@ -101,9 +111,9 @@ export function publishNow(c: Published): void {
     status: c.status,
     code: c.terms.code,
     client: c.terms.client,
-    worker: c.worker,
+    worker,
     next,
-    quoteCount: isAuction(c.terms) ? c.quotes.length : null,
+    quoteCount: isAuction(c.terms) ? quotes.length : null,
     ...(panelWait === undefined ? {} : { panelWait }),
   });
   // A contract started with these values (api/contract-gateway.ts) shows them already: no upsert.

@@ -12,15 +12,17 @@ import type { VotesResult } from '../definitions';
 import { rewriteReadModelSignal } from '../operator-messages';
 import { local } from './activity-proxies';
 import type { Contract } from './state';
+import { contractView } from './view';
 
 /** Versions per millisecond of workflow time: a retried task (a later clock) outranks every write of the failed one. */
 const PER_MS = 1024;
 
 /** The votes query's and the read model's answer: sealed while a drawn panel votes; no rows without a panel. */
 export function votesResult(c: Contract): VotesResult {
-  if (c.voteRows !== null) return { sealed: false, rows: [...c.voteRows] };
+  const { rows, current, due } = c.panel;
+  if (rows !== null) return { sealed: false, rows: [...rows] };
   // No panel was ever seated (none due, or the trusted arbiter decided): there is nothing to seal.
-  return c.panel === null && (!c.panelDue || c.decision !== null || c.terminal)
+  return current === null && (!due || c.decision !== null || c.terminal)
     ? { sealed: false, rows: [] }
     : { sealed: true };
 }
@@ -29,10 +31,10 @@ export function votesResult(c: Contract): VotesResult {
 export async function writeReadModel(c: Contract): Promise<void> {
   const w = c.readModel;
   while (c.created) {
-    const view = c.view();
+    const view = contractView(c);
     const votes = votesResult(c);
     // Who has voted matters only while the panel votes; a closed contract keeps none.
-    const ballotsCast = c.terminal ? [] : c.ballots.map((b) => b.voter);
+    const ballotsCast = c.terminal ? [] : c.panel.ballots.map((b) => b.voter);
     const key = JSON.stringify([view, votes, ballotsCast, c.events.length, c.events.at(-1)]);
     if (key === w.key) return;
     w.key = key;

@@ -12,24 +12,26 @@ import {
 } from '../definitions';
 import type { ContractMessage } from '../rules/message-names';
 import { toWire } from '../rules/money';
+import { callerOf } from './checks';
 import type { Contract } from './state';
-import { callerOf } from './validators';
+import { contractView } from './view';
 
 /** Messages without the view in their answer: unbounded in number (quote), or answered before bidding closes (award). */
 const RECEIPT_ONLY: readonly ContractMessage[] = ['quote', 'award'];
 
 export function receipt(c: Contract, message: ContractMessage, input: unknown): MessageReceipt {
   const caller = callerOf(input);
-  const ownQuote = message === 'quote' ? c.quotes.find((q) => q.bidder === caller) : undefined;
+  const { worker, stake, quotes } = c.match;
+  const ownQuote = message === 'quote' ? quotes.find((q) => q.bidder === caller) : undefined;
   return {
     contractId: c.contractId,
     status: c.status,
     revision: c.revision,
-    worker: c.worker,
-    workerStake: c.stake === null ? null : toWire(c.stake.amount),
-    backupAgents: c.panel?.members ?? [],
+    worker,
+    workerStake: stake === null ? null : toWire(stake.amount),
+    backupAgents: c.panel.current?.members ?? [],
     quoteId: ownQuote?.quoteId ?? null,
-    ...(RECEIPT_ONLY.includes(message) ? {} : { view: answeredView(c.view()) }),
+    ...(RECEIPT_ONLY.includes(message) ? {} : { view: answeredView(contractView(c)) }),
   };
 }
 

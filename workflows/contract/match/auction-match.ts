@@ -4,20 +4,21 @@
 // match never fails for funds, so nothing a bidder does with its money can refuse the Client's award.
 // No quote → `cancelled-unmatched`. At the match the escrow shrinks to the winning price and every
 // other bond is released, in one ledger batch, and the other bidders become the contract's BA pool
-// (drawn from first, panel.ts).
+// (drawn from first, panel/draw.ts).
 import { condition } from '@temporalio/workflow';
-import type { AwardInput } from '../definitions';
-import { matchOrder, remainingBidders } from '../rules/auction';
-import { contractMatchedEvent } from '../rules/event-constructors';
-import { type Actor, type MatchedVia } from '../rules/events';
-import { auctionMatchRefund } from '../rules/holds';
-import { toWire } from '../rules/money';
-import { scheduled } from './activity-proxies';
+import type { AwardInput } from '../../definitions';
+import { matchOrder, remainingBidders } from '../../rules/auction';
+import { contractMatchedEvent } from '../../rules/event-constructors';
+import { type Actor, type MatchedVia } from '../../rules/events';
+import { auctionMatchRefund } from '../../rules/holds';
+import { toWire } from '../../rules/money';
+import { scheduled } from '../activity-proxies';
 import { validateAward } from './bidding';
 import { releaseOtherBonds } from './bid-bond';
-import { reject } from './rejection';
-import type { AuctionQuote, Contract } from './state';
-import { callerOf } from './validators';
+import { reject } from '../rejection';
+import type { Contract } from '../state';
+import { callerOf } from '../checks';
+import type { AuctionQuote } from './state';
 
 type Pick = { via: 'best-quote' } | { via: 'owner-pick'; quoteId: string };
 
@@ -44,7 +45,7 @@ async function settleMatch(c: Contract, winner: AuctionQuote): Promise<bigint> {
 
 async function matchQuote(c: Contract, q: AuctionQuote, via: MatchedVia, actor: Actor) {
   const refund = await settleMatch(c, q);
-  c.matched(q.bidder, q.bond, { quote: q, bidderPool: remainingBidders(c.quotes, q.bidder) });
+  c.match.matched(q.bidder, q.bond, { quote: q, bidderPool: remainingBidders(c.match.quotes, q.bidder) });
   c.record(
     contractMatchedEvent(c.eventContext(actor), {
       worker: q.bidder,
@@ -62,20 +63,22 @@ async function matchQuote(c: Contract, q: AuctionQuote, via: MatchedVia, actor: 
  * holds, so a match never fails for funds; with no quote the contract is `cancelled-unmatched`.
  */
 async function closeBidding(c: Contract, pick: Pick, actor: Actor): Promise<void> {
-  c.biddingClosing(true);
+  c.match.biddingClosing(true);
   try {
     const winner =
-      pick.via === 'owner-pick' ? c.quotes.find((q) => q.quoteId === pick.quoteId) : matchOrder(c.quotes)[0];
+      pick.via === 'owner-pick'
+        ? c.match.quotes.find((q) => q.quoteId === pick.quoteId)
+        : matchOrder(c.match.quotes)[0];
     if (winner !== undefined) return await matchQuote(c, winner, pick.via, actor);
     c.decide({ kind: 'cancel', reason: 'unmatched', actor });
   } finally {
-    if (c.status === 'created' && c.decision === null) c.biddingClosing(false);
+    if (c.status === 'created' && c.decision === null) c.match.biddingClosing(false);
   }
 }
 
 /** The Match Deadline of an auction: the best quote wins (an award already matching finishes first). */
 export async function closeBiddingAtDeadline(c: Contract): Promise<void> {
-  await c.matchLock.run(async () => {
+  await c.match.lock.run(async () => {
     if (c.status === 'created' && c.decision === null) await closeBidding(c, { via: 'best-quote' }, 'system');
   });
 }
@@ -83,7 +86,7 @@ export async function closeBiddingAtDeadline(c: Contract): Promise<void> {
 /** The Client's award: its pick, or the best quote now. Answers once matched, or once cancelled unmatched. */
 export async function awardContract(c: Contract, input: AwardInput): Promise<void> {
   const client = callerOf(input)!;
-  await c.matchLock.run(async () => {
+  await c.match.lock.run(async () => {
     const broken = validateAward(c, input);
     if (broken !== null) reject(broken);
     const pick: Pick =

@@ -3,14 +3,14 @@
 // as an `agent.verified` event (keys and verdict only) and in the party view (scores and breakdown).
 // It informs the Client and the panel; it never decides: no decision, no status, no money here.
 import { log } from '@temporalio/workflow';
-import type { AutoVerificationView } from '../definitions';
-import { agentVerdictFor } from '../rules/agent-verdicts';
-import { agentVerifiedEvent } from '../rules/event-constructors';
-import { AUTO_VERIFIER_AGENT_ID } from '../rules/events';
-import { checksOf, verdictsByCriterion, type ScoredCriterion } from '../rules/scoring/criteria';
-import type { DeliveryEvidence } from '../rules/scoring/evidence';
-import { local } from './activity-proxies';
-import type { Contract } from './state';
+import type { AutoVerificationView } from '../../definitions';
+import { agentVerdictFor } from '../../rules/agent-verdicts';
+import { agentVerifiedEvent } from '../../rules/event-constructors';
+import { AUTO_VERIFIER_AGENT_ID } from '../../rules/events';
+import { checksOf, verdictsByCriterion, type ScoredCriterion } from '../../rules/scoring/criteria';
+import type { DeliveryEvidence } from '../../rules/scoring/evidence';
+import { local } from '../activity-proxies';
+import type { Contract } from '../state';
 
 /** Only the checks travel to the activity: a criterion's text is not needed to score it. */
 function checksOnly(criteria: readonly ScoredCriterion[]): ScoredCriterion[] {
@@ -23,8 +23,8 @@ function checksOnly(criteria: readonly ScoredCriterion[]): ScoredCriterion[] {
  */
 export async function verifyDelivery(c: Contract, evidence: DeliveryEvidence | undefined): Promise<void> {
   const criteria = c.terms.acceptanceCriteria;
-  if (c.delivery === null || checksOf(criteria).every((check) => check === undefined)) return;
-  const delivery = c.delivery;
+  const delivery = c.work.delivery;
+  if (delivery === null || checksOf(criteria).every((check) => check === undefined)) return;
   let scored;
   try {
     scored = await local.scoring.scoreDelivery({
@@ -48,7 +48,7 @@ export async function verifyDelivery(c: Contract, evidence: DeliveryEvidence | u
     verdict: agentVerdictFor(scored.results.map((r) => r.verdict)),
     results: scored.results,
   };
-  c.autoVerified(view);
+  c.work.autoVerified(view);
   c.record(
     agentVerifiedEvent(c.eventContext('auto-verifier'), {
       agentId: AUTO_VERIFIER_AGENT_ID,

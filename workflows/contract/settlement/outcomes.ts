@@ -2,11 +2,11 @@
 // the public, hash-chained outcome log, from what the workflow already holds (the payment, the vote
 // rows, how it was resolved or why it was cancelled). One local activity call per ending; the store
 // writes each party's record once (a retried task's second call adds nothing).
-import type { OutcomeEnding } from '../rules/outcomes';
-import { outcomeEntries } from '../rules/outcomes';
-import { cancellationReasonOf } from '../rules/status';
-import { local } from './activity-proxies';
-import type { Contract } from './state';
+import type { OutcomeEnding } from '../../rules/outcomes';
+import { outcomeEntries } from '../../rules/outcomes';
+import { cancellationReasonOf } from '../../rules/status';
+import { local } from '../activity-proxies';
+import type { Contract } from '../state';
 
 const CANCELLED_ENDING = {
   'by-client': 'cancelled',
@@ -31,7 +31,7 @@ export function endingOf(c: Contract): OutcomeEnding | null {
     case 'trusted-arbiter':
       return 'arbiter';
     case 'panel-tally':
-      return c.firstPanel === null ? 'panel' : 'appeal';
+      return c.panel.first === null ? 'panel' : 'appeal';
   }
 }
 
@@ -46,15 +46,15 @@ export async function appendOutcomes(c: Contract): Promise<void> {
     client: c.terms.client,
     // A Worker named by a direct award who never accepted is no party: a Client cannot pad a
     // stranger's record with contracts it cancelled or let lapse.
-    worker: c.events.some((e) => e.type === 'contract.matched') ? c.worker : null,
-    payment: settled ? (c.payment ?? 0n) : 0n,
-    criteriaMet: settled ? c.criteriaMet : null,
-    scores: new Map((c.autoVerification?.results ?? []).map((r) => [r.criterionIndex, r.score])),
+    worker: c.events.some((e) => e.type === 'contract.matched') ? c.match.worker : null,
+    payment: settled ? (c.settlement.payment ?? 0n) : 0n,
+    criteriaMet: settled ? c.settlement.criteriaMet : null,
+    scores: new Map((c.work.autoVerification?.results ?? []).map((r) => [r.criterionIndex, r.score])),
     disputed: c.events.some((e) => e.type === 'contract.disputed'),
-    appealedBy: c.appeal?.appealedBy ?? null,
+    appealedBy: c.appeal.window?.appealedBy ?? null,
     revisionsRequested: 0,
     difficulty: c.difficulty,
-    votes: settled ? (c.voteRows ?? []) : [],
+    votes: settled ? (c.panel.rows ?? []) : [],
     endedAt: new Date().toISOString(),
   });
   await local.outcomes.appendOutcomes({ contractId: c.contractId, milestoneIndex: null, entries });

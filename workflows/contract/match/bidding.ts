@@ -2,8 +2,8 @@
 // ranking and the budget rule are rules/auction's. A bidder holds one live quote: a new quote from it
 // replaces the earlier one (a new quote ID, a new arrival time), so the rules' one-quote-per-bidder
 // check runs against the other bidders' quotes only.
-import { delegationOf } from './delegation';
-import { FailureType, type AwardInput, type QuoteInput } from '../definitions';
+import { delegationOf } from '../delegation';
+import { FailureType, type AwardInput, type QuoteInput } from '../../definitions';
 import {
   checkQuotePrice,
   quoteBodySchema,
@@ -11,11 +11,13 @@ import {
   type Quote,
   type QuoteRejection,
   type QuoteRejectionCode,
-} from '../rules/auction';
-import { isAuction } from '../rules/contract-kinds';
-import { quoteReceivedEvent } from '../rules/event-constructors';
-import { rejection, type Rejection } from './rejection';
-import type { AuctionQuote, Contract, HeldFunds } from './state';
+} from '../../rules/auction';
+import { isAuction } from '../../rules/contract-kinds';
+import { quoteReceivedEvent } from '../../rules/event-constructors';
+import { rejection, type Rejection } from '../rejection';
+import type { HeldFunds } from '../phase';
+import type { Contract } from '../state';
+import type { AuctionQuote } from './state';
 import {
   before,
   callerIs,
@@ -25,7 +27,7 @@ import {
   firstBroken,
   statusIs,
   type Check,
-} from './validators';
+} from '../checks';
 
 const auctionOnly =
   (c: Contract): Check =>
@@ -38,7 +40,7 @@ const auctionOnly =
 const biddingOpen =
   (c: Contract): Check =>
   () =>
-    c.biddingClosed
+    c.match.biddingClosed
       ? rejection(FailureType.Conflict, 'bidding_closed', 'bidding is closing: a match is being made')
       : null;
 
@@ -98,7 +100,7 @@ export function validateQuote(c: Contract, input: unknown): Rejection | null {
           bidder: bidder!,
           price: parsed.fields.price,
           budget: c.terms.amount,
-          quotes: c.quotes.filter((q) => q.bidder !== bidder),
+          quotes: c.match.quotes.filter((q) => q.bidder !== bidder),
         }),
       );
     },
@@ -118,7 +120,7 @@ export function candidateQuote(c: Contract, input: QuoteInput): Quote {
     price: parsed.fields.price,
     confidence: parsed.fields.confidence ?? null,
     submittedAt: Date.now(),
-    sequence: c.quoteSequence + 1,
+    sequence: c.match.quoteSequence + 1,
   };
 }
 
@@ -135,7 +137,7 @@ export function quotedPrice(input: QuoteInput): bigint {
  */
 export function admitQuote(c: Contract, input: QuoteInput): number {
   c.spent.quoted(callerOf(input)!);
-  return c.nextQuoteSequence();
+  return c.match.nextQuoteSequence();
 }
 
 /**
@@ -163,7 +165,7 @@ export function recordQuote(
     sequence,
     bond,
   };
-  c.quoted(quote, displaced);
+  c.match.quoted(quote, displaced);
   // Sealed bids: the log says who bid and the quote's ID, never its price or confidence.
   c.record(quoteReceivedEvent(c.eventContext(bidder, delegationOf(input)), { quoteId: quote.quoteId }));
   return quote;
@@ -182,7 +184,7 @@ export function validateAward(c: Contract, input: unknown): Rejection | null {
     before(c.terms.deadlines.match, 'match'),
     () => {
       if (quoteId === undefined) {
-        return c.quotes.length > 0
+        return c.match.quotes.length > 0
           ? null
           : rejection(FailureType.Conflict, 'no_quotes', 'no quote to award: bidding stays open');
       }
@@ -194,7 +196,7 @@ export function validateAward(c: Contract, input: unknown): Rejection | null {
           'quoteId',
         );
       }
-      return c.quotes.some((q) => q.quoteId === quoteId)
+      return c.match.quotes.some((q) => q.quoteId === quoteId)
         ? null
         : rejection(
             FailureType.NotFound,

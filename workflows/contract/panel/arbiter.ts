@@ -1,18 +1,18 @@
 // The operator as trusted arbiter: a contract whose recruitment window passed without a full panel
 // waits for the operator's verdict per criterion. The verdict is final, settles the contract by the
-// settlement table (closing.ts) and pays or slashes no Backup Agent (none was seated).
+// settlement table (settlement/closing.ts) and pays or slashes no Backup Agent (none was seated).
 import { condition, setHandler } from '@temporalio/workflow';
-import { FailureType } from '../definitions';
+import { FailureType } from '../../definitions';
 import {
   arbiterVerdictsUpdate,
   type ArbiterVerdictsInput,
   type ArbiterVerdictsResult,
-} from '../operator-messages';
-import { agentVerifiedEvent } from '../rules/event-constructors';
-import { arbiterVerdictsProblem } from '../rules/recruitment';
-import { reject, rejection } from './rejection';
-import type { Contract } from './state';
-import { writeReadModel } from './read-model';
+} from '../../operator-messages';
+import { agentVerifiedEvent } from '../../rules/event-constructors';
+import { arbiterVerdictsProblem } from '../../rules/recruitment';
+import { reject, rejection } from '../rejection';
+import type { Contract } from '../state';
+import { writeReadModel } from '../read-model';
 
 function validateVerdicts(c: Contract, input: unknown): void {
   if (!c.awaitingArbiter) {
@@ -39,7 +39,7 @@ export function registerArbiterHandler(c: Contract): void {
         agentVerifiedEvent(c.eventContext('operator'), {
           agentId: 'operator',
           role: 'trusted-arbiter',
-          deliverySha256: c.delivery!.sha256,
+          deliverySha256: c.work.delivery!.sha256,
           verdicts: criteriaMet,
         }),
       );
@@ -49,7 +49,7 @@ export function registerArbiterHandler(c: Contract): void {
       return {
         contractId: c.contractId,
         status: c.status,
-        criteriaMet: c.criteriaMet as ArbiterVerdictsResult['criteriaMet'],
+        criteriaMet: c.settlement.criteriaMet as ArbiterVerdictsResult['criteriaMet'],
       };
     },
     { validator: (input) => validateVerdicts(c, input) },

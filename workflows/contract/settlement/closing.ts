@@ -1,32 +1,36 @@
 // Carrying out a decision: a cancellation (docs/protocol.md §5, §6) or a resolution and its settlement (§7a).
 // The rules split every hold; this module maps roles to addresses and posts the whole split as ONE
 // `settle` activity call, i.e. one atomic ledger batch.
-import type { SettlementPosting } from '../activity-interfaces';
-import type { VoteRowView } from '../definitions';
+import type { SettlementPosting } from '../../activity-interfaces';
+import type { VoteRowView } from '../../definitions';
 import {
   contractCancelledEvent,
   contractResolvedEvent,
   contractSettledEvent,
-} from '../rules/event-constructors';
-import type { HoldSplit, HoldParty } from '../rules/holds';
-import { toWire } from '../rules/money';
-import { panelFeeShares } from '../rules/panel-fee';
-import type { ResolutionSource } from '../rules/events';
-import { cancellationFor, settlementFor } from '../rules/settlement';
-import { cancelledStatus } from '../rules/status';
-import type { Address } from '../rules/address';
-import type { BackupAgentOutcome, Tally } from '../rules/tally';
-import type { Verdict } from '../rules/verdicts';
-import { local, settleLast } from './activity-proxies';
-import { recordBallots, tallyOf, wakeNextSeatable } from './panel';
-import { panelPostings } from './panel-postings';
-import type { Ballot, Contract, Decision, HeldFee } from './state';
+} from '../../rules/event-constructors';
+import type { HoldSplit, HoldParty } from '../../rules/holds';
+import { toWire } from '../../rules/money';
+import { panelFeeShares } from '../../rules/panel-fee';
+import type { ResolutionSource } from '../../rules/events';
+import { cancellationFor, settlementFor } from '../../rules/settlement';
+import { cancelledStatus } from '../../rules/status';
+import type { Address } from '../../rules/address';
+import type { BackupAgentOutcome, Tally } from '../../rules/tally';
+import type { Verdict } from '../../rules/verdicts';
+import { local, settleLast } from '../activity-proxies';
+import { wakeNextSeatable } from '../panel/draw';
+import { panelPostings } from '../panel/postings';
+import type { Ballot } from '../panel/state';
+import { recordBallots, tallyOf } from '../panel/tally';
+import type { HeldFee } from '../phase';
+import type { Decision } from '../decision';
+import type { Contract } from '../state';
 
 function partyOf(c: Contract, role: HoldParty): string {
   if (role === 'treasury') return 'treasury';
   if (role === 'client') return c.terms.client;
-  if (c.worker === null) throw new RangeError('a part to the Worker needs a matched Worker');
-  return c.worker;
+  if (c.match.worker === null) throw new RangeError('a part to the Worker needs a matched Worker');
+  return c.match.worker;
 }
 
 export function postingsFor(c: Contract, splits: readonly HoldSplit[]): SettlementPosting[] {
@@ -61,16 +65,17 @@ function feePaid(fee: HeldFee, members: readonly Address[], ballots: readonly Ba
  * review decided, every fee back to its payer (no Backup Agent is paid).
  */
 function feePostings(c: Contract, source: ResolutionSource): SettlementPosting[] {
-  const { panel: first, appeal } = c.panelFees;
-  const tallied = source === 'panel-tally' && c.panel !== null;
+  const { fees, current, ballots, first: firstPanel } = c.panel;
+  const { panel: first, appeal } = fees;
+  const tallied = source === 'panel-tally' && current !== null;
   const postings: SettlementPosting[] = [];
   if (first !== null) {
-    const decided = c.firstPanel ?? (tallied ? { members: c.panel!.members, ballots: c.ballots } : null);
+    const decided = firstPanel ?? (tallied ? { members: current!.members, ballots } : null);
     postings.push(decided === null ? feeReturned(first) : feePaid(first, decided.members, decided.ballots));
   }
   if (appeal !== null) {
     postings.push(
-      tallied && c.firstPanel !== null ? feePaid(appeal, c.panel!.members, c.ballots) : feeReturned(appeal),
+      tallied && firstPanel !== null ? feePaid(appeal, current!.members, ballots) : feeReturned(appeal),
     );
   }
   return postings;
@@ -78,7 +83,7 @@ function feePostings(c: Contract, source: ResolutionSource): SettlementPosting[]
 
 async function applyCancellation(c: Contract, decision: Extract<Decision, { kind: 'cancel' }>) {
   const cancellation = cancellationFor(decision.reason, c.holds(), c.params);
-  const fees = [c.panelFees.panel, c.panelFees.appeal].flatMap((f) => (f === null ? [] : [feeReturned(f)]));
+  const fees = [c.panel.fees.panel, c.panel.fees.appeal].flatMap((f) => (f === null ? [] : [feeReturned(f)]));
   await settleLast({
     contractId: c.contractId,
     step: 'cancellation',
@@ -113,18 +118,19 @@ function unscoredSeats(c: Contract, members: readonly Address[]): BackupAgentOut
 
 /** The Appeal Bond: back to its party when the appeal changed an outcome, else to the Treasury. */
 function appealBondPostings(c: Contract, criteriaMet: readonly Verdict[]): SettlementPosting[] {
-  const bond = c.appealBond;
-  if (bond === null || c.appeal === null) return [];
-  const changed = criteriaMet.some((v, i) => v !== c.appeal!.firstOutcome[i]);
-  const to = changed ? (bond.party === 'client' ? c.terms.client : c.worker!) : 'treasury';
+  const { bond, window } = c.appeal;
+  if (bond === null || window === null) return [];
+  const changed = criteriaMet.some((v, i) => v !== window.firstOutcome[i]);
+  const to = changed ? (bond.party === 'client' ? c.terms.client : c.match.worker!) : 'treasury';
   return [{ type: 'resolve', holdId: bond.holdId, parts: [{ to, amount: toWire(bond.amount) }] }];
 }
 
 async function applyResolution(c: Contract, decision: Extract<Decision, { kind: 'resolve' }>) {
   const t = decision.source === 'panel-tally' ? tallyOf(c) : null;
   // An appeal panel's verdicts are published now; the first panel's were at its tally.
-  if (t !== null && c.firstPanel !== null) recordBallots(c, c.ballots);
-  c.resolving(decision.criteriaMet, t === null ? null : voteRowsOf(c, t));
+  if (t !== null && c.panel.first !== null) recordBallots(c, c.panel.ballots);
+  if (t !== null) c.panel.tallied(voteRowsOf(c, t));
+  c.settlement.resolving(decision.criteriaMet);
   c.record(
     contractResolvedEvent(c.eventContext(decision.actor, decision.delegation), {
       source: decision.source,
@@ -132,9 +138,10 @@ async function applyResolution(c: Contract, decision: Extract<Decision, { kind: 
     }),
   );
   const settlement = settlementFor(c.holds(), decision.criteriaMet, c.params);
-  const seats = t !== null ? t.agents : unscoredSeats(c, c.firstPanel?.members ?? []);
+  const { first, current } = c.panel;
+  const seats = t !== null ? t.agents : unscoredSeats(c, first?.members ?? []);
   const voidRoundsOf = (a: Address): number =>
-    c.firstPanel?.members.includes(a) === true ? c.firstPanel.voidRounds : (c.panel?.voidRounds ?? 0);
+    first?.members.includes(a) === true ? first.voidRounds : (current?.voidRounds ?? 0);
   await settleLast({
     contractId: c.contractId,
     step: 'settlement',
@@ -145,14 +152,14 @@ async function applyResolution(c: Contract, decision: Extract<Decision, { kind: 
       ...panelPostings(c.contractId, seats, voidRoundsOf),
     ],
   });
-  if (c.seatedAgents.length > 0) {
-    await local.panels.closePanel({ contractId: c.contractId, rows: [...(c.voteRows ?? [])] });
+  if (c.panel.seated.length > 0) {
+    await local.panels.closePanel({ contractId: c.contractId, rows: [...(c.panel.rows ?? [])] });
     await wakeNextSeatable(c); // its seats are free again
   }
   // Decided while it waited for a panel (the trusted arbiter): it waits no more.
-  if (c.recruitment !== null && c.panel === null)
+  if (c.panel.recruitment !== null && c.panel.current === null)
     await local.panels.leaveWaitlist({ contractId: c.contractId });
-  c.settled(settlement.payment, settlement.status);
+  c.settlement.settled(settlement.payment, settlement.status);
   c.record(
     contractSettledEvent(c.eventContext('system'), {
       status: settlement.status,

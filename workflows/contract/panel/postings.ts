@@ -3,11 +3,11 @@
 // slashed part to the Treasury, the rest back into the agent's eligibility stake — and the reward
 // tokens minted. A seat whose agent never voted is slashed from that same hold. Pure: the workflow
 // and the tests share it.
-import type { SettlementPosting } from '../activity-interfaces';
-import { toWire } from '../rules/money';
-import { seatHoldId } from '../rules/seats';
-import type { Address } from '../rules/address';
-import type { BackupAgentOutcome } from '../rules/tally';
+import type { SettlementPosting } from '../../activity-interfaces';
+import { toWire } from '../../rules/money';
+import { seatHoldId } from '../../rules/seats';
+import type { Address } from '../../rules/address';
+import type { BackupAgentOutcome } from '../../rules/tally';
 
 /** One seat's bond: slashed part to the Treasury, the rest released and held again as eligibility. */
 function seatPostings(holdId: string, a: BackupAgentOutcome): SettlementPosting[] {

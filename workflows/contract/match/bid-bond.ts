@@ -2,16 +2,18 @@
 // price, held from the moment the quote is accepted, so a close of bidding never fails for funds.
 // A replacement moves the bond in one ledger batch (the old hold voided, the new one held), so a
 // bidder that cannot fund the new bond keeps its old quote and bond. Scheduled, like every hold a
-// racing message takes (activity-proxies.ts), and under the match lock (messages.ts), so no close of
+// racing message takes (activity-proxies.ts), and under the match lock (match/messages.ts), so no close of
 // bidding reads the quotes while a bond moves.
-import type { Address } from '../rules/address';
-import { FailureType } from '../definitions';
-import { toWire } from '../rules/money';
-import { scheduled } from './activity-proxies';
-import { isInsufficientFunds, mandateRefusal, reject, rejection } from './rejection';
-import { mandateOf } from './delegation';
-import type { Delegation } from '../definitions';
-import type { AuctionQuote, Contract, HeldFunds } from './state';
+import type { Address } from '../../rules/address';
+import { FailureType } from '../../definitions';
+import { toWire } from '../../rules/money';
+import { scheduled } from '../activity-proxies';
+import { isInsufficientFunds, mandateRefusal, reject, rejection } from '../rejection';
+import { mandateOf } from '../delegation';
+import type { Delegation } from '../../definitions';
+import type { HeldFunds } from '../phase';
+import type { Contract } from '../state';
+import type { AuctionQuote } from './state';
 
 /**
  * Holds `amount` as `bidder`'s bid bond, releasing its earlier quote's and the bond of the quote it
@@ -24,7 +26,7 @@ export async function holdBidBond(
   displaced: AuctionQuote | null,
   delegation: Delegation | null,
 ): Promise<HeldFunds> {
-  const released = [c.quotes.find((q) => q.bidder === bidder)?.bond, displaced?.bond].filter(
+  const released = [c.match.quotes.find((q) => q.bidder === bidder)?.bond, displaced?.bond].filter(
     (b): b is HeldFunds => b !== undefined,
   );
   const bond = { type: 'hold' as const, owner: bidder, kind: 'stake' as const, amount: toWire(amount) };
@@ -35,7 +37,7 @@ export async function holdBidBond(
   try {
     const { opIds } = await scheduled.ledger.settle({
       contractId: c.contractId,
-      step: `bid-bond-${c.nextBondStep()}`,
+      step: `bid-bond-${c.match.nextBondStep()}`,
       postings,
     });
     return { amount, holdId: opIds[opIds.length - 1]! };
@@ -55,7 +57,7 @@ export async function holdBidBond(
 
 /** At the match: every bond but the winner's is released (the winner's becomes its Worker Stake). */
 export function releaseOtherBonds(c: Contract, winner: Address) {
-  return c.quotes
+  return c.match.quotes
     .filter((q) => q.bidder !== winner)
     .map((q) => ({ type: 'void' as const, holdId: q.bond.holdId }));
 }
