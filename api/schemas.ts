@@ -165,24 +165,17 @@ const publicFields = {
     .number()
     .int()
     .openapi({ description: 'change requests the Client has made (privacy-preserving mode)', example: 0 }),
-  maxRevisions: z
-    .number()
-    .int()
-    .openapi({
-      description: 'change requests the Client may make (per milestone with milestones)',
-      example: 2,
-    }),
+  maxRevisions: z.number().int().openapi({
+    description: 'change requests the Client may make (per milestone with milestones)',
+    example: 2,
+  }),
   milestones: z.array(milestoneViewSchema).nullable().openapi({
     description:
       'the milestones in order (docs/protocol.md §6a); null without them. With milestones the contract’s acceptanceCriteria, criteriaMet, delivery, deadlines.delivery/review and revisionCount are the current milestone’s',
   }),
-  currentMilestone: z
-    .number()
-    .int()
-    .nullable()
-    .openapi({
-      description: 'the milestone being worked (0-based), the last once ended; null without milestones',
-    }),
+  currentMilestone: z.number().int().nullable().openapi({
+    description: 'the milestone being worked (0-based), the last once ended; null without milestones',
+  }),
 };
 
 const revisionSchema = z

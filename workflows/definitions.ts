@@ -200,9 +200,9 @@ export interface ContractView {
    * them. The contract's `acceptanceCriteria`, `criteriaMet`, `delivery` and delivery/review deadlines are
    * the current milestone's, and `revisionCount` counts its change requests.
    */
-  milestones?: MilestoneView[] | null;
+  milestones: MilestoneView[] | null;
   /** The milestone being worked (0-based), the last one once the contract ended; null without milestones. */
-  currentMilestone?: number | null;
+  currentMilestone: number | null;
 }
 
 /** A milestone's status: `pending` until its turn, then the contract's while it is worked, then how it ended. */
