@@ -7,7 +7,7 @@ import {
   MIN_MILESTONES,
   milestonePlanSchema,
 } from './contract-body';
-import type { Criterion } from './contract-terms';
+import type { MachineCheck } from './machine-checks';
 import type { VerificationMode } from './contract-kinds';
 import { fieldErrors, type FieldError } from './field-errors';
 import { HOLD_OWNER, splitHold, type HoldSplit } from './holds';
@@ -20,6 +20,12 @@ import { isTerminal, type CancelledStatus, type ContractStatus, type SettledStat
 export { MAX_MILESTONES, MAX_MILESTONE_TITLE_LENGTH, MIN_MILESTONES, milestonePlanSchema };
 /** Every milestone's shares together: the whole price. */
 const WHOLE = Number(BPS_DENOMINATOR);
+
+/** A criterion as the terms keep it (contract-terms' Criterion; named here so the two modules do not import each other). */
+interface Criterion {
+  text: string;
+  check?: MachineCheck;
+}
 
 export interface Milestone {
   title: string;
