@@ -123,8 +123,8 @@ test('random milestone plans and outcomes: money conserved, nothing held at the 
           }
           if (outcome === 'dispute') {
             const view = await send(handle, disputeUpdate, { caller: CLIENT });
-            for (const [j, ba] of view.backupAgents.entries())
-              await send(handle, voteUpdate, { caller: ba, votes: k.votes[3 * i + j]! });
+            for (const ba of view.backupAgents)
+              await send(handle, voteUpdate, { caller: ba, votes: k.votes[i]! });
             await h.sleep(DEFAULT_PARAMS.appealWindow + HOUR);
           }
           // The milestone has settled: the next one is matched, or the contract ended.
