@@ -170,11 +170,13 @@ const publicFields = {
     example: 2,
   }),
   milestones: z.array(milestoneViewSchema).nullable().openapi({
+    example: null,
     description:
       'the milestones in order (docs/protocol.md §6a); null without them. With milestones the contract’s acceptanceCriteria, criteriaMet, delivery, deadlines.delivery/review and revisionCount are the current milestone’s',
   }),
   currentMilestone: z.number().int().nullable().openapi({
     description: 'the milestone being worked (0-based), the last once ended; null without milestones',
+    example: null,
   }),
 };
 
