@@ -47,6 +47,18 @@ function parseContractId(value: unknown): string {
   return value;
 }
 
+/**
+ * The prefix of every id a contract's step names: the contract ID, or within a milestone after the first
+ * `<contractId>:milestone:<i>` (docs/protocol.md §6a), so each milestone's bonds, fees and batches are
+ * its own while every hold still belongs to the contract.
+ */
+function idBase(contractId: string, scope: unknown): string {
+  if (scope === undefined) return contractId;
+  if (typeof scope !== 'string' || !/^milestone:[0-9]$/.test(scope))
+    invalid('scope', 'must be milestone:<0-9>');
+  return `${contractId}:${scope}`;
+}
+
 function parseAgent(value: unknown, field: string): Owner {
   if (!isAddress(value)) invalid(field, 'must be a 0x + 40 hex address');
   return agentOwner(value);
@@ -136,6 +148,7 @@ export function createLedgerActivities({ ledger }: LedgerActivityDeps): LedgerAc
     contractId: string,
     feeInput: PanelFeeInput | undefined,
     mandate: string | undefined,
+    base: string = contractId,
   ): Promise<LockWithFeeResult> {
     const fee = parseFee(feeInput);
     if (fee === null)
@@ -144,7 +157,7 @@ export function createLedgerActivities({ ledger }: LedgerActivityDeps): LedgerAc
         feeHoldId: null,
       };
     const amount = amountWire === '0' ? 0n : parseAmount(amountWire, 'amount');
-    const feeHoldId = `${contractId}:panel-fee:${fee.round}`;
+    const feeHoldId = `${base}:panel-fee:${fee.round}`;
     const hold = (holdId: string, value: bigint, kind: HoldKind): LedgerOp => ({
       kind: 'hold',
       id: holdId,
@@ -241,14 +254,16 @@ export function createLedgerActivities({ ledger }: LedgerActivityDeps): LedgerAc
       if (input.kind !== 'dispute-bond' && input.kind !== 'ba-bond')
         invalid('kind', 'must be dispute-bond or ba-bond');
       const party = parseAgent(input.party, 'party');
+      const base = idBase(contractId, input.scope);
       return lockWithFee(
-        `${contractId}:${input.kind}:${addressPart(party)}`,
+        `${base}:${input.kind}:${addressPart(party)}`,
         party,
         input.amount,
         input.kind,
         contractId,
         input.panelFee,
         parseMandate(input.mandate),
+        base,
       );
     },
 
@@ -259,14 +274,16 @@ export function createLedgerActivities({ ledger }: LedgerActivityDeps): LedgerAc
     async lockAppealBond(input) {
       const contractId = parseContractId(input.contractId);
       const party = parseAgent(input.party, 'party');
+      const base = idBase(contractId, input.scope);
       return lockWithFee(
-        `${contractId}:appeal-bond:${addressPart(party)}`,
+        `${base}:appeal-bond:${addressPart(party)}`,
         party,
         input.amount,
         'dispute-bond',
         contractId,
         input.panelFee,
         parseMandate(input.mandate),
+        base,
       );
     },
 
@@ -299,9 +316,8 @@ export function createLedgerActivities({ ledger }: LedgerActivityDeps): LedgerAc
         invalid('postings', 'must be a non-empty array');
       if (input.final !== undefined && typeof input.final !== 'boolean')
         invalid('final', 'must be a boolean');
-      const ops = input.postings.map((p, i) =>
-        toOp(p, `${contractId}:${step}:${i}`, contractId, `postings[${i}]`),
-      );
+      const base = idBase(contractId, input.scope);
+      const ops = input.postings.map((p, i) => toOp(p, `${base}:${step}:${i}`, contractId, `postings[${i}]`));
       const result = await applyBatch(ops);
       if (input.final === true) await releaseStrayHolds(contractId);
       return result;

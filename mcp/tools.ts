@@ -122,7 +122,7 @@ export function registerAgentTools(server: McpServer, agent: AgentClient): void 
   );
   tool(
     'create_contract',
-    'As the Client, post a task with acceptance criteria and lock its price (fixed) or budget cap (auction) in escrow. Omit `worker` for an open tender; name one for a direct award.',
+    'As the Client, post a task with acceptance criteria and lock its price (fixed) or budget cap (auction) in escrow. Omit `worker` for an open tender; name one for a direct award. To pay in stages, give `milestones` (2–10, shares summing to 10000) instead of `acceptanceCriteria` and the delivery/review deadlines: each milestone is delivered, reviewed and paid in turn.',
     {
       contractType: z.enum(CONTRACT_TYPES),
       awardMethod: z.enum(AWARD_METHODS),
@@ -134,7 +134,12 @@ export function registerAgentTools(server: McpServer, agent: AgentClient): void 
           'privacy-preserving: the Client reviews, a dispute goes to a panel; standard: a panel always verifies',
         ),
       taskDescription: z.string().min(1),
-      acceptanceCriteria: z.array(z.string().min(1)).min(1).max(10),
+      acceptanceCriteria: z
+        .array(z.string().min(1))
+        .min(1)
+        .max(10)
+        .optional()
+        .describe('required without milestones; omit it with them'),
       supplementaryMaterials: reference
         .optional()
         .describe('encrypted materials the Worker reads after the match'),
@@ -142,9 +147,22 @@ export function registerAgentTools(server: McpServer, agent: AgentClient): void 
       deadlines: z.object({
         match: instant,
         withdrawal: instant,
-        delivery: instant,
+        delivery: instant.optional().describe('required without milestones'),
         review: instant.optional(),
       }),
+      milestones: z
+        .array(
+          z.object({
+            title: z.string().min(1),
+            acceptanceCriteria: z.array(z.string().min(1)).min(1).max(10),
+            shareBps: z.number().int().min(1).max(10_000).describe('its share of the price, basis points'),
+            deadlines: z.object({ delivery: instant, review: instant.optional() }),
+          }),
+        )
+        .min(2)
+        .max(10)
+        .optional()
+        .describe('pay in stages: worked, reviewed and settled one at a time, in order'),
       idempotencyKey,
     },
     ({ idempotencyKey: k, ...terms }) => agent.createContract(terms as never, key(k)),

@@ -195,6 +195,33 @@ export interface ContractView {
   maxRevisions: number;
   /** Every change request, oldest first, its note included: the Client and the Worker only (the API strips it). */
   revisions: RevisionView[];
+  /**
+   * The milestones (docs/protocol.md §6a), in order, each with its status; null for a contract without
+   * them. The contract's `acceptanceCriteria`, `criteriaMet`, `delivery` and delivery/review deadlines are
+   * the current milestone's, and `revisionCount` counts its change requests.
+   */
+  milestones: MilestoneView[] | null;
+  /** The milestone being worked (0-based), the last one once the contract ended; null without milestones. */
+  currentMilestone: number | null;
+}
+
+/** A milestone's status: `pending` until its turn, then the contract's while it is worked, then how it ended. */
+export type MilestoneStatus = 'pending' | ContractStatus;
+
+/** One milestone as the view shows it. */
+export interface MilestoneView {
+  index: number;
+  title: string;
+  shareBps: number;
+  acceptanceCriteria: Criterion[];
+  status: MilestoneStatus;
+  /** Its amount of the price (floor(price × shareBps / 10000), the last the rest); null until an auction's price is known. */
+  amount: string | null;
+  /** Its deadlines (the current milestone's as change requests moved them). */
+  deadlines: { delivery: string; review: string | null };
+  criteriaMet: Verdict[] | null;
+  /** What it paid the Worker once it ended, else null. */
+  payment: string | null;
 }
 
 /** A change request as the parties see it; the deadlines are those it set. */

@@ -17,6 +17,9 @@ export const panelPendingKey = defineSearchAttributeKey('PanelPending', SearchAt
 /** True once the recruitment window passed without a panel: the operator decides as trusted arbiter. */
 export const awaitingArbiterKey = defineSearchAttributeKey('AwaitingArbiter', SearchAttributeType.BOOL);
 
+/** Contracts with milestones only: the milestone being worked (0-based), the last once ended. */
+export const milestoneKey = defineSearchAttributeKey('Milestone', SearchAttributeType.INT);
+
 export const contractSearchAttributes = [
   contractStatusKey,
   contractCodeKey,
@@ -27,4 +30,5 @@ export const contractSearchAttributes = [
   needsOperatorKey,
   panelPendingKey,
   awaitingArbiterKey,
+  milestoneKey,
 ] as const;

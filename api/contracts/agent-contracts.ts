@@ -21,6 +21,8 @@ export interface AgentContract {
   status: string;
   nextAction: NextActionKind | null;
   actionDeadline: string | null;
+  /** With milestones: the milestone the next action is for (0-based); null without them. */
+  milestone: number | null;
 }
 
 const ROLE_ORDER: readonly AgentRole[] = ['client', 'worker', 'backup-agent', 'bidder'];
@@ -69,6 +71,7 @@ export async function agentContractsPage(
         status: view.status,
         nextAction: next?.action ?? null,
         actionDeadline: next?.deadline ?? null,
+        milestone: view.currentMilestone ?? null,
       };
     }),
   );

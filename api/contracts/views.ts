@@ -38,6 +38,8 @@ const PUBLIC_FIELDS = [
   'appealedBy',
   'revisionCount',
   'maxRevisions',
+  'milestones',
+  'currentMilestone',
 ] as const satisfies readonly (keyof ContractView)[];
 
 /**
@@ -104,6 +106,8 @@ export function stakeToMatch(view: ContractView): StakeToMatch | null {
 export function publicView(view: ContractView): PublicContractView {
   const out = { view: 'public', stakeToMatch: stakeToMatch(view) } as Record<string, unknown>;
   for (const field of PUBLIC_FIELDS) out[field] = view[field];
+  // A milestone's Criteria Met and payment are the parties', like the contract's own.
+  out.milestones = view.milestones?.map((m) => ({ ...m, criteriaMet: null, payment: null })) ?? null;
   return out as PublicContractView;
 }
 

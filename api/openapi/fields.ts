@@ -245,7 +245,12 @@ export const FIELD_DOCS: Record<string, FieldDoc> = {
   satisfactionThreshold: { description: 'the least satisfaction rating, out of 5', example: 4 },
   technicalAccuracy: { description: 'whether samples must be verified accurate', example: true },
   minimumSamples: { description: 'how many samples the check needs', example: 10 },
-  milestones: { description: 'the milestones, each with its deadline' },
+  milestones: {
+    description:
+      'the milestones, each with its deadline (a contract’s: 2 to 10, each with its own criteria, share of the price and deadlines, worked and paid one at a time)',
+  },
+  title: { description: 'a milestone’s name', example: 'Outline' },
+  shareBps: bpsOf('a milestone’s share of the price (the shares sum to 10000)', 3000),
   milestoneId: { description: 'the milestone’s id: letters, digits, `_`, `.` or `-`', example: 'prototype' },
   'milestones.description': { description: 'what the milestone is', example: 'working prototype' },
   'milestones.deadline': instantOf('when the milestone is due; any offset accepted', '2030-01-10T23:00:00Z'),

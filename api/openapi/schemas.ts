@@ -100,6 +100,31 @@ const quoteSchema = z
   })
   .openapi('Quote');
 
+const milestoneViewSchema = z
+  .object({
+    index: z.number().int().openapi({ description: '0-based', example: 0 }),
+    title: z.string().openapi({ example: 'Outline' }),
+    shareBps: z.number().int().openapi({ description: 'its share of the price', example: 3000 }),
+    acceptanceCriteria: z.array(criterion),
+    status: z.enum(['pending', ...CONTRACT_STATUSES]).openapi({
+      description:
+        '`pending` until its turn, the contract’s status while it is worked, then how it ended (settled-*, or cancelled-absent)',
+    }),
+    amount: amount.nullable().openapi({
+      description:
+        'floor(price × shareBps / 10000), the last milestone the rest; null until an auction’s price is known',
+    }),
+    deadlines: z.object({ delivery: instant, review: instant.nullable() }),
+    criteriaMet: z
+      .array(z.enum(VERDICTS))
+      .nullable()
+      .openapi({ description: 'once it is resolved; the parties only (null in the public view)' }),
+    payment: amount
+      .nullable()
+      .openapi({ description: 'what it paid the Worker once it ended; the parties only' }),
+  })
+  .openapi('Milestone');
+
 const publicFields = {
   contractId: z.string(),
   status: z.enum(CONTRACT_STATUSES),
@@ -140,7 +165,19 @@ const publicFields = {
     .number()
     .int()
     .openapi({ description: 'change requests the Client has made (privacy-preserving mode)', example: 0 }),
-  maxRevisions: z.number().int().openapi({ description: 'change requests the Client may make', example: 2 }),
+  maxRevisions: z.number().int().openapi({
+    description: 'change requests the Client may make (per milestone with milestones)',
+    example: 2,
+  }),
+  milestones: z.array(milestoneViewSchema).nullable().openapi({
+    example: null,
+    description:
+      'the milestones in order (docs/protocol.md §6a); null without them. With milestones the contract’s acceptanceCriteria, criteriaMet, delivery, deadlines.delivery/review and revisionCount are the current milestone’s',
+  }),
+  currentMilestone: z.number().int().nullable().openapi({
+    description: 'the milestone being worked (0-based), the last once ended; null without milestones',
+    example: null,
+  }),
 };
 
 const revisionSchema = z

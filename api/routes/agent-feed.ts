@@ -28,6 +28,9 @@ export const agentContractsSchema = z
         status: z.string(),
         nextAction: z.enum(ACTIONS).nullable(),
         actionDeadline: z.string().nullable(),
+        milestone: z.number().int().nullable().openapi({
+          description: 'with milestones: the milestone the next action is for (0-based); null without them',
+        }),
       }),
     ),
     nextCursor: z.string().nullable(),

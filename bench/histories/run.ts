@@ -78,6 +78,9 @@ function read(file: string): HistoryEvent[] {
   return historyFromFile(readFileSync(join(DIR, file), 'utf8')).events ?? [];
 }
 
+/** The FDP happy path's events: a three-milestone happy path may take at most three times as many. */
+const FDP_EVENTS = read('settled-approved.json').length;
+
 function goalOf(
   path: string,
   events: HistoryEvent[],
@@ -89,6 +92,7 @@ function goalOf(
     [saved, onServer].map((n) => (n <= limit ? 'meets' : `misses by ${n - limit}`)).join(' / '),
   ];
   if (path.startsWith('settled-')) return judge(40, events.length, real);
+  if (path === 'milestones-approved') return judge(3 * FDP_EVENTS, events.length, real, ' (3 × FDP)');
   if (path.startsWith('dispute-') && (updates.get('vote') ?? 0) === 3) return judge(100, events.length, real);
   if (path.startsWith('auction-')) {
     const quotes = updates.get('quote') ?? 0;
@@ -150,4 +154,13 @@ console.log('history events per path (saved histories in test/histories; verdict
 console.log(line((c, w) => (text.has(c) ? c.padEnd(w) : c.padStart(w))));
 for (const row of rows) {
   console.log(line((c, w) => (text.has(c) ? String(row[c]).padEnd(w) : String(row[c]).padStart(w))));
+}
+const milestones = rows.find((r) => r.path === 'milestones-approved');
+const fdp = rows.find((r) => r.path === 'settled-approved');
+if (milestones !== undefined && fdp !== undefined) {
+  const ratio = (a: number, b: number) => (a / b).toFixed(2);
+  console.log(
+    `three-milestone happy path / FDP happy path: ${ratio(milestones.events, fdp.events)} saved, ` +
+      `${ratio(milestones.real, fdp.real)} real (goal <= 3)`,
+  );
 }

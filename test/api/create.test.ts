@@ -106,6 +106,58 @@ describe('every creation rule broken once → 400 naming the field, nothing crea
     ],
   ];
 
+  // Milestones (docs/protocol.md §3 "Milestones"): each broken rule names its field under `milestones`.
+  const plan = (edit: (m: Record<string, unknown>[]) => void = () => {}) => {
+    const milestones: Record<string, unknown>[] = [
+      {
+        title: 'one',
+        acceptanceCriteria: ['a'],
+        shareBps: 4000,
+        deadlines: { delivery: at(3), review: at(4) },
+      },
+      {
+        title: 'two',
+        acceptanceCriteria: ['b'],
+        shareBps: 6000,
+        deadlines: { delivery: at(5), review: at(6) },
+      },
+    ];
+    edit(milestones);
+    return {
+      ...contractBody(worker.address, { deadlines: { match: at(1), withdrawal: at(2) }, milestones }),
+      acceptanceCriteria: undefined,
+    };
+  };
+  cases.push(
+    ['one milestone', () => plan((m) => m.splice(1, 1)), 'milestones'],
+    ['milestone shares not summing to 10000', () => plan((m) => (m[1]!.shareBps = 5000)), 'milestones'],
+    [
+      'a milestone delivered before the previous review',
+      () => plan((m) => (m[1]!.deadlines = { delivery: at(3.5), review: at(6) })),
+      'milestones.1.deadlines.delivery',
+    ],
+    [
+      'a milestone without a review in privacy-preserving mode',
+      () => plan((m) => (m[0]!.deadlines = { delivery: at(3) })),
+      'milestones.0.deadlines.review',
+    ],
+    [
+      'a milestone without criteria',
+      () => plan((m) => (m[0]!.acceptanceCriteria = [])),
+      'milestones.0.acceptanceCriteria',
+    ],
+    [
+      'contract criteria beside milestones',
+      () => ({ ...plan(), acceptanceCriteria: ['c'] }),
+      'acceptanceCriteria',
+    ],
+    [
+      'a contract delivery deadline other than the last milestone’s',
+      () => ({ ...plan(), deadlines: { match: at(1), withdrawal: at(2), delivery: at(7) } }),
+      'deadlines.delivery',
+    ],
+  );
+
   for (const [name, body, field] of cases) {
     test(name, async () => {
       const key = `bad-${name.replaceAll(/[^a-z0-9]+/gi, '-')}`;
@@ -186,6 +238,41 @@ test('Idempotency-Key: a repeat returns the same contract, never a second one; a
     (await h().ledger.holdsOf(`agent:${client.address}` as `agent:0x${string}`, { open: true })).length,
     1,
   );
+});
+
+test('a contract with milestones: 201, the escrow held in full, every milestone in the view', async () => {
+  const client = newAgent();
+  const worker = newAgent();
+  await h().fund(client.address, FUNDS);
+  const milestones = [1, 2, 3].map((i) => ({
+    title: `part ${i}`,
+    acceptanceCriteria: [`criterion ${i}`],
+    shareBps: i === 3 ? 3334 : 3333,
+    deadlines: { delivery: at(1 + 2 * i), review: at(2 + 2 * i) },
+  }));
+  const body = {
+    ...contractBody(worker.address, { deadlines: { match: at(1), withdrawal: at(2) }, milestones }),
+    acceptanceCriteria: undefined,
+  };
+  const res = await call(h().app, client, 'POST', '/contracts', { body });
+  assert.equal(res.status, 201, res.text);
+  assert.equal(res.json.currentMilestone, 0);
+  assert.deepEqual(
+    res.json.milestones.map((m: { status: string; amount: string }) => [m.status, m.amount]),
+    [
+      ['created', '833250'],
+      ['pending', '833250'],
+      ['pending', '833500'],
+    ],
+  );
+  assert.deepEqual(res.json.acceptanceCriteria, [{ text: 'criterion 1' }]);
+  assert.equal(res.json.deadlines.delivery, new Date(Date.parse(at(3))).toISOString());
+  const { USDC } = await h().balances(client.address);
+  assert.deepEqual([USDC.available, USDC.held], [FUNDS - 2_500_000n, 2_500_000n]);
+  const stranger = await call(h().app, newAgent(), 'GET', `/contracts/${res.json.contractId}`);
+  assert.equal(stranger.json.view, 'public');
+  assert.equal(stranger.json.milestones.length, 3);
+  assert.equal(stranger.json.milestones[0].criteriaMet, null);
 });
 
 test('a created contract: 201 with the Client’s view; defaults; materials ref without its key', async () => {

@@ -10,9 +10,10 @@ import { AUCTION_PATHS } from '../workflows/auction-scenarios';
 import { PATHS as FIXED_PATHS } from '../workflows/scenarios';
 import { HOSTILE_PATHS } from '../hostile/paths';
 import { REVISION_PATHS } from '../workflows/revision-scenarios';
+import { MILESTONE_PATHS } from '../workflows/milestone-scenarios';
 import { historyToFile } from './format';
 
-const PATHS = { ...FIXED_PATHS, ...AUCTION_PATHS, ...HOSTILE_PATHS, ...REVISION_PATHS };
+const PATHS = { ...FIXED_PATHS, ...AUCTION_PATHS, ...HOSTILE_PATHS, ...REVISION_PATHS, ...MILESTONE_PATHS };
 
 async function main(): Promise<void> {
   const suite = await createSuite(HISTORY_CODEC_KEY);

@@ -17,11 +17,14 @@ const ALLOWED: [ContractStatus, ContractStatus][] = [
   ['matched', 'under-review'],
   ['matched', 'cancelled-withdrawn'],
   ['matched', 'cancelled-absent'],
+  ['matched', 'settled-partially-met'], // absent on a later milestone, earlier ones settled
+  ['matched', 'settled-none-met'],
   ['under-review', 'matched'], // a change request (privacy-preserving)
   ['under-review', 'disputed'],
   ['under-review', 'resolved'],
   ['disputed', 'resolved'],
   ['resolved', 'disputed'],
+  ['resolved', 'matched'], // the next milestone
   ['resolved', 'settled-fully-met'],
   ['resolved', 'settled-partially-met'],
   ['resolved', 'settled-none-met'],

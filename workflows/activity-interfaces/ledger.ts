@@ -45,7 +45,16 @@ export interface Mandated {
   mandate?: string;
 }
 
-export interface SettleInput {
+/**
+ * Within a milestone of a contract with milestones (docs/protocol.md §6a): `milestone:<i>` prefixes the
+ * ids of the step's holds and operations (`<contractId>:milestone:<i>:…`), so every milestone's bonds,
+ * fees and batches are its own; the holds still belong to the contract.
+ */
+export interface Scoped {
+  scope?: string;
+}
+
+export interface SettleInput extends Scoped {
   contractId: string;
   /** Names this batch within the contract, e.g. `settlement`, `match-refund`, `tally`. */
   step: string;
@@ -89,14 +98,16 @@ export interface LedgerActivities {
       party: string;
       amount: WireAmount;
       panelFee?: PanelFeeInput;
-    } & Mandated,
+    } & Mandated &
+      Scoped,
   ): Promise<LockWithFeeResult>;
   /**
    * Holds an Appeal Bond: hold `<contractId>:appeal-bond:<party>`, of the ledger's kind
    * `dispute-bond` (a bond a party posts to contest an outcome).
    */
   lockAppealBond(
-    input: { contractId: string; party: string; amount: WireAmount; panelFee?: PanelFeeInput } & Mandated,
+    input: { contractId: string; party: string; amount: WireAmount; panelFee?: PanelFeeInput } & Mandated &
+      Scoped,
   ): Promise<LockWithFeeResult>;
   /** Adds to an agent's BA Eligibility Stake: hold `eligibility:<address>:lock:<key>` (key: the request's idempotency key). */
   lockEligibility(input: { address: string; amount: WireAmount; key: string }): Promise<LockResult>;

@@ -46,8 +46,34 @@ const scoringOptions = {
   },
 } as const;
 
+/**
+ * The milestone being worked after the first (milestone-loop.ts): its bonds, fees and batches carry
+ * `scope: milestone:<i>`, so their ids are its own (activity-interfaces/ledger Scoped). Module state is
+ * per workflow run, and only the main loop moves it, so live and replayed runs scope the same calls.
+ */
+let ledgerScope: string | undefined;
+
+export function setLedgerScope(scope: string | undefined): void {
+  ledgerScope = scope;
+}
+
+const SCOPED_CALLS: ReadonlySet<PropertyKey> = new Set(['lockBond', 'lockAppealBond', 'settle']);
+
+function scoped<T extends object>(proxy: T): T {
+  return new Proxy(proxy, {
+    get(target, name) {
+      const call = Reflect.get(target, name) as (input: object) => Promise<unknown>;
+      if (!SCOPED_CALLS.has(name)) return call;
+      return (input: { scope?: string }) =>
+        call(
+          ledgerScope === undefined || input.scope !== undefined ? input : { ...input, scope: ledgerScope },
+        );
+    },
+  });
+}
+
 export const scheduled = {
-  ledger: proxyActivities<LedgerActivities>(options),
+  ledger: scoped(proxyActivities<LedgerActivities>(options)),
   panels: proxyActivities<PanelActivities>(options),
 };
 
@@ -69,7 +95,7 @@ function oneAtATime<T extends object>(proxy: T): T {
 }
 
 export const local = {
-  ledger: oneAtATime(proxyLocalActivities<LedgerActivities>(options)),
+  ledger: scoped(oneAtATime(proxyLocalActivities<LedgerActivities>(options))),
   panels: oneAtATime(proxyLocalActivities<PanelActivities>(options)),
   /**
    * The draw secret (draw-secret.ts), sealed in the history. A retried task draws a new secret, which

@@ -13,7 +13,7 @@ import { panelFee } from '../rules/panel-fee';
 import { local } from './activity-proxies';
 import { settleUnappealed } from './appeal/messages';
 import { closeBiddingAtDeadline } from './match/auction-match';
-import { applyDecision } from './settlement/closing';
+import { applyMilestoneDecision } from './milestone-loop';
 import { newDrawSecret } from './draw-secret';
 import { releaseByOperator, underWatch } from './needs-operator';
 import { withdrawStartAttributes } from './observability';
@@ -28,8 +28,11 @@ import type { Contract } from './state';
 /** Locks the Escrowed Funds (`<contractId>:escrow`). False when the ledger refuses: nothing is held. */
 export async function lockEscrow(c: Contract): Promise<boolean> {
   const amount = c.terms.amount;
-  // A standard-mode contract always brings in a panel: its Client pays the panel fee with the escrow.
-  const fee = c.terms.verificationMode === 'standard' ? panelFee(c.params.baPanelSize, c.params) : 0n;
+  // A standard-mode contract always brings in a panel: its Client pays the panel fee with the escrow
+  // (one per milestone, all held at creation).
+  const panels = BigInt(c.terms.milestones?.length ?? 1);
+  const fee =
+    c.terms.verificationMode === 'standard' ? panelFee(c.params.baPanelSize, c.params) * panels : 0n;
   let holdId: string;
   let feeHoldId: string | null;
   try {
@@ -147,7 +150,7 @@ export async function runContract(c: Contract): Promise<void> {
     }
     if (c.decision !== null) {
       const step = c.decision.kind === 'cancel' ? 'cancellation' : 'settlement';
-      await underWatch(c, step, () => applyDecision(c));
+      await underWatch(c, step, () => applyMilestoneDecision(c));
       continue;
     }
     if (panelToDraw(c, Date.now())) {

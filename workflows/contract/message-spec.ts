@@ -22,9 +22,12 @@ export function recheck(c: Contract, input: unknown, validate: MessageSpec<unkno
   if (broken !== null) reject(broken);
 }
 
-/** Handlers that end the contract leave the money to the main loop and answer once it is done. */
+/**
+ * Handlers that end the contract (or, with milestones, the current milestone) leave the money to the main
+ * loop and answer once it is done: the contract ended, or the next milestone started (no decision pending).
+ */
 export async function untilClosed(c: Contract): Promise<void> {
-  await condition(() => c.terminal);
+  await condition(() => c.terminal || (c.milestone !== null && c.decision === null));
 }
 
 /** Until the panel is drawn, or none can be seated yet (the answer says the contract waits), or it ended. */

@@ -26,6 +26,8 @@ export interface Published {
   readonly panel: { readonly recruitment: { since: number; retryAt: number } | null };
   readonly panelPending: boolean;
   readonly awaitingArbiter: boolean;
+  /** Contracts with milestones: the one being worked. */
+  readonly milestone: { readonly index: number; readonly plan: readonly unknown[] } | null;
   nextDeadline(now: number): NextDeadline | null;
   readonly publication: Publication;
 }
@@ -62,6 +64,8 @@ function details(c: Published, next: { kind: string; at: number } | null): strin
     rows.push(['Panel', `pending since ${iso(recruitment.since)}, next draw ${iso(recruitment.retryAt)}`]);
   }
   if (c.awaitingArbiter) rows.push(['Panel', 'none seated: **awaiting the trusted arbiter**']);
+  if (c.milestone !== null)
+    rows.push(['Milestone', `${c.milestone.index + 1} of ${c.milestone.plan.length}`]);
   if (criteriaMet !== null) rows.push(['Criteria Met', criteriaMet.join(', ')]);
   if (payment !== null) rows.push(['Payment', `${formatUsdc(payment)} USDC`]);
   return [
@@ -103,6 +107,7 @@ export function publishNow(c: Published): void {
   const panelWait =
     recruitment === null ? undefined : { pending: c.panelPending, arbiter: c.awaitingArbiter };
   if (panelWait !== undefined) visible.push(panelWait, recruitment!.retryAt);
+  if (c.milestone !== null) visible.push(c.milestone.index);
   const key = JSON.stringify(visible);
   if (key === c.publication.key) return;
   const first = c.publication.key === '';
@@ -115,6 +120,7 @@ export function publishNow(c: Published): void {
     next,
     quoteCount: isAuction(c.terms) ? quotes.length : null,
     ...(panelWait === undefined ? {} : { panelWait }),
+    ...(c.milestone === null ? {} : { milestone: c.milestone.index }),
   });
   // A contract started with these values (api/contracts/gateway.ts) shows them already: no upsert.
   // Read from the history's first event, so a replay decides alike; older runs started without them.

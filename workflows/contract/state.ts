@@ -26,6 +26,14 @@ import { publish, publishNow, type Publication } from './observability';
 import { OperatorDesk } from './operator-desk';
 import type { HeldFunds, Pulse, ReadOnly } from './phase';
 import { Stage } from './stage';
+import {
+  milestoneProgress,
+  milestoneDeadlines,
+  type MilestoneEnded,
+  type MilestoneProgress,
+} from './milestone-state';
+import { milestoneAmounts, milestoneStartDeadlines } from '../rules/milestones';
+import type { HeldFee } from './phase';
 
 /** The terms as the workflow keeps them (WorkflowTermsWire decoded): ContractTerms, the materials reduced to a key-less reference. */
 export type WorkflowTerms = Omit<ContractTerms, 'supplementaryMaterials'> & {
@@ -73,7 +81,8 @@ class ContractState {
   readonly contractId: string;
   /** The mandate a delegate created the contract under (its escrow is committed there), if one did. */
   readonly creation: Delegation | null;
-  readonly terms: WorkflowTerms;
+  /** The terms; with milestones their `acceptanceCriteria` are the current milestone's (nextMilestone). */
+  terms: WorkflowTerms;
   readonly params: ProtocolParams;
   readonly createdAt: number;
   /** Kinetix difficulty, fixed at creation (rules/difficulty). */
@@ -98,8 +107,10 @@ class ContractState {
   readonly match: ReadOnly<MatchPhase>;
   /** A step waiting for the operator, the operator's pending action, and steps done (needs-operator.ts). */
   readonly operator: ReadOnly<OperatorDesk>;
-  /** The stage in force: its phases are read through the getters below. */
-  private readonly stage: Stage;
+  /** The stage in force: its phases are read through the getters below (one per milestone). */
+  private stage: Stage;
+  /** With milestones (docs/protocol.md §6a): the plan, the current one, how each earlier one ended. */
+  milestone: MilestoneProgress | null;
 
   constructor(input: ContractInput, now: number) {
     try {
@@ -123,7 +134,11 @@ class ContractState {
     };
     this.match = new MatchPhase(this.pulse, this.terms, this.params);
     this.operator = new OperatorDesk(this.pulse);
-    this.stage = new Stage(this.pulse, this.terms.deadlines);
+    this.milestone = milestoneProgress(this.terms.milestones);
+    const first = this.terms.milestones?.[0];
+    const deadlines =
+      first === undefined ? this.terms.deadlines : milestoneDeadlines(this.terms.deadlines, first);
+    this.stage = new Stage(this.pulse, deadlines);
   }
 
   get work() {
@@ -185,6 +200,45 @@ class ContractState {
   /** An auction's escrow held again at the winning price (match/auction-match.ts). */
   escrowShrunk(escrow: HeldFunds): void {
     this.escrow = { state: 'held', ...escrow };
+  }
+
+  /** A milestone ended (milestone-loop.ts): its outcome stands. */
+  milestoneEnded(ended: MilestoneEnded): void {
+    if (this.milestone === null) throw new RangeError('a contract without milestones');
+    this.milestone = { ...this.milestone, ended: [...this.milestone.ended, ended] };
+  }
+
+  /**
+   * The next milestone starts: a new stage (work, review, panel, appeal, settlement) with its criteria and
+   * its deadlines (rules/milestones milestoneStartDeadlines), on what was held again for it of the
+   * escrow, the stake and a standard contract's panel fees; `matched`.
+   */
+  nextMilestone(held: { escrow: HeldFunds; stake: HeldFunds; panelFee: HeldFee | null }): void {
+    const progress = this.milestone;
+    if (progress === null) throw new RangeError('a contract without milestones');
+    const index = progress.index + 1;
+    const next = progress.plan[index];
+    if (next === undefined) throw new RangeError('no milestone after the last');
+    const start = milestoneStartDeadlines(next, Date.now(), this.params);
+    const previous = this.stage.panel;
+    this.stage = new Stage(this.pulse, { ...this.terms.deadlines, ...start });
+    this.stage.panel.continues(previous, held.panelFee);
+    this.terms = { ...this.terms, acceptanceCriteria: next.acceptanceCriteria };
+    this.escrow = { state: 'held', ...held.escrow };
+    this.match.stakeHeldAgain(held.stake);
+    this.milestone = { ...progress, index, firstEvent: this.events.length };
+    this.decision = null;
+    this.transition('matched');
+  }
+
+  /**
+   * What a review or a panel decides on (a Dispute or Appeal Bond is a share of it): the current
+   * milestone's amount, or the Escrowed Funds.
+   */
+  get amountAtStake(): bigint {
+    const price = this.match.price;
+    if (this.milestone === null || price === null) return this.escrowedFunds;
+    return milestoneAmounts(price, this.milestone.plan)[this.milestone.index]!;
   }
 
   /** Seats may have been freed: a contract waiting for its panel draws again now; wakes the loop. */

@@ -5,6 +5,7 @@ import { mayStillAppeal } from '../rules/appeal';
 import { deadlinesToIso } from '../rules/contract-terms-wire';
 import { toWire } from '../rules/money';
 import { cancellationReasonOf } from '../rules/status';
+import { milestonesView } from './milestone-state';
 import type { Contract } from './state';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -94,6 +95,11 @@ export function contractView(c: Contract): ContractView {
       deliveryDeadline: iso(r.deliveryDeadline),
       reviewDeadline: iso(r.reviewDeadline),
     })),
+    milestones:
+      c.milestone === null
+        ? null
+        : milestonesView(c.milestone, { status: c.status, deadlines: c.work.deadlines, criteriaMet }, price),
+    currentMilestone: c.milestone?.index ?? null,
   };
 }
 

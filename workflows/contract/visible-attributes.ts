@@ -16,6 +16,7 @@ import {
   contractStatusKey,
   nextDeadlineKey,
   awaitingArbiterKey,
+  milestoneKey,
   panelPendingKey,
   quoteCountKey,
   workerKey,
@@ -31,6 +32,8 @@ export interface Visible {
   quoteCount: number | null;
   /** Only for a contract that ever waited for a full panel (the others never carry these keys). */
   panelWait?: { pending: boolean; arbiter: boolean };
+  /** Contracts with milestones only: the current milestone. */
+  milestone?: number;
 }
 
 export function visibleAttributes(v: Visible): SearchAttributeUpdatePair[] {
@@ -41,6 +44,7 @@ export function visibleAttributes(v: Visible): SearchAttributeUpdatePair[] {
     { key: workerKey, value: v.worker },
     { key: nextDeadlineKey, value: v.next === null ? null : new Date(v.next.at) },
     ...(v.quoteCount === null ? [] : [{ key: quoteCountKey, value: v.quoteCount }]),
+    ...(v.milestone === undefined ? [] : [{ key: milestoneKey, value: v.milestone }]),
     ...(v.panelWait === undefined
       ? []
       : [
@@ -63,6 +67,7 @@ export function createdAttributes(input: ContractInput): SearchAttributePair[] {
     worker: terms.worker,
     next: { kind: 'match', at: terms.deadlines.match },
     quoteCount: isAuction(terms) ? 0 : null,
+    ...(terms.milestones === undefined ? {} : { milestone: 0 }),
   });
   return pairs.filter((p): p is SearchAttributePair => p.value !== null);
 }

@@ -48,6 +48,30 @@ export const supplementaryMaterialsSchema = z
   })
   .strict();
 
+export const MIN_MILESTONES = 2;
+export const MAX_MILESTONES = 10;
+export const MAX_MILESTONE_TITLE_LENGTH = 200;
+
+/** One milestone of a plan (./milestones): its own criteria, share of the price and deadlines. */
+export const milestoneSchema = z
+  .object({
+    title: notBlank(MAX_MILESTONE_TITLE_LENGTH),
+    acceptanceCriteria: acceptanceCriteriaSchema,
+    shareBps: z
+      .number({ error: 'must be an integer number of basis points' })
+      .int('must be an integer number of basis points')
+      .min(1, 'must be at least 1')
+      .max(10_000, 'must be at most 10000'),
+    deadlines: z.object({ delivery: instantSchema, review: instantSchema.optional() }).strict(),
+  })
+  .strict();
+
+/** The `milestones` field as a body carries it (deadlines as RFC 3339 instants). */
+export const milestonePlanSchema = z
+  .array(milestoneSchema)
+  .min(MIN_MILESTONES, `must hold ${MIN_MILESTONES} to ${MAX_MILESTONES} milestones`)
+  .max(MAX_MILESTONES, `must hold ${MIN_MILESTONES} to ${MAX_MILESTONES} milestones`);
+
 export const createContractBodySchema = z
   .object({
     contractType: z.enum(CONTRACT_TYPES),
@@ -55,7 +79,8 @@ export const createContractBodySchema = z
     verificationMode: z.enum(VERIFICATION_MODES).optional(),
     worker: addressSchema.optional(),
     taskDescription: notBlank(MAX_TASK_DESCRIPTION_LENGTH),
-    acceptanceCriteria: acceptanceCriteriaSchema,
+    /** Required without milestones; omitted with them (each milestone has its own). */
+    acceptanceCriteria: acceptanceCriteriaSchema.optional(),
     supplementaryMaterials: supplementaryMaterialsSchema.optional(),
     /** The fixed price, or the budget cap of an auction. */
     amount: positiveAmountSchema,
@@ -63,10 +88,13 @@ export const createContractBodySchema = z
       .object({
         match: instantSchema,
         withdrawal: instantSchema,
-        delivery: instantSchema,
+        /** Required without milestones; with them the last milestone's (omit them or repeat them). */
+        delivery: instantSchema.optional(),
         review: instantSchema.optional(),
       })
       .strict(),
+    /** 2 to 10 milestones, worked and settled one at a time (docs/protocol.md §6a). */
+    milestones: milestonePlanSchema.optional(),
   })
   .strict();
 export type CreateContractBody = z.input<typeof createContractBodySchema>;

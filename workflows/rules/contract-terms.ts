@@ -7,6 +7,7 @@ import type { AwardMethod, ContractCode, ContractType, VerificationMode } from '
 import type { Deadlines } from './deadlines';
 import type { FieldError } from './field-errors';
 import type { MachineCheck } from './machine-checks';
+import { validateMilestonePlan, type Milestone } from './milestones';
 
 export interface Criterion {
   text: string;
@@ -28,8 +29,11 @@ export interface ContractTerms {
   /** Named at creation for a direct award; null for an open tender until matched. */
   worker: Address | null;
   taskDescription: string;
+  /** The criteria in force: the contract's, or (with milestones) the current milestone's. */
   acceptanceCriteria: Criterion[];
   supplementaryMaterials: SupplementaryMaterials | null;
+  /** The milestone plan (docs/protocol.md §6a), when the contract has one. */
+  milestones?: Milestone[];
   /** Fixed price, or the budget cap of an auction. */
   amount: bigint;
   /** Epoch milliseconds. */
@@ -100,18 +104,73 @@ export function validateContractTerms(body: unknown, now: number, client: string
   return checkContractBody(parsed.data, now, client);
 }
 
+/** Without milestones: the contract's own criteria and delivery deadline are required. */
+function requireSinglePlan(b: ContractBody): FieldError[] {
+  const errors: FieldError[] = [];
+  if (b.acceptanceCriteria === undefined)
+    errors.push({ field: 'acceptanceCriteria', message: 'is required' });
+  if (b.deadlines.delivery === undefined)
+    errors.push({ field: 'deadlines.delivery', message: 'is required' });
+  return errors;
+}
+
+/**
+ * With milestones: each has its own criteria (the contract's are omitted) and the contract's delivery and
+ * review deadlines are the last milestone's (omitted, or repeated exactly).
+ */
+function milestonePlanFor(
+  b: ContractBody,
+  withdrawal: number,
+  verificationMode: VerificationMode,
+): { ok: true; milestones: Milestone[] } | { ok: false; errors: FieldError[] } {
+  const plan = validateMilestonePlan(b.milestones, { withdrawal, verificationMode });
+  const errors: FieldError[] = plan.ok ? [] : [...plan.errors];
+  if (b.acceptanceCriteria !== undefined) {
+    errors.push({
+      field: 'acceptanceCriteria',
+      message: 'must be omitted with milestones: each milestone has its own acceptanceCriteria',
+    });
+  }
+  if (!plan.ok) return { ok: false, errors };
+  const last = plan.milestones[plan.milestones.length - 1]!.deadlines;
+  const same = (given: string | undefined, ms: number | null) =>
+    given === undefined || (ms !== null && Date.parse(given) === ms);
+  if (!same(b.deadlines.delivery, last.delivery))
+    errors.push({ field: 'deadlines.delivery', message: "must be omitted or the last milestone's delivery" });
+  if (!same(b.deadlines.review, last.review))
+    errors.push({ field: 'deadlines.review', message: "must be omitted or the last milestone's review" });
+  return errors.length === 0 ? plan : { ok: false, errors };
+}
+
 /** The rules of docs/protocol.md §3 beyond the schema, on a body the schema accepted (validateContractTerms). */
 export function checkContractBody(b: ContractBody, now: number, client: string): TermsResult {
   const clientAddress = normalizeAddress(client);
   const verificationMode = b.verificationMode ?? defaultVerificationMode(b.awardMethod);
+  const withdrawal = Date.parse(b.deadlines.withdrawal);
+  let milestones: Milestone[] | undefined;
+  if (b.milestones === undefined) {
+    const missing = requireSinglePlan(b);
+    if (missing.length > 0) return { ok: false, errors: [...missing, ...checkAward(b, clientAddress)] };
+  } else {
+    const plan = milestonePlanFor(b, withdrawal, verificationMode);
+    if (!plan.ok) return { ok: false, errors: [...plan.errors, ...checkAward(b, clientAddress)] };
+    milestones = plan.milestones;
+  }
+  const last = milestones?.[milestones.length - 1]!.deadlines;
   const deadlines: Deadlines = {
     match: Date.parse(b.deadlines.match),
-    withdrawal: Date.parse(b.deadlines.withdrawal),
-    delivery: Date.parse(b.deadlines.delivery),
-    review: b.deadlines.review === undefined ? null : Date.parse(b.deadlines.review),
+    withdrawal,
+    delivery: last?.delivery ?? Date.parse(b.deadlines.delivery!),
+    review:
+      last !== undefined
+        ? last.review
+        : b.deadlines.review === undefined
+          ? null
+          : Date.parse(b.deadlines.review),
   };
   const errors = [...checkAward(b, clientAddress), ...checkDeadlines(deadlines, verificationMode, now)];
   if (errors.length > 0) return { ok: false, errors };
+  const criteria = milestones?.[0]!.acceptanceCriteria ?? b.acceptanceCriteria!;
   return {
     ok: true,
     terms: {
@@ -122,10 +181,11 @@ export function checkContractBody(b: ContractBody, now: number, client: string):
       code: contractCode({ contractType: b.contractType, awardMethod: b.awardMethod, verificationMode }),
       worker: b.worker ?? null,
       taskDescription: b.taskDescription,
-      acceptanceCriteria: b.acceptanceCriteria.map((c) => (typeof c === 'string' ? { text: c } : c)),
+      acceptanceCriteria: criteria.map((c) => (typeof c === 'string' ? { text: c } : c)),
       supplementaryMaterials: b.supplementaryMaterials ?? null,
       amount: b.amount,
       deadlines,
+      ...(milestones === undefined ? {} : { milestones }),
     },
   };
 }

@@ -17,6 +17,7 @@ import type {
   ContractMatchedEvent,
   ContractResolvedEvent,
   ContractSettledEvent,
+  MilestoneSettledEvent,
   ContractWithdrawnEvent,
   EventBase,
   HoldSplitWire,
@@ -308,6 +309,24 @@ export function contractSettledEvent(
     tier: s.tier,
     payment: toWire(s.payment),
     holds: holdsToWire(s.holds),
+  };
+}
+
+export function milestoneSettledEvent(
+  ctx: EventContext,
+  m: {
+    milestone: number;
+    status: SettledStatus | 'cancelled-absent';
+    payment: bigint;
+    holds: readonly HoldSplit[];
+  },
+): MilestoneSettledEvent {
+  return {
+    ...base('contract.milestone-settled', ctx),
+    milestone: m.milestone,
+    status: m.status,
+    payment: toWire(m.payment),
+    holds: holdsToWire(m.holds),
   };
 }
 

@@ -74,6 +74,7 @@ export const contractEventJsonSchema = {
     { $ref: '#/$defs/panelVoided' },
     { $ref: '#/$defs/contractResolved' },
     { $ref: '#/$defs/contractSettled' },
+    { $ref: '#/$defs/milestoneSettled' },
     { $ref: '#/$defs/contractCancelled' },
     { $ref: '#/$defs/messageRejected' },
     { $ref: '#/$defs/needsOperator' },
@@ -213,6 +214,16 @@ export const contractEventJsonSchema = {
         holds: holdSplits,
       },
       ['status', 'tier', 'payment', 'holds'],
+    ),
+    milestoneSettled: eventDef(
+      'contract.milestone-settled',
+      {
+        milestone: { type: 'integer', minimum: 0, maximum: 9 },
+        status: { enum: [...SETTLEMENT_TIERS.map(settledStatus), cancelledStatus('absent')] },
+        payment: amount,
+        holds: holdSplits,
+      },
+      ['milestone', 'status', 'payment', 'holds'],
     ),
     contractCancelled: eventDef(
       'contract.cancelled',

@@ -150,6 +150,19 @@ export interface ContractSettledEvent extends EventBase<'contract.settled'> {
   holds: HoldSplitWire[];
 }
 
+/**
+ * One milestone ended (docs/protocol.md §6a) in its own ledger batch: settled by its Criteria Met, or
+ * `cancelled-absent` (nothing delivered for it; every later milestone ends with it). The contract's own
+ * `contract.settled` / `contract.cancelled` follows the last one.
+ */
+export interface MilestoneSettledEvent extends EventBase<'contract.milestone-settled'> {
+  /** 0-based. */
+  milestone: number;
+  status: SettledStatus | 'cancelled-absent';
+  payment: string;
+  holds: HoldSplitWire[];
+}
+
 export interface ContractCancelledEvent extends EventBase<'contract.cancelled'> {
   status: CancelledStatus;
   reason: CancellationReason;
@@ -196,6 +209,7 @@ export type ContractEvent =
   | PanelVoidedEvent
   | ContractResolvedEvent
   | ContractSettledEvent
+  | MilestoneSettledEvent
   | ContractCancelledEvent
   | MessageRejectedEvent;
 export type ContractEventType = ContractEvent['type'];

@@ -1,41 +1,31 @@
 // Milestones (docs/protocol.md §3 "Milestones", §6a), as pure rules: a plan's validation, each
 // milestone's amount and share of the Worker Stake, and the contract's final status summarising the
-// milestones' outcomes. Not yet accepted at creation: the workflow that works them comes next.
-import { z } from 'zod';
-import { acceptanceCriteriaSchema, instantSchema } from './contract-body';
-import type { Criterion } from './contract-terms';
+// milestones' outcomes, and the ledger split of one milestone's settlement.
+import {
+  MAX_MILESTONES,
+  MAX_MILESTONE_TITLE_LENGTH,
+  MIN_MILESTONES,
+  milestonePlanSchema,
+} from './contract-body';
+import type { MachineCheck } from './machine-checks';
 import type { VerificationMode } from './contract-kinds';
 import { fieldErrors, type FieldError } from './field-errors';
+import { HOLD_OWNER, splitHold, type HoldSplit } from './holds';
 import { BPS_DENOMINATOR, bps } from './money';
+import type { ProtocolParams } from './params';
+import { settlementFor, type Settlement } from './settlement';
+import type { Verdict } from './verdicts';
 import { isTerminal, type CancelledStatus, type ContractStatus, type SettledStatus } from './status';
 
-export const MIN_MILESTONES = 2;
-export const MAX_MILESTONES = 10;
-export const MAX_MILESTONE_TITLE_LENGTH = 200;
+export { MAX_MILESTONES, MAX_MILESTONE_TITLE_LENGTH, MIN_MILESTONES, milestonePlanSchema };
 /** Every milestone's shares together: the whole price. */
 const WHOLE = Number(BPS_DENOMINATOR);
 
-const milestoneSchema = z
-  .object({
-    title: z
-      .string({ error: 'must be a string' })
-      .max(MAX_MILESTONE_TITLE_LENGTH, `must be at most ${MAX_MILESTONE_TITLE_LENGTH} characters`)
-      .refine((s) => s.trim() !== '', 'must not be empty'),
-    acceptanceCriteria: acceptanceCriteriaSchema,
-    shareBps: z
-      .number({ error: 'must be an integer number of basis points' })
-      .int('must be an integer number of basis points')
-      .min(1, 'must be at least 1')
-      .max(WHOLE, `must be at most ${WHOLE}`),
-    deadlines: z.object({ delivery: instantSchema, review: instantSchema.optional() }).strict(),
-  })
-  .strict();
-
-/** The `milestones` field as a body carries it (deadlines as RFC 3339 instants). */
-export const milestonePlanSchema = z
-  .array(milestoneSchema)
-  .min(MIN_MILESTONES, `must hold ${MIN_MILESTONES} to ${MAX_MILESTONES} milestones`)
-  .max(MAX_MILESTONES, `must hold ${MIN_MILESTONES} to ${MAX_MILESTONES} milestones`);
+/** A criterion as the terms keep it (contract-terms' Criterion; named here so the two modules do not import each other). */
+interface Criterion {
+  text: string;
+  check?: MachineCheck;
+}
 
 export interface Milestone {
   title: string;
@@ -167,4 +157,70 @@ export function milestonesFinalStatus(outcomes: readonly MilestoneOutcome[]): Co
   if (outcomes.every((o) => o.status === 'settled-fully-met')) return 'settled-fully-met';
   if (outcomes.every((o) => o.payment === 0n)) return 'settled-none-met';
   return 'settled-partially-met';
+}
+
+/** What one milestone's settlement draws on: the holds still open and the milestone's parts of them. */
+export interface MilestoneHolds {
+  /** The escrow still held (this milestone's amount and every later one's). */
+  escrowHeld: bigint;
+  /** The Worker Stake still held (this milestone's share and every later one's). */
+  stakeHeld: bigint;
+  /** This milestone's amount of the price and share of the stake. */
+  amount: bigint;
+  stakeShare: bigint;
+  disputeBond: bigint | null;
+}
+
+export interface MilestoneSettlement {
+  /** The milestone's own settlement (docs/protocol.md §7a on its amount and stake share): its events. */
+  settlement: Settlement;
+  /** The same on the whole holds: the rest of each back to its owner, to be held again. */
+  ledgerHolds: HoldSplit[];
+  /** What is held again for the later milestones. */
+  escrowRest: bigint;
+  stakeRest: bigint;
+}
+
+/**
+ * One milestone's settlement (docs/protocol.md §6a): §7a applied to its amount and its share of the
+ * Worker Stake (paid pro-rata to its Criteria Met, the rest refunded, slashes from its share only);
+ * what the later milestones still need goes back to its owner in the same split and is held again.
+ */
+export function milestoneSettlementFor(
+  h: MilestoneHolds,
+  criteriaMet: readonly Verdict[],
+  params: ProtocolParams,
+): MilestoneSettlement {
+  if (h.amount > h.escrowHeld || h.stakeShare > h.stakeHeld)
+    throw new RangeError("a milestone's part exceeds what is held");
+  const settlement = settlementFor(
+    { escrow: h.amount, workerStake: h.stakeShare, disputeBond: h.disputeBond },
+    criteriaMet,
+    params,
+  );
+  const escrowRest = h.escrowHeld - h.amount;
+  const stakeRest = h.stakeHeld - h.stakeShare;
+  const rest = { escrow: escrowRest, workerStake: stakeRest, disputeBond: 0n } as const;
+  const ledgerHolds = settlement.holds.map((split) =>
+    splitHold(split.hold, split.amount + rest[split.hold], [
+      ...split.parts,
+      { role: HOLD_OWNER[split.hold], amount: rest[split.hold] },
+    ]),
+  );
+  return { settlement, ledgerHolds, escrowRest, stakeRest };
+}
+
+/**
+ * The deadlines a milestone starts with (docs/protocol.md §6a): its own, unless the previous milestone
+ * ended too late for them (a panel, an appeal window, change requests) — then, as after a change
+ * request, the Worker gets at least `revisionWindow` to deliver and the review moves as far.
+ */
+export function milestoneStartDeadlines(
+  m: Pick<Milestone, 'deadlines'>,
+  now: number,
+  params: Pick<ProtocolParams, 'revisionWindow'>,
+): { delivery: number; review: number | null } {
+  const delivery = Math.max(m.deadlines.delivery, now + params.revisionWindow);
+  const shift = delivery - m.deadlines.delivery;
+  return { delivery, review: m.deadlines.review === null ? null : m.deadlines.review + shift };
 }

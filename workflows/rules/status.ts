@@ -33,13 +33,24 @@ export type TerminalStatus = SettledStatus | CancelledStatus;
 
 const TRANSITIONS: { readonly [S in ContractStatus]: readonly ContractStatus[] } = {
   created: ['matched', 'cancelled-by-client', 'cancelled-unmatched', 'cancelled-by-operator'],
-  matched: ['under-review', 'cancelled-withdrawn', 'cancelled-absent', 'cancelled-by-operator'],
+  // With milestones (docs/protocol.md §6a) a Worker absent on a later milestone ends a contract whose
+  // earlier milestones settled: its summary is a settled status.
+  matched: [
+    'under-review',
+    'cancelled-withdrawn',
+    'cancelled-absent',
+    'settled-partially-met',
+    'settled-none-met',
+    'cancelled-by-operator',
+  ],
   // privacy-preserving: a dispute → disputed; approval or no action → resolved. Standard: tally → resolved.
   // A change request (privacy-preserving) sends the delivery back to the Worker: `matched` again.
   'under-review': ['matched', 'disputed', 'resolved', 'cancelled-by-operator'],
   disputed: ['resolved', 'cancelled-by-operator'],
   // A panel's tally stays `resolved` through the appeal window; an appeal goes back to `disputed`.
+  // With milestones a resolved milestone that is not the last one hands over to the next: `matched`.
   resolved: [
+    'matched',
     'disputed',
     'settled-fully-met',
     'settled-partially-met',

@@ -42,7 +42,7 @@ export const appeal: MessageSpec<AppealInput> = {
       settleUnappealed(c);
       return;
     }
-    const amount = appealBond(c.escrowedFunds, c.params);
+    const amount = appealBond(c.amountAtStake, c.params);
     const bond = await lockPartyBond(c, 'appeal', caller, amount, delegationOf(input));
     c.record(contractAppealEvent(c.eventContext(caller, delegationOf(input)), { party, appealBond: amount }));
     // The first panel is kept, an appeal panel is due; `disputed`.

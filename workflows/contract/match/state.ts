@@ -56,6 +56,11 @@ export class MatchPhase {
     this.pulse.transition('matched');
   }
 
+  /** With milestones: what stays of the stake for the later milestones, held again at a milestone's end. */
+  stakeHeldAgain(stake: StakeHold): void {
+    this.stake = stake;
+  }
+
   /** Auctions: a close of bidding is matching (closed) or failed with the contract still open. */
   biddingClosing(closed: boolean): void {
     this.biddingClosed = closed;

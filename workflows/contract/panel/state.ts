@@ -47,6 +47,16 @@ export class PanelPhase {
 
   constructor(private readonly pulse: Pulse) {}
 
+  /**
+   * The next milestone's panel phase (milestone-loop.ts): the silent stay excluded, the seats numbered on
+   * from the previous milestone's (a seat's hold id never repeats), a standard contract's fee held again.
+   */
+  continues(previous: { silent: readonly Address[]; voidRounds: number }, fee: HeldFee | null): void {
+    this.silent = [...previous.silent];
+    this.voidRounds = previous.voidRounds + 1;
+    this.fees = { panel: fee, appeal: null };
+  }
+
   /** A panel is asked for (a standard delivery, a dispute): the main loop draws it. */
   asked(at: number): void {
     this.due = true;

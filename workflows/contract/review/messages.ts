@@ -100,7 +100,7 @@ export const dispute: MessageSpec<DisputeInput> = {
   run: async (c, input) => {
     recheck(c, input, validateDispute);
     const client = callerOf(input)!;
-    const amount = disputeBondFor(c.escrowedFunds, c.params);
+    const amount = disputeBondFor(c.amountAtStake, c.params);
     const bond = await lockPartyBond(c, 'panel', client, amount, delegationOf(input));
     const claims = input.claims === undefined ? undefined : [...input.claims];
     c.record(

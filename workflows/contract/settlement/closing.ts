@@ -45,7 +45,7 @@ export function postingsFor(c: Contract, splits: readonly HoldSplit[]): Settleme
 }
 
 /** A fee that no panel earned goes back to its payer whole. */
-function feeReturned(fee: HeldFee): SettlementPosting {
+export function feeReturned(fee: HeldFee): SettlementPosting {
   return { type: 'resolve', holdId: fee.holdId, parts: [{ to: fee.payer, amount: toWire(fee.amount) }] };
 }
 
@@ -64,14 +64,23 @@ function feePaid(fee: HeldFee, members: readonly Address[], ballots: readonly Ba
  * first panel's to the first panel, the appeal's to the appeal panel); when the trusted arbiter or a
  * review decided, every fee back to its payer (no Backup Agent is paid).
  */
-function feePostings(c: Contract, source: ResolutionSource): SettlementPosting[] {
+function feePostings(
+  c: Contract,
+  source: ResolutionSource,
+  /** What of the first panel's fee hold stays for later milestones: back to its payer, to be held again. */
+  firstRest: bigint,
+): SettlementPosting[] {
   const { fees, current, ballots, first: firstPanel } = c.panel;
-  const { panel: first, appeal } = fees;
+  const { panel: held, appeal } = fees;
   const tallied = source === 'panel-tally' && current !== null;
   const postings: SettlementPosting[] = [];
-  if (first !== null) {
+  if (held !== null) {
+    const first = { ...held, amount: held.amount - firstRest };
     const decided = firstPanel ?? (tallied ? { members: current!.members, ballots } : null);
-    postings.push(decided === null ? feeReturned(first) : feePaid(first, decided.members, decided.ballots));
+    const posting = decided === null ? feeReturned(first) : feePaid(first, decided.members, decided.ballots);
+    if (posting.type === 'resolve' && firstRest > 0n)
+      posting.parts.push({ to: held.payer, amount: toWire(firstRest) });
+    postings.push(posting);
   }
   if (appeal !== null) {
     postings.push(
@@ -125,9 +134,13 @@ function appealBondPostings(c: Contract, criteriaMet: readonly Verdict[]): Settl
   return [{ type: 'resolve', holdId: bond.holdId, parts: [{ to, amount: toWire(bond.amount) }] }];
 }
 
-async function applyResolution(c: Contract, decision: Extract<Decision, { kind: 'resolve' }>) {
+/**
+ * A resolution's first step, before any money moves: the tally's vote rows (an appeal panel's verdicts
+ * published now; the first panel's were at its tally), Criteria Met, `resolved`, the resolution event.
+ * Answers the tally, when a panel decided.
+ */
+export function beginResolution(c: Contract, decision: Extract<Decision, { kind: 'resolve' }>): Tally | null {
   const t = decision.source === 'panel-tally' ? tallyOf(c) : null;
-  // An appeal panel's verdicts are published now; the first panel's were at its tally.
   if (t !== null && c.panel.first !== null) recordBallots(c, c.panel.ballots);
   if (t !== null) c.panel.tallied(voteRowsOf(c, t));
   c.settlement.resolving(decision.criteriaMet);
@@ -137,21 +150,34 @@ async function applyResolution(c: Contract, decision: Extract<Decision, { kind: 
       criteriaMet: decision.criteriaMet,
     }),
   );
-  const settlement = settlementFor(c.holds(), decision.criteriaMet, c.params);
+  return t;
+}
+
+/**
+ * The resolution's batch beside the holds' splits: the Appeal Bond, the panel fees (less `firstFeeRest`,
+ * what a standard contract's later milestones keep of the first panel's fee) and every seat's bond.
+ */
+export function resolutionPostings(
+  c: Contract,
+  decision: Extract<Decision, { kind: 'resolve' }>,
+  t: Tally | null,
+  holds: readonly HoldSplit[],
+  firstFeeRest = 0n,
+): SettlementPosting[] {
   const { first, current } = c.panel;
   const seats = t !== null ? t.agents : unscoredSeats(c, first?.members ?? []);
   const voidRoundsOf = (a: Address): number =>
     first?.members.includes(a) === true ? first.voidRounds : (current?.voidRounds ?? 0);
-  await settleLast({
-    contractId: c.contractId,
-    step: 'settlement',
-    postings: [
-      ...postingsFor(c, settlement.holds),
-      ...appealBondPostings(c, decision.criteriaMet),
-      ...feePostings(c, decision.source),
-      ...panelPostings(c.contractId, seats, voidRoundsOf),
-    ],
-  });
+  return [
+    ...postingsFor(c, holds),
+    ...appealBondPostings(c, decision.criteriaMet),
+    ...feePostings(c, decision.source, firstFeeRest),
+    ...panelPostings(c.contractId, seats, voidRoundsOf),
+  ];
+}
+
+/** After the resolution's batch: the panel's seats are free again; a contract waiting for one waits no more. */
+export async function closePanelAfterResolution(c: Contract): Promise<void> {
   if (c.panel.seated.length > 0) {
     await local.panels.closePanel({ contractId: c.contractId, rows: [...(c.panel.rows ?? [])] });
     await wakeNextSeatable(c); // its seats are free again
@@ -159,6 +185,17 @@ async function applyResolution(c: Contract, decision: Extract<Decision, { kind: 
   // Decided while it waited for a panel (the trusted arbiter): it waits no more.
   if (c.panel.recruitment !== null && c.panel.current === null)
     await local.panels.leaveWaitlist({ contractId: c.contractId });
+}
+
+async function applyResolution(c: Contract, decision: Extract<Decision, { kind: 'resolve' }>) {
+  const t = beginResolution(c, decision);
+  const settlement = settlementFor(c.holds(), decision.criteriaMet, c.params);
+  await settleLast({
+    contractId: c.contractId,
+    step: 'settlement',
+    postings: resolutionPostings(c, decision, t, settlement.holds),
+  });
+  await closePanelAfterResolution(c);
   c.settlement.settled(settlement.payment, settlement.status);
   c.record(
     contractSettledEvent(c.eventContext('system'), {

@@ -6,6 +6,7 @@ import type { OutcomeEnding } from '../../rules/outcomes';
 import { outcomeEntries } from '../../rules/outcomes';
 import { cancellationReasonOf } from '../../rules/status';
 import { local } from '../activity-proxies';
+import type { Verdict } from '../../rules/verdicts';
 import type { Contract } from '../state';
 
 const CANCELLED_ENDING = {
@@ -35,27 +36,42 @@ export function endingOf(c: Contract): OutcomeEnding | null {
   }
 }
 
-export async function appendOutcomes(c: Contract): Promise<void> {
-  const ending = endingOf(c);
+/** How one milestone ended (milestone-loop.ts): its index, what it paid, its Criteria Met, a dispute. */
+export interface MilestoneEnding {
+  index: number;
+  ending: OutcomeEnding;
+  payment: bigint;
+  criteriaMet: Verdict[] | null;
+  disputed: boolean;
+}
+
+/**
+ * The outcome records of the contract's ending, or of one milestone's (docs/reputation.md §1): a
+ * contract whose milestones wrote records writes none for the whole, so its volume counts once.
+ */
+export async function appendOutcomes(c: Contract, milestone: MilestoneEnding | null = null): Promise<void> {
+  if (milestone === null && (c.milestone?.ended.length ?? 0) > 0) return;
+  const ending = milestone?.ending ?? endingOf(c);
   if (ending === null) return;
-  const settled = c.status.startsWith('settled-');
+  const settled = milestone !== null || c.status.startsWith('settled-');
+  const milestoneIndex = milestone?.index ?? null;
   const entries = outcomeEntries({
     contractId: c.contractId,
-    milestoneIndex: null,
+    milestoneIndex,
     ending,
     client: c.terms.client,
     // A Worker named by a direct award who never accepted is no party: a Client cannot pad a
     // stranger's record with contracts it cancelled or let lapse.
     worker: c.events.some((e) => e.type === 'contract.matched') ? c.match.worker : null,
-    payment: settled ? (c.settlement.payment ?? 0n) : 0n,
-    criteriaMet: settled ? c.settlement.criteriaMet : null,
+    payment: milestone?.payment ?? (settled ? (c.settlement.payment ?? 0n) : 0n),
+    criteriaMet: milestone !== null ? milestone.criteriaMet : settled ? c.settlement.criteriaMet : null,
     scores: new Map((c.work.autoVerification?.results ?? []).map((r) => [r.criterionIndex, r.score])),
-    disputed: c.events.some((e) => e.type === 'contract.disputed'),
+    disputed: milestone?.disputed ?? c.events.some((e) => e.type === 'contract.disputed'),
     appealedBy: c.appeal.window?.appealedBy ?? null,
-    revisionsRequested: 0,
+    revisionsRequested: c.work.revisions.length,
     difficulty: c.difficulty,
     votes: settled ? (c.panel.rows ?? []) : [],
     endedAt: new Date().toISOString(),
   });
-  await local.outcomes.appendOutcomes({ contractId: c.contractId, milestoneIndex: null, entries });
+  await local.outcomes.appendOutcomes({ contractId: c.contractId, milestoneIndex, entries });
 }

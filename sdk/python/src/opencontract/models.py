@@ -77,8 +77,24 @@ class ContentRef(Body):
 class Deadlines(Body):
     match: Instant
     withdrawal: Instant
+    delivery: Instant | None = None
+    """Required without milestones; with them the last milestone's (may be left out)."""
+    review: Instant | None = None
+
+
+class MilestoneDeadlines(Body):
     delivery: Instant
     review: Instant | None = None
+
+
+class Milestone(Body):
+    """One milestone of a plan (docs/protocol.md §6a): worked, reviewed and paid on its own, in order."""
+
+    title: str
+    acceptance_criteria: list[str | Criterion]
+    share_bps: int
+    """Its share of the price in basis points; the shares sum to 10000."""
+    deadlines: MilestoneDeadlines
 
 
 class CreateContractRequest(Body):
@@ -87,11 +103,14 @@ class CreateContractRequest(Body):
     verification_mode: Literal["standard", "privacy-preserving"] | None = None
     worker: str | None = None
     task_description: str
-    acceptance_criteria: list[str | Criterion]
+    acceptance_criteria: list[str | Criterion] | None = None
+    """Required without milestones; left out with them (each milestone has its own)."""
     supplementary_materials: ContentRef | None = None
     amount: Amount
     """The fixed price, or the budget cap of an auction."""
     deadlines: Deadlines
+    milestones: list[Milestone] | None = None
+    """2 to 10 milestones, worked and settled one at a time (docs/protocol.md §6a)."""
 
 
 class DeliveryRequest(Body):
@@ -189,6 +208,20 @@ class StakeToMatch(Model):
     rule: str
 
 
+class MilestoneView(Model):
+    """One milestone as a view shows it: ``pending`` until its turn, then the contract's status, then how it ended."""
+
+    index: int
+    title: str
+    share_bps: int
+    acceptance_criteria: list[ContractCriterion]
+    status: str
+    amount: Amount | None
+    deadlines: dict[str, Any]
+    criteria_met: list[Verdict] | None = None
+    payment: Amount | None = None
+
+
 class _ContractFields(Model):
     contract_id: str
     status: str
@@ -208,8 +241,11 @@ class _ContractFields(Model):
     own_quote: Quote | None = None
     stake_to_match: StakeToMatch | None = None
     revision_count: int = 0
-    """Change requests the Client has made (privacy-preserving mode)."""
+    """Change requests the Client has made (privacy-preserving mode; the current milestone's)."""
     max_revisions: int = 0
+    milestones: list[MilestoneView] | None = None
+    """The milestones in order, or None without them."""
+    current_milestone: int | None = None
 
 
 class PublicContractView(_ContractFields):
