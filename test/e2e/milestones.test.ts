@@ -4,7 +4,7 @@
 // full — by the Client's approval, or by a panel of three Backup Agents and a short appeal window.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { AgentClient } from '../../api/sdk';
+import type { AgentClient } from '../../sdk/typescript';
 import { useServiceHarness } from '../support/service';
 import { agent, balancesOf, DELIVERY, expectApiError, fund } from './support';
 import { ELIGIBILITY_STAKE, FUNDS, PANEL_FEE, PRICE, SECOND, WORKER_STAKE } from '../support/fixtures';

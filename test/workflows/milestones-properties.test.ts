@@ -18,7 +18,7 @@ import {
   voteUpdate,
   type ContractOutcome,
 } from '../../workflows/definitions';
-import { agentOwner } from '../../activities/ledger';
+import { agentOwner } from '../../store/ledger';
 import { workerStakeFor } from '../../workflows/rules/holds';
 import {
   milestoneAmounts,
