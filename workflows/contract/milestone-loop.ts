@@ -33,6 +33,7 @@ import {
 } from './settlement/closing';
 import { appendOutcomes } from './settlement/outcomes';
 import type { Contract } from './state';
+import { heldAmounts } from './holds';
 
 /** The ids of milestone `i`'s holds and batches: `<contractId>:milestone:<i>:…` (none for the first). */
 function milestoneScope(index: number): string | undefined {
@@ -78,7 +79,7 @@ async function settleMilestone(c: Contract, decision: Extract<Decision, { kind: 
   const price = c.match.price!;
   const m = milestoneSettlementFor(
     {
-      escrowHeld: c.holds().escrow,
+      escrowHeld: heldAmounts(c).escrow,
       stakeHeld: c.match.stake!.amount,
       amount: milestoneAmounts(price, plan)[index]!,
       stakeShare: milestoneStakeShares(c.match.stakeAmount(), plan)[index]!,
@@ -144,7 +145,7 @@ const ABSENT = 'cancelled-absent' as const;
 
 async function absentFromHere(c: Contract, decision: Extract<Decision, { kind: 'cancel' }>): Promise<void> {
   const { index, plan } = c.milestone!;
-  const cancellation = cancellationFor('absent', c.holds(), c.params);
+  const cancellation = cancellationFor('absent', heldAmounts(c), c.params);
   const fees = [c.panel.fees.panel, c.panel.fees.appeal].flatMap((f) => (f === null ? [] : [feeReturned(f)]));
   await local.ledger.settle({
     contractId: c.contractId,

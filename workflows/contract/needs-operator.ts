@@ -26,6 +26,7 @@ import { local, operator } from './activity-proxies';
 import { activityFailureType, reject, rejection } from './rejection';
 import type { Contract } from './state';
 import { writeReadModel } from './read-model';
+import { heldAmounts } from './holds';
 
 function flag(c: Contract, stuck: StuckStep | null): void {
   c.operator.flagStuck(stuck);
@@ -58,7 +59,7 @@ export async function underWatch(c: Contract, step: string, work: () => Promise<
  * to its owner, the panel's seats freed, `cancelled-by-operator`. Itself run under watch by the loop.
  */
 export async function releaseByOperator(c: Contract): Promise<void> {
-  const released = cancellationFor('by-operator', c.holds(), c.params);
+  const released = cancellationFor('by-operator', heldAmounts(c), c.params);
   await operator.releaseContractHolds({ contractId: c.contractId });
   const { current, rows } = c.panel;
   if (current !== null && current.members.length > 0 && rows === null) {

@@ -5,19 +5,15 @@
 // where the change calls for it (docs/workflow.md "State protocol"). Every status change goes through
 // `transition`, which checks it against the rules' transition table.
 import { ApplicationFailure } from '@temporalio/workflow';
-import type { ContentRef, ContractInput, Delegation, EscrowRefusal, VoteRowView } from '../definitions';
+import type { ContractInput, Delegation } from '../definitions';
 import { FailureType } from '../definitions';
-import type { ContractTerms } from '../rules/contract-terms';
 import { nextDeadline, type NextDeadline } from '../rules/deadlines';
 import { contractDifficulty, type DifficultyLevel } from '../rules/difficulty';
 import type { Actor, ContractEvent } from '../rules/events';
 import type { EventContext } from '../rules/event-constructors';
-import type { ContractHold } from '../rules/holds';
 import { fromWire } from '../rules/money';
 import { paramsFromWire, type ProtocolParams } from '../rules/params';
-import type { ContractHolds } from '../rules/settlement';
 import { assertTransition, isTerminal, type ContractStatus } from '../rules/status';
-import type { Verdict } from '../rules/verdicts';
 import { BudgetSpent } from './budget-spent';
 import type { Decision } from './decision';
 import { delegationOf } from './delegation';
@@ -34,35 +30,7 @@ import {
 } from './milestone-state';
 import { milestoneAmounts, milestoneStartDeadlines } from '../rules/milestones';
 import type { HeldFee } from './phase';
-
-/** The terms as the workflow keeps them (WorkflowTermsWire decoded): ContractTerms, the materials reduced to a key-less reference. */
-export type WorkflowTerms = Omit<ContractTerms, 'supplementaryMaterials'> & {
-  supplementaryMaterials: ContentRef | null;
-};
-
-export type EscrowState =
-  | { state: 'pending' }
-  | ({ state: 'held' } & HeldFunds)
-  | { state: 'refused'; failureType: FailureType; reason: EscrowRefusal; message: string };
-
-/** What a failed step of the main loop may have changed before its money moved (needs-operator.ts). */
-export interface Snapshot {
-  status: ContractStatus;
-  events: number;
-  criteriaMet: Verdict[] | null;
-  voteRows: VoteRowView[] | null;
-  payment: bigint | null;
-}
-
-/** The read model's bookkeeping (read-model.ts), kept on the contract and changed only there. */
-export interface ReadModelWrites {
-  /** The state the last write carried (unchanged: no write). */
-  key: string;
-  /** The last version handed out. */
-  version: number;
-  /** The highest version the store answered, and how many events it then held. */
-  confirmed: { version: number; events: number };
-}
+import type { EscrowState, ReadModelWrites, Snapshot, WorkflowTerms } from './state-shapes';
 
 /**
  * The contract as every other module sees it: each field read-only (the phases' too), each change
@@ -299,25 +267,6 @@ class ContractState {
   /** What the escrow holds: the price or budget cap, and an auction's winning price after the match refund. */
   get escrowedFunds(): bigint {
     return this.escrow.state === 'held' ? this.escrow.amount : this.terms.amount;
-  }
-
-  holds(): ContractHolds {
-    if (this.escrow.state !== 'held') throw new RangeError('no escrow is held');
-    return {
-      escrow: this.escrow.amount,
-      workerStake: this.match.stake?.amount ?? null,
-      disputeBond: this.review.bond?.amount ?? null,
-    };
-  }
-
-  holdId(kind: ContractHold): string {
-    const held = {
-      escrow: this.escrow.state === 'held' ? this.escrow : null,
-      workerStake: this.match.stake,
-      disputeBond: this.review.bond,
-    }[kind];
-    if (held === null) throw new RangeError(`no ${kind} hold`);
-    return held.holdId;
   }
 
   nextDeadline(now: number): NextDeadline | null {

@@ -19,6 +19,7 @@ import { reject } from '../rejection';
 import type { Contract } from '../state';
 import { callerOf } from '../checks';
 import type { AuctionQuote } from './state';
+import { holdIdOf } from '../holds';
 
 type Pick = { via: 'best-quote' } | { via: 'owner-pick'; quoteId: string };
 
@@ -33,7 +34,7 @@ async function settleMatch(c: Contract, winner: AuctionQuote): Promise<bigint> {
     refund === 0n
       ? []
       : [
-          { type: 'void' as const, holdId: c.holdId('escrow') },
+          { type: 'void' as const, holdId: holdIdOf(c, 'escrow') },
           { type: 'hold' as const, owner: c.terms.client, kind: 'escrow' as const, amount: toWire(escrow) },
         ];
   const postings = [...shrink, ...releaseOtherBonds(c, winner.bidder)];

@@ -25,6 +25,7 @@ import { recordBallots, tallyOf } from '../panel/tally';
 import type { HeldFee } from '../phase';
 import type { Decision } from '../decision';
 import type { Contract } from '../state';
+import { heldAmounts, holdIdOf } from '../holds';
 
 function partyOf(c: Contract, role: HoldParty): string {
   if (role === 'treasury') return 'treasury';
@@ -39,7 +40,7 @@ export function postingsFor(c: Contract, splits: readonly HoldSplit[]): Settleme
     .filter((split) => split.amount > 0n)
     .map((split) => ({
       type: 'resolve',
-      holdId: c.holdId(split.hold),
+      holdId: holdIdOf(c, split.hold),
       parts: split.parts.map((p) => ({ to: partyOf(c, p.role), amount: toWire(p.amount) })),
     }));
 }
@@ -91,7 +92,7 @@ function feePostings(
 }
 
 async function applyCancellation(c: Contract, decision: Extract<Decision, { kind: 'cancel' }>) {
-  const cancellation = cancellationFor(decision.reason, c.holds(), c.params);
+  const cancellation = cancellationFor(decision.reason, heldAmounts(c), c.params);
   const fees = [c.panel.fees.panel, c.panel.fees.appeal].flatMap((f) => (f === null ? [] : [feeReturned(f)]));
   await settleLast({
     contractId: c.contractId,
@@ -189,7 +190,7 @@ export async function closePanelAfterResolution(c: Contract): Promise<void> {
 
 async function applyResolution(c: Contract, decision: Extract<Decision, { kind: 'resolve' }>) {
   const t = beginResolution(c, decision);
-  const settlement = settlementFor(c.holds(), decision.criteriaMet, c.params);
+  const settlement = settlementFor(heldAmounts(c), decision.criteriaMet, c.params);
   await settleLast({
     contractId: c.contractId,
     step: 'settlement',
