@@ -3,7 +3,6 @@
 // temp dir, and the API — in process for `app.request()`, or over HTTP on 127.0.0.1 via
 // service/api-server.ts (what the start script runs).
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +20,8 @@ import { startApiServer, type ApiServer } from '../../service/api-server';
 import { closeApiStores, openApiStores, type SqliteApiStores } from '../../store';
 import { loadSettings, type Settings } from '../../service/settings';
 import { createTemporalClient, workerDataConverter } from '../../service/temporal-client';
-import { CONTRACT_WORKFLOWS_PATH, createContractWorker } from '../../service/worker';
+import { createContractWorker } from '../../service/worker';
+import { prebuiltWorkflowBundle } from '../../service/workflow-bundle';
 import {
   CURSOR_KEY,
   OPERATOR_TOKEN,
@@ -40,13 +40,15 @@ export function makeDir(prefix: string): { dir: string; remove(): void } {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
-/** The contract workflows bundled once per test process (a restart reuses it). */
-export function contractBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({ workflowsPath: CONTRACT_WORKFLOWS_PATH, logger: quietLogger });
+let bundle: ReturnType<typeof prebuiltWorkflowBundle> | undefined;
+/**
+ * The contract workflows' bundle, built once for every test process of a run (the worker's own prebuilt bundle,
+ * on disk by a hash of the sources: webpack costs ~5 s of CPU, once instead of once per test file).
+ */
+export function contractBundle(): ReturnType<typeof prebuiltWorkflowBundle> {
+  bundle ??= prebuiltWorkflowBundle();
   return bundle;
 }
-const quietLogger = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
 
 export interface RunningWorker {
   stop(): Promise<void>;

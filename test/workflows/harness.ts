@@ -11,13 +11,14 @@ import { join } from 'node:path';
 import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure, type DataConverter } from '@temporalio/common';
 import { TimeSkippingWorkflowClient, type TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { WorkerOptions } from '@temporalio/worker';
 import type { Activities } from '../../activities';
 import { agentOwner, openLedger, type Ledger } from '../../store/ledger';
 import { openRecords } from '../../store/records';
 import { openOutcomeLog, type OutcomeLog } from '../../store/outcomes';
 import { createPayloadCodec } from '../../service/codec';
-import { CONTRACT_WORKFLOWS_PATH, createContractWorker } from '../../service/worker';
+import { createContractWorker } from '../../service/worker';
+import { prebuiltWorkflowBundle } from '../../service/workflow-bundle';
 import { createTimeSkippingEnv } from '../support/temporal';
 import type { contractWorkflow } from '../../workflows/contract';
 import { startContract } from '../../api/contracts/gateway';
@@ -53,7 +54,7 @@ export type Party = string | 'treasury';
 /** One file's Temporal environment and workflow bundle, built once. */
 export interface Suite {
   env: TestWorkflowEnvironment;
-  bundle: WorkflowBundleWithSourceMap;
+  bundle: WorkerOptions['workflowBundle'];
   dataConverter: DataConverter;
   dir: string;
   teardown(): Promise<void>;
@@ -64,7 +65,7 @@ export const HISTORY_CODEC_KEY = new Uint8Array(32).fill(0x42);
 
 export async function createSuite(codecKey: Uint8Array = randomBytes(32)): Promise<Suite> {
   const env = await createTimeSkippingEnv();
-  const bundle = await bundleWorkflowCode({ workflowsPath: CONTRACT_WORKFLOWS_PATH, logger: quietLogger });
+  const bundle = await prebuiltWorkflowBundle();
   const dir = mkdtempSync(join(tmpdir(), 'oc-workflows-'));
   return {
     env,
@@ -99,15 +100,6 @@ export function useWorkflowSuite(): <T>(
     return Harness.run(suite, test, wrapActivities);
   };
 }
-
-const quietLogger = {
-  log() {},
-  trace() {},
-  debug() {},
-  info() {},
-  warn() {},
-  error() {},
-};
 
 let contractCount = 0;
 let ledgerCount = 0;
