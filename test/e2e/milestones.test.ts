@@ -148,3 +148,106 @@ describe('milestones end to end', () => {
     });
   }
 });
+
+describe('milestones end to end: a dispute and an absence inside the plan', () => {
+  /** FDP terms with the milestones given (criteria per milestone), the plan's deadlines `gaps` seconds apart. */
+  function fdpTerms(worker: string, criteria: number[], startS: number, gapS: number) {
+    const now = Date.now();
+    const at = (s: number) => new Date(now + s * SECOND).toISOString();
+    const shares = [3000, 3000, 4000];
+    return {
+      contractType: 'fixed' as const,
+      awardMethod: 'direct' as const,
+      verificationMode: 'privacy-preserving' as const,
+      worker,
+      taskDescription: 'A report in parts.',
+      amount: PRICE.toString(),
+      deadlines: { match: at(startS - 2), withdrawal: at(startS - 1) },
+      milestones: criteria.map((n, i) => ({
+        title: `part ${i + 1}`,
+        acceptanceCriteria: Array.from({ length: n }, (_, k) => `criterion ${k + 1} of part ${i + 1}`),
+        shareBps: shares[i]!,
+        deadlines: { delivery: at(startS + gapS * 2 * i), review: at(startS + gapS * (2 * i + 1)) },
+      })),
+    };
+  }
+
+  test('milestone 2 disputed and partially met by a panel, milestone 3 continuing: exact balances', async () => {
+    const client = agent(h());
+    const worker = agent(h());
+    await fund(h(), client.address);
+    await fund(h(), worker.address);
+    for (let i = 0; i < 3; i++) {
+      const ba = agent(h());
+      await fund(h(), ba.address, ELIGIBILITY_STAKE + FUNDS);
+      await ba.lockEligibility(ELIGIBILITY_STAKE.toString());
+      ELIGIBLE.push(ba);
+    }
+    const { contractId: id } = await client.createContract(fdpTerms(worker.address, [1, 2, 1], 60, 60));
+    await worker.accept(id);
+    await worker.deliver(id, DELIVERY);
+    assert.equal((await client.approve(id)).currentMilestone, 1);
+
+    await worker.deliver(id, DELIVERY);
+    assert.equal((await client.dispute(id)).status, 'disputed');
+    const drawn = await eventually(
+      () => client.getContract(id),
+      (v) => v.view === 'party' && v.backupAgents.length === 3,
+      30 * SECOND,
+    );
+    assert.ok(drawn.view === 'party');
+    for (const ba of ELIGIBLE.filter((a) => drawn.backupAgents.includes(a.address as never)))
+      await ba.vote(id, ['met', 'not met']);
+    const third = await eventually(
+      () => client.getContract(id),
+      (v) => v.currentMilestone === 2 && v.status === 'matched',
+      30 * SECOND,
+    );
+    assert.equal(third.milestones![1]!.status, 'settled-partially-met');
+    const half = AMOUNTS[1]! / 2n;
+    // Milestone 2 pays half its amount; the Dispute Bond comes back (a founded dispute), the panel fee is spent.
+    assert.deepEqual(await balancesOf(client), [
+      FUNDS - PRICE + AMOUNTS[1]! - half - PANEL_FEE,
+      AMOUNTS[2]!,
+      0n,
+      0n,
+    ]);
+
+    await worker.deliver(id, DELIVERY);
+    const done = await client.approve(id);
+    assert.equal(done.status, 'settled-partially-met');
+    assert.deepEqual(
+      done.milestones!.map((m) => m.status),
+      ['settled-fully-met', 'settled-partially-met', 'settled-fully-met'],
+    );
+    const paid = AMOUNTS[0]! + half + AMOUNTS[2]!;
+    assert.deepEqual(await balancesOf(worker), [FUNDS + paid, 0n, 0n, 0n]);
+    assert.deepEqual(await balancesOf(client), [FUNDS - paid - PANEL_FEE, 0n, 0n, 0n]);
+  });
+
+  test('a Worker absent on milestone 2: milestone 1 stands, the rest refunded, its stake shares slashed', async () => {
+    const client = agent(h());
+    const worker = agent(h());
+    await fund(h(), client.address);
+    await fund(h(), worker.address);
+    const { contractId: id } = await client.createContract(fdpTerms(worker.address, [1, 1, 1], 12, 6));
+    await worker.accept(id);
+    await worker.deliver(id, DELIVERY);
+    assert.equal((await client.approve(id)).currentMilestone, 1);
+    const done = await eventually(
+      () => client.getContract(id),
+      (v) => v.status.startsWith('settled') || v.status.startsWith('cancelled'),
+      60 * SECOND,
+    );
+    assert.equal(done.status, 'settled-partially-met');
+    assert.deepEqual(
+      done.milestones!.map((m) => m.status),
+      ['settled-fully-met', 'cancelled-absent', 'cancelled-absent'],
+    );
+    // The stake shares of milestones 2 and 3 are slashed: 80% (absentSlashClientBps) to the Client.
+    const slashed = STAKES[1]! + STAKES[2]!;
+    const toClient = (slashed * 8000n) / 10_000n;
+    assert.deepEqual(await balancesOf(worker), [FUNDS - WORKER_STAKE + AMOUNTS[0]! + STAKES[0]!, 0n, 0n, 0n]);
+    assert.deepEqual(await balancesOf(client), [FUNDS - AMOUNTS[0]! + toClient, 0n, 0n, 0n]);
+  });
+});

@@ -187,7 +187,7 @@ class ContractState {
     const index = progress.index + 1;
     const next = progress.plan[index];
     if (next === undefined) throw new RangeError('no milestone after the last');
-    const start = milestoneStartDeadlines(next, Date.now(), this.params);
+    const start = milestoneStartDeadlines(progress.plan[progress.index]!, next, Date.now());
     const previous = this.stage.panel;
     this.stage = new Stage(this.pulse, { ...this.terms.deadlines, ...start });
     this.stage.panel.continues(previous, held.panelFee);

@@ -211,16 +211,20 @@ export function milestoneSettlementFor(
 }
 
 /**
- * The deadlines a milestone starts with (docs/protocol.md §6a): its own, unless the previous milestone
- * ended too late for them (a panel, an appeal window, change requests) — then, as after a change
- * request, the Worker gets at least `revisionWindow` to deliver and the review moves as far.
+ * The deadlines a milestone starts with (docs/protocol.md §6a): its own when it starts on time — by the
+ * previous milestone's review deadline (its delivery deadline in standard mode) — else both moved later
+ * by as much as it started late (a panel, an appeal window, change requests ran long), so the Worker
+ * always has the working time the plan gave it, and never more.
  */
 export function milestoneStartDeadlines(
+  previous: Pick<Milestone, 'deadlines'>,
   m: Pick<Milestone, 'deadlines'>,
   now: number,
-  params: Pick<ProtocolParams, 'revisionWindow'>,
 ): { delivery: number; review: number | null } {
-  const delivery = Math.max(m.deadlines.delivery, now + params.revisionWindow);
-  const shift = delivery - m.deadlines.delivery;
-  return { delivery, review: m.deadlines.review === null ? null : m.deadlines.review + shift };
+  const plannedStart = previous.deadlines.review ?? previous.deadlines.delivery;
+  const shift = Math.max(0, now - plannedStart);
+  return {
+    delivery: m.deadlines.delivery + shift,
+    review: m.deadlines.review === null ? null : m.deadlines.review + shift,
+  };
 }
