@@ -118,14 +118,15 @@ const approve = (c: Key, id: string) => patient(c, 'POST', `/contracts/${id}/app
 const code = (res: { status: number; json: View }) => `${res.status} ${res.json?.error?.code ?? ''}`.trim();
 
 /**
- * The Client revises to stall: it waits until just before each delivery deadline, asks for changes
- * twice (each moves the deadlines by the window), is refused a third, then never answers. The Worker
+ * The Client revises to stall: it asks for changes just before the delivery deadline and again the
+ * moment the review resumes (each moves the deadlines by the window), is refused a third, then never answers. The Worker
  * does not redeliver. Its delivery must stand, the review time out into approval and pay milestone 1
  * no later than the terms' review deadline + maxRevisions × revisionWindow; never `cancelled-absent`.
  * Then milestone 2 is delivered, the Client stays silent past its review deadline and revises: 409.
  */
 async function reviseToStall() {
-  // m1: delivery +10 s, review +14 s; m2: delivery +30 s, review +34 s.
+  // m1: delivery +10 s, review +14 s; m2: delivery +30 s, review +34 s. The first request at +9 s moves
+  // m1 to +14/+18 s, the second (at +14 s, the review resumed) to +19/+23 s: the terms' +14 s + 2 windows.
   const { id, client, worker, now } = await accepted([
     [5000, 10, 14],
     [5000, 30, 34],
@@ -133,8 +134,11 @@ async function reviseToStall() {
   const first = await deliver(worker, id);
   await sleepUntil(now + 9 * SECOND);
   const r1 = await revise(client, id, { criteria: [0], note: NOTE });
-  await sleepUntil(now + 13 * SECOND);
+  // A change request sends the contract back to `matched`: the Client may ask again only once the review
+  // resumes, when the moved delivery deadline has passed with the Worker's delivery standing.
+  const resumed1 = await watch(client, id, (v) => v.status === 'under-review');
   const r2 = await revise(client, id);
+  const resumed2 = await watch(client, id, (v) => v.status === 'under-review');
   const r3 = await revise(client, id);
   const movedReview = Date.parse(r2.json?.deadlines?.review ?? '');
   const m1 = await watch(
@@ -148,12 +152,12 @@ async function reviseToStall() {
   const d2 = await deliver(worker, id);
   const end = await watch(client, id, settled);
   const late = await revise(client, id);
-  const seen = new Set([...m1.seen, ...end.seen]);
+  const seen = new Set([...resumed1.seen, ...resumed2.seen, ...m1.seen, ...end.seen]);
   const clientOk = await is(client, 0n, 0n);
   const workerOk = await is(worker, WORKER_STAKE + PRICE, 0n);
   report(
     'revise to stall',
-    'the Client revises twice just before each delivery deadline, a third time, then never answers; the Worker never redelivers',
+    'the Client revises just before the delivery deadline and again as soon as the review resumes, a third time, then never answers; the Worker never redelivers',
     first.status === 200 &&
       r1.status === 200 &&
       r2.status === 200 &&
@@ -170,7 +174,7 @@ async function reviseToStall() {
       late.status === 409 &&
       clientOk &&
       workerOk,
-    `revisions → ${code(r1)}, ${code(r2)} (review moved to +${Math.round((movedReview - now) / SECOND)} s), third → ${code(r3)}; ` +
+    `revisions → ${code(r1)}, ${code(r2)} (review moved to +${Math.round((movedReview - now) / SECOND)} s; each time the delivery stood and the review resumed), third → ${code(r3)}; ` +
       `milestone 1 ${m1.v.milestones[0].status} paid ${m1.v.milestones[0].payment} at +${Math.round(m1SettledAfterMs / SECOND)} s ` +
       `(bound: terms' review + ${MAX_REVISIONS} × window = +${bound / SECOND} s); statuses seen ${[...seen].join(',')}; ` +
       `milestone 2 delivered → ${d2.status}, the Client silent: ${end.v.status}; revise after the review deadline → ${code(late)}; ` +
@@ -383,12 +387,16 @@ async function jumpAheadThenAbsent() {
   ]);
   await deliver(worker, id);
   const ahead = await deliver(worker, id, { ...REDELIVERY, milestone: 1 });
+  // The same without the extra field: a delivery acts on the current milestone, which is under review.
+  const again = await deliver(worker, id, REDELIVERY);
   const v = await view(client, id);
   const untouched =
     v.currentMilestone === 0 &&
     v.milestones[1].status === 'pending' &&
     v.status === 'under-review' &&
-    (ahead.status >= 400 || v.delivery?.sha256 === REDELIVERY.sha256);
+    ahead.status >= 400 &&
+    again.status === 409 &&
+    v.delivery?.sha256 === DELIVERY.sha256;
   const a1 = await approve(client, id);
   const end = await watch(client, id, settled);
   const slashToClient = (STAKE_HALF * ABSENT_TO_CLIENT_BPS) / 10_000n;
@@ -404,7 +412,7 @@ async function jumpAheadThenAbsent() {
       end.v.milestones[1].status === 'cancelled-absent' &&
       clientOk &&
       workerOk,
-    `second delivery → ${code(ahead)}, milestone 2 untouched (${v.milestones[1].status}, current ${v.currentMilestone}): ${untouched}; ` +
+    `second delivery naming milestone 2 → ${code(ahead)}, without the field → ${code(again)}; milestone 2 untouched (${v.milestones[1].status}, current ${v.currentMilestone}): ${untouched}; ` +
       `approve → ${a1.status}; end ${end.v.status}, milestones ${end.v.milestones.map((m: View) => `${m.status}:${m.payment}`).join(' ')}; ` +
       `client ${await money(client)} (half back + ${slashToClient}), worker ${await money(worker)} (milestone 1 + its stake share)`,
   );
