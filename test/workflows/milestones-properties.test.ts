@@ -159,7 +159,8 @@ test('random milestone plans and outcomes: money conserved, nothing held at the 
             slashed += stakeShares[i]!;
           }
         });
-        assert.equal(view.payment, paid.toString());
+        // A contract cancelled as a whole (absent on its first milestone) made no payment: null, as without milestones.
+        assert.equal(view.payment ?? '0', paid.toString());
         assert.equal(
           outcome.created && outcome.status,
           milestonesFinalStatus(

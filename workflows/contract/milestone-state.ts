@@ -45,6 +45,9 @@ export function milestonesView(
   price: bigint | null,
 ): MilestoneView[] {
   const amounts = price === null ? null : milestoneAmounts(price, p.plan);
+  // A contract cancelled as a whole (nothing delivered: withdrawn, unmatched, absent on its first milestone…)
+  // cancels every milestone that had not ended, none paid.
+  const cancelled = current.status.startsWith('cancelled-');
   return p.plan.map((m, index) => {
     const ended = p.ended[index];
     const isCurrent = index === p.index && ended === undefined;
@@ -54,7 +57,7 @@ export function milestonesView(
       title: m.title,
       shareBps: m.shareBps,
       acceptanceCriteria: m.acceptanceCriteria,
-      status: ended?.status ?? (isCurrent ? current.status : 'pending'),
+      status: ended?.status ?? (cancelled || isCurrent ? current.status : 'pending'),
       amount: amounts === null ? null : toWire(amounts[index]!),
       deadlines: { delivery: iso(deadlines.delivery)!, review: iso(deadlines.review) },
       criteriaMet:
@@ -63,7 +66,7 @@ export function milestonesView(
           : isCurrent
             ? current.criteriaMet && [...current.criteriaMet]
             : null,
-      payment: ended === undefined ? null : toWire(ended.payment),
+      payment: ended !== undefined ? toWire(ended.payment) : cancelled ? '0' : null,
     };
   });
 }
