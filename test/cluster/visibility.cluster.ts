@@ -50,6 +50,7 @@ async function queryEachAttribute(h: ClusterHarness, temporal: Client): Promise<
     amount: '5000000',
   });
   await bidder.quote(auction.contractId, { price: '2000000' });
+  await fund(h, client.address); // the escrow of a third contract
   const { acceptanceCriteria: _one, deadlines, ...plain } = fixedTerms(worker.address);
   const staged = await client.createContract({
     ...plain,
