@@ -221,6 +221,12 @@ function restoreStock() {
   log(`SDK core ${bridgeVersion}: the core npm ships is back in ${getPrebuiltPath()}`);
 }
 
+/** True when the core the SDK loads has every fix of deploy/sdk-core: a release that contains them, or our build. */
+export function loadedCoreHasEveryFix() {
+  const needed = neededPatches(bridgeVersion);
+  return needed.length === 0 || installedBuild(loadedPath()) === buildKey(needed);
+}
+
 export async function installCoreBridge() {
   const needed = neededPatches(bridgeVersion);
   if (needed.length === 0)

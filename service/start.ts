@@ -10,6 +10,7 @@ import { codecEndpoint, startApiServer } from './api-server';
 import { startDevServer, type DevServer } from './dev-server';
 import { loadSettings, SettingsError } from './settings';
 import { startWorker } from './worker-process';
+import { watchEventLoopStalls } from './stall-watch';
 
 type ProcessRole = 'all' | 'worker' | 'api';
 
@@ -61,6 +62,8 @@ async function main(): Promise<void> {
     if (role !== 'api') {
       const worker = await startWorker(settings);
       stops.push(() => worker.stop());
+      const unwatch = watchEventLoopStalls((line) => console.warn(`worker: ${line}`));
+      stops.push(async () => unwatch());
     }
     if (role !== 'worker') {
       const api = await startApiServer(settings);

@@ -4,15 +4,19 @@
 // again; then 100 contracts arriving while every API and worker is stopped with SIGTERM and started again in
 // turn (a rolling restart); then the same 600 on the dev server (one API, one worker), and the figures side by
 // side. Asserted after each run: what it loses (nothing), that without a fault hardly any workflow task
-// timed out, and that in the rolling restart none timed out while running (a stopping worker drops no task).
-// Asserted at the end: the faults cost callers seconds — p95 of every call under 15 s, a call in flight at
-// an API's death answered within 15 s, every call of the rolling restart within 8 s. Printed, met or MISSED:
-// contracts/s under faults against the mean of the two runs without faults around it (target ≥ 0.8).
+// timed out, and how many timed out while running in the rolling restart: none on a core with the fixes of
+// `npm run core:install`, at most one per stopping worker on the core npm ships (which drops a task its last
+// poll brings: docs/scale.md). Asserted at the end: the faults cost callers seconds — p95 of every call under
+// 15 s, a call in flight at an API's death answered within 15 s, every call of the rolling restart within
+// 8 s (plus one task timeout on the core npm ships). Printed, met or MISSED: contracts/s under faults against
+// the mean of the two runs without faults around it (target ≥ 0.8).
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { contractWorkflowId } from '../../workflows/definitions';
 import type { ManagedProcess } from '../../service/cluster-process';
 import { NAMESPACE } from '../../service/cluster';
@@ -54,6 +58,14 @@ const FAULTS_THROUGHPUT_RATIO = 0.8;
  * apart: a task waits there 5 s while its worker's slots are all busy, then runs on any worker.
  */
 const CALM_TIMEOUTS_AT_MOST = 0.01;
+/**
+ * The same on the core npm ships: it also loses a task that reaches a worker while the contract's previous one
+ * still waits on the server's answer to its completion (an Update sent the instant the last one was answered),
+ * and a burst of them lands when the server answers slowly for a moment (9 of 600 in one CI run, 0–2 here).
+ */
+const CALM_TIMEOUTS_AT_MOST_STOCK_CORE = 0.03;
+/** Temporal's workflow-task timeout: what a lost task costs the Update riding on it. */
+const WORKFLOW_TASK_TIMEOUT_MS = 10_000;
 /**
  * The faults of one run strike at least this far apart: a call in flight at one is then answered, or has
  * missed its target, before the next strikes, so each fault's recovery line is its own. A fault waits for
@@ -144,7 +156,9 @@ async function workflowTaskTimeouts(h: ClusterHarness, result: LoadResult): Prom
                   `${temporal.api.enums.v1.EventType[e.eventType ?? 0]?.replace('EVENT_TYPE_', '')} ${clock(eventMs(e))}`,
               )
               .join(', ');
-            counts.lostOnLiveWorker.push(`${ids[i + n]}: ${around}`);
+            const started = events.find((e) => String(e.eventId) === String(timedOut.startedEventId));
+            const worker = started?.workflowTaskStartedEventAttributes?.identity ?? '?';
+            counts.lostOnLiveWorker.push(`${ids[i + n]} (taken by ${worker}): ${around}`);
           } else counts.sticky++;
         }
       }
@@ -157,9 +171,24 @@ async function workflowTaskTimeouts(h: ClusterHarness, result: LoadResult): Prom
 
 const clock = (ms: number) => new Date(ms).toISOString().slice(11, 23);
 
-/** The first few tasks that timed out while running, with the events around each. */
-function printLost(t: TaskTimeouts): void {
+/**
+ * The first few tasks that timed out while running, with the events around each, and what the workers logged
+ * that could explain them (the SDK core's warnings, an event loop held: service/stall-watch.ts).
+ */
+function printLost(t: TaskTimeouts, h: ClusterHarness): void {
   for (const line of t.lostOnLiveWorker.slice(0, 5)) console.log(`    ${line}`);
+  if (t.running === 0) return;
+  for (const worker of h.cluster.workers) {
+    const warnings = worker
+      .log()
+      .split('\n')
+      .filter((line) => /warn|error|stalled|WFT/i.test(line))
+      .slice(-12);
+    console.log(
+      `    ${worker.name} (pid ${worker.pid}) logged ${warnings.length ? 'these warnings:' : 'no warning'}`,
+    );
+    for (const line of warnings) console.log(`      ${line.slice(0, 400)}`);
+  }
 }
 
 const formatTimeouts = (t: TaskTimeouts) =>
@@ -276,8 +305,22 @@ function printRecoveries(injected: Injected[], result: LoadResult, total: number
   return recoveries;
 }
 
+/** Whether the SDK core loaded has every fix of deploy/sdk-core (scripts/install-core-bridge.mjs). */
+async function coreHasEveryFix(): Promise<boolean> {
+  const script = pathToFileURL(join(__dirname, '..', '..', 'scripts', 'install-core-bridge.mjs')).href;
+  const { loadedCoreHasEveryFix } = (await import(script)) as { loadedCoreHasEveryFix(): boolean };
+  return loadedCoreHasEveryFix();
+}
+
 test(`${CONTRACTS} contracts through two APIs and two workers, without faults and with a worker, an API and the Temporal server restarted; ${ROLLING_CONTRACTS} through a rolling restart`, async () => {
   const runs: Run[] = [];
+  const fixedCore = await coreHasEveryFix();
+  console.log(`  SDK core: ${fixedCore ? 'with the fixes of npm run core:install' : 'as npm ships it'}`);
+  const calmTimeoutsAtMost =
+    CONTRACTS * (fixedCore ? CALM_TIMEOUTS_AT_MOST : CALM_TIMEOUTS_AT_MOST_STOCK_CORE);
+  // A stopping worker on the core npm ships can drop the one task its last poll brings (docs/scale.md).
+  const rollingLostAtMost = fixedCore ? 0 : 2;
+  const rollingAnsweredMs = ROLLING_CALL_ANSWERED_MS + (fixedCore ? 0 : WORKFLOW_TASK_TIMEOUT_MS);
   const h = await startClusterHarness();
   let faultRecoveries: Map<string, Recovery>;
   let rolling: { result: LoadResult; injected: Injected[] };
@@ -290,10 +333,14 @@ test(`${CONTRACTS} contracts through two APIs and two workers, without faults an
       dumpRecords(dump, calm);
       await assertLoadOutcome(calm.result, ledgerOf(h));
       const timedOut = await workflowTaskTimeouts(h, calm.result);
-      console.log(`  workflow tasks timed out in ${label}: ${formatTimeouts(timedOut)}`);
-      printLost(timedOut);
+      const first = Math.min(...calm.result.records.map((r) => r.started));
+      const last = Math.max(...calm.result.records.map((r) => r.ended));
+      console.log(
+        `  workflow tasks timed out in ${label} (${clock(first)}–${clock(last)}): ${formatTimeouts(timedOut)}`,
+      );
+      printLost(timedOut, h);
       assert.ok(
-        timedOut.running <= CONTRACTS * CALM_TIMEOUTS_AT_MOST,
+        timedOut.running <= calmTimeoutsAtMost,
         `${label}: ${timedOut.running} workflow tasks timed out on a live worker`,
       );
     };
@@ -342,7 +389,7 @@ test(`${CONTRACTS} contracts through two APIs and two workers, without faults an
     await assertLoadOutcome(faulted.result, ledgerOf(h));
     const faultedTimeouts = await workflowTaskTimeouts(h, faulted.result);
     console.log(`  workflow tasks timed out under faults: ${formatTimeouts(faultedTimeouts)}`);
-    printLost(faultedTimeouts);
+    printLost(faultedTimeouts, h);
     await calmRun('cluster again', 'calm-again');
 
     // A stopping worker's polls are ended by the server, so none is handed a task the worker will not run
@@ -394,14 +441,13 @@ test(`${CONTRACTS} contracts through two APIs and two workers, without faults an
     await assertLoadOutcome(rolling.result, ledgerOf(h));
     const rollingTimeouts = await workflowTaskTimeouts(h, rolling.result);
     console.log(`  workflow tasks timed out in the rolling restart: ${formatTimeouts(rollingTimeouts)}`);
-    printLost(rollingTimeouts);
+    printLost(rollingTimeouts, h);
     for (const f of rolling.injected) console.log(`    ${f.name} at ${clock(f.at)}`);
     // A stopping worker runs every task its last polls bring (the SDK core of `npm run core:install`; README): none is
-    // dropped to wait out its timeout.
-    assert.equal(
-      rollingTimeouts.running,
-      0,
-      'no workflow task timed out while running in the rolling restart',
+    // dropped to wait out its timeout. The core npm ships drops at most the one a stopping worker's last poll brings.
+    assert.ok(
+      rollingTimeouts.running <= rollingLostAtMost,
+      `rolling restart: ${rollingTimeouts.running} workflow tasks timed out while running (at most ${rollingLostAtMost})`,
     );
   } finally {
     await h.close();
@@ -447,8 +493,8 @@ test(`${CONTRACTS} contracts through two APIs and two workers, without faults an
       `p95 of ${name} under faults: ${p95(ms)} ms ≤ ${FAULTS_P95_MS}`,
     ]),
     [
-      slowestRolling <= ROLLING_CALL_ANSWERED_MS,
-      `rolling restart: every call answered within ${ROLLING_CALL_ANSWERED_MS} ms, retries included (slowest: ${slowestRolling})`,
+      slowestRolling <= rollingAnsweredMs,
+      `rolling restart: every call answered within ${rollingAnsweredMs} ms, retries included (slowest: ${slowestRolling})`,
     ],
   ];
   // A speed target, printed as the benchmarks print theirs: on a slower machine the restarts take longer and
