@@ -1,7 +1,8 @@
 // The Backup Agent panel registry (docs/protocol.md §8), kept in the ledger's database beside the money: which
 // agents sit on an open panel (the API refuses their eligibility unlock) and the vote rows of every
-// tallied panel (readable by contract and by agent). Written by the contract workflow's activities
-// (a panel opens when it is drawn, closes with its vote rows at the tally); read by the API.
+// tallied panel, each under its milestone (readable by contract and by agent). Written by the contract
+// workflow's activities (a panel opens when it is drawn, closes with its vote rows at the tally); read
+// by the API.
 // Both writes are idempotent, so a retried activity changes nothing the second time.
 import { isAddress } from '../../workflows/rules/address-format';
 import { big, str } from './sql';
@@ -48,13 +49,9 @@ CREATE INDEX IF NOT EXISTS panel_waitlist_order ON panel_waitlist (waiting_since
 `;
 
 /**
- * A contract waiting for a full panel (docs/protocol.md §8 "Waiting for seats"): seated in the order
- * contracts started waiting (`since`, then the contract ID), as soon as the registry can seat it.
- */
-/**
  * A vote_rows table written before rows were keyed by milestone (it has no milestone_key) is rebuilt in
- * place, in the caller's transaction, each of its rows a whole contract's: those builds never recorded a
- * milestone. Same SQL for SQLite and PostgreSQL; run only when `voteRowsNeedUpgrade` is true.
+ * place, in the caller's transaction, each of its rows read as a whole contract's (the old table cannot
+ * say which milestone a row was of). Same SQL for SQLite and PostgreSQL; run only when `voteRowsNeedUpgrade` is true.
  */
 export const UPGRADE_VOTE_ROWS = `
 DROP INDEX IF EXISTS vote_rows_by_agent;
@@ -72,6 +69,10 @@ export function voteRowsNeedUpgrade(columns: readonly string[]): boolean {
   return columns.length > 0 && !columns.includes('milestone_key');
 }
 
+/**
+ * A contract waiting for a full panel (docs/protocol.md §8 "Waiting for seats"): seated in the order
+ * contracts started waiting (`since`, then the contract ID), as soon as the registry can seat it.
+ */
 export interface WaitingContract {
   contractId: string;
   /** When it started waiting for this panel (ms since the epoch, workflow time). */
