@@ -17,11 +17,11 @@ export interface PanelActivityDeps {
   ledger: Ledger;
 }
 
-function rowFromWire(row: VoteRowWire, i: number): VoteRecord {
+function rowFromWire(row: VoteRowWire, i: number, milestoneIndex: number | null): VoteRecord {
   if (typeof row.reward !== 'string' || !/^(0|[1-9][0-9]*)$/.test(row.reward)) {
     invalid(`rows[${i}].reward`, 'must be a decimal string');
   }
-  return { ...row, reward: BigInt(row.reward) };
+  return { ...row, milestoneIndex, reward: BigInt(row.reward) };
 }
 
 function waitingEntry(input: WaitlistEntryWire): WaitingContract {
@@ -109,10 +109,13 @@ export function createPanelActivities({ ledger }: PanelActivityDeps): PanelActiv
       await asActivity(() => ledger.panels.openPanel(input.contractId, input.members));
     },
 
-    /** Stores the tally's vote rows and frees the panel's seats (after the resolution batch). */
-    async closePanel(input: { contractId: string; rows: VoteRowWire[] }): Promise<void> {
+    /** Stores the tally's vote rows under their milestone and frees the panel's seats (after the resolution batch). */
+    async closePanel(input): Promise<void> {
+      const { milestoneIndex } = input;
+      if (milestoneIndex !== null && (!Number.isSafeInteger(milestoneIndex) || milestoneIndex < 0))
+        invalid('milestoneIndex', 'must be null or an index ≥ 0');
       if (!Array.isArray(input.rows)) invalid('rows', 'must be an array');
-      const rows = input.rows.map(rowFromWire);
+      const rows = input.rows.map((row, i) => rowFromWire(row, i, milestoneIndex));
       await asActivity(() => ledger.panels.closePanel(input.contractId, rows));
     },
 

@@ -363,8 +363,19 @@ export const voteRowSchema = z
 export const contractVoteRowsSchema = z
   .object({ contractId: z.string(), rows: z.array(voteRowSchema) })
   .openapi('ContractVoteRows');
+/** An agent's vote row names the milestone whose panel it sat on: one agent may sit on several of a contract's. */
+export const agentVoteRowSchema = z
+  .object({
+    ...voteRowSchema.shape,
+    milestoneIndex: z.number().int().min(0).nullable().openapi({
+      description:
+        'the milestone whose panel this row is of (0-based); null for a contract without milestones',
+      example: 1,
+    }),
+  })
+  .openapi('AgentVoteRow');
 export const agentVoteRowsSchema = z
-  .object({ address, rows: z.array(voteRowSchema) })
+  .object({ address, rows: z.array(agentVoteRowSchema) })
   .openapi('AgentVoteRows');
 
 export const eventsSchema = z

@@ -10,6 +10,7 @@ import type { verdictsResultSchema } from '../../api/routes/operator-stuck';
 import type { paramsSchema } from '../../api/routes/params';
 import type { payoutSchema, withdrawalResultSchema } from '../../api/routes/withdrawals';
 import type {
+  agentVoteRowSchema,
   agentVoteRowsSchema,
   balancesSchema,
   contractListSchema,
@@ -56,6 +57,7 @@ export type ContractEvents = Omit<z.infer<typeof eventsSchema>, 'events'> & { ev
 export type VoteRow = z.infer<typeof voteRowSchema>;
 export type ContractVoteRows = z.infer<typeof contractVoteRowsSchema>;
 export type AgentVoteRows = z.infer<typeof agentVoteRowsSchema>;
+export type AgentVoteRow = z.infer<typeof agentVoteRowSchema>;
 export type EligibilityResult = z.infer<typeof eligibilitySchema>;
 export type EligibilityRequirements = z.infer<typeof requirementsSchema>;
 export type DepositResult = z.infer<typeof depositResultSchema>;

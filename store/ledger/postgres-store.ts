@@ -6,7 +6,7 @@ import { Pool } from 'pg';
 import type { PoolClient } from 'pg';
 import { SqlLedger } from './engine';
 import { MANDATE_SCHEMA } from './mandates';
-import { PANEL_SCHEMA } from './panels';
+import { PANEL_SCHEMA, UPGRADE_VOTE_ROWS, voteRowsNeedUpgrade } from './panels';
 import {
   CONTRACT_INDEX,
   HOLD_INDEX,
@@ -370,6 +370,15 @@ async function storedVersion(client: PoolClient): Promise<number> {
   return versions.rows[0]?.version ?? 0;
 }
 
+/** A vote_rows table on the search path written before rows were keyed by milestone (panels.ts). */
+async function voteRowsWithoutMilestones(client: PoolClient): Promise<boolean> {
+  const { rows } = await client.query<{ name: string }>(
+    `SELECT column_name AS name FROM information_schema.columns
+     WHERE table_schema = current_schema() AND table_name = 'vote_rows'`,
+  );
+  return voteRowsNeedUpgrade(rows.map((r) => r.name));
+}
+
 export interface PostgresLedgerOptions {
   connectionString: string;
   /** A schema to keep the ledger's tables in (created if missing); default: the connection's search_path. */
@@ -409,6 +418,7 @@ export async function openPostgresLedger(options: PostgresLedgerOptions): Promis
       if (version === 1) await client.query(MIGRATE_FROM_1);
       if (version === 1 || version === 2) await client.query(MIGRATE_FROM_2);
       await client.query(SCHEMA);
+      if (await voteRowsWithoutMilestones(client)) await client.query(UPGRADE_VOTE_ROWS);
       await client.query(PANEL_SCHEMA);
       await client.query(MANDATE_SCHEMA);
       await client.query('COMMIT');

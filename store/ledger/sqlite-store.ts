@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { SqlLedger } from './engine';
 import { MANDATE_SCHEMA } from './mandates';
-import { PANEL_SCHEMA } from './panels';
+import { PANEL_SCHEMA, UPGRADE_VOTE_ROWS, voteRowsNeedUpgrade } from './panels';
 import {
   CONTRACT_INDEX,
   HOLD_INDEX,
@@ -252,8 +252,30 @@ function createSchema(db: Database.Database): void {
     }
   }
   db.exec(SCHEMA);
+  upgradeVoteRows(db);
   db.exec(PANEL_SCHEMA);
   db.exec(MANDATE_SCHEMA);
+}
+
+/** An older file's vote_rows rebuilt with milestone keys (panels.ts), in one write transaction. */
+function upgradeVoteRows(db: Database.Database): void {
+  const needed = () =>
+    voteRowsNeedUpgrade(
+      db
+        .prepare<[], { name: string }>("SELECT name FROM pragma_table_info('vote_rows')")
+        .all()
+        .map((c) => c.name),
+    );
+  if (!needed()) return;
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    // Another process opening the file may have upgraded it first.
+    if (needed()) db.exec(UPGRADE_VOTE_ROWS);
+    db.exec('COMMIT');
+  } catch (error) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
 }
 
 export function openSqliteLedger(path: string): Ledger {

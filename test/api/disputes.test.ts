@@ -128,10 +128,15 @@ describe('POST /contracts/:id/disputes and /votes, GET votes', () => {
     const byAgent = await call(h().app, undefined, 'GET', `/agents/${bas[0]!.address}/votes`);
     assert.equal(byAgent.status, 200, byAgent.text);
     assert.deepEqual(
-      byAgent.json.rows.map((r: Record<string, unknown>) => [r.contractId, r.criterionIndex, r.reward]),
+      byAgent.json.rows.map((r: Record<string, unknown>) => [
+        r.contractId,
+        r.milestoneIndex,
+        r.criterionIndex,
+        r.reward,
+      ]),
       [
-        [id, 0, '1000000'],
-        [id, 1, '1000000'],
+        [id, null, 0, '1000000'],
+        [id, null, 1, '1000000'],
       ],
     );
 

@@ -179,7 +179,8 @@ describe('a privacy-preserving dispute decided by a Backup Agent panel, end to e
       assert.equal(own.address, ba.address);
       assert.deepEqual(
         [...own.rows].sort(byAgentThenCriterion),
-        expected.filter((r) => r.backupAgent === ba.address),
+        // An agent's rows also name their milestone: none, for a contract without milestones.
+        expected.filter((r) => r.backupAgent === ba.address).map((r) => ({ ...r, milestoneIndex: null })),
       );
     }
     assert.deepEqual((await stranger.getAgentVotes()).rows, []);

@@ -50,6 +50,26 @@ function terms(
   };
 }
 
+/**
+ * Each Backup Agent's record holds one row per milestone whose panel it sat on, named by its milestone —
+ * a BA on both panels keeps both. The first standard combination runs with only its own three BAs
+ * eligible, so the same three sit on both panels.
+ */
+async function assertVoteRowsByMilestone(reader: AgentClient, id: string, panels: string[][]) {
+  const twice = panels[0]!.filter((a) => panels[1]!.includes(a));
+  if (ELIGIBLE.length === 3) assert.equal(twice.length, 3);
+  for (const ba of new Set(panels.flat())) {
+    const { rows } = await reader.getAgentVotes(ba);
+    assert.deepEqual(
+      rows
+        .filter((r) => r.contractId === id)
+        .map((r) => [r.milestoneIndex, r.criterionIndex, r.vote, r.majorityOutcome, r.bondOutcome]),
+      panels.flatMap((members, m) => (members.includes(ba) ? [[m, 0, 'met', 'met', 'returned']] : [])),
+      ba,
+    );
+  }
+}
+
 describe('milestones end to end', () => {
   test('FDP, three milestones approved stage by stage: exact balances after each stage', async () => {
     const client = agent(h());
@@ -121,6 +141,8 @@ describe('milestones end to end', () => {
       } else {
         await worker.accept(id);
       }
+      /** Each milestone's panel (standard mode). */
+      const panels: string[][] = [];
       for (let i = 0; i < 2; i++) {
         await worker.deliver(id, DELIVERY);
         if (!standard) {
@@ -131,6 +153,7 @@ describe('milestones end to end', () => {
             (v) => v.view === 'party' && v.backupAgents.length === 3,
           );
           assert.ok(drawn.view === 'party');
+          panels.push([...drawn.backupAgents]);
           for (const ba of ELIGIBLE.filter((a) => drawn.backupAgents.includes(a.address as never)))
             await ba.vote(id, ['met']);
         }
@@ -140,6 +163,7 @@ describe('milestones end to end', () => {
           30 * SECOND,
         );
       }
+      if (standard) await assertVoteRowsByMilestone(client, id, panels);
       const done = await client.getContract(id);
       assert.equal(done.status, 'settled-fully-met');
       const fees = standard ? 2n * PANEL_FEE : 0n;

@@ -153,6 +153,8 @@ describe('ledger activities (MockActivityEnvironment, SQLite file)', () => {
         }),
         /^postings\[0\]\.amount:/,
       ],
+      [run(panelActs.closePanel, { contractId: 'c3', milestoneIndex: -1, rows: [] }), /^milestoneIndex:/],
+      [run(panelActs.closePanel, { contractId: 'c3', milestoneIndex: 1.5, rows: [] }), /^milestoneIndex:/],
     ];
     for (const [promise, message] of cases) {
       const error = await failure(promise);
@@ -299,6 +301,32 @@ describe('ledger activities (MockActivityEnvironment, SQLite file)', () => {
         ['pending', null, 10_000_000n],
         ['post', 'treasury', 3_333_333n],
         ['void', null, 6_666_667n],
+      ],
+    );
+  });
+
+  test('a panel closed on milestones 0 and 1 keeps both milestones’ rows of one BA; a retried close adds nothing', async () => {
+    const wire = (vote: 'met' | 'not met') => ({
+      contractId: 'c7',
+      backupAgent: BAS[0]!,
+      criterionIndex: 0,
+      vote,
+      majorityOutcome: 'met' as const,
+      bondOutcome: vote === 'met' ? ('returned' as const) : ('slashed' as const),
+      reward: vote === 'met' ? '1000000' : '0',
+    });
+    for (const [milestoneIndex, vote] of [
+      [0, 'met'],
+      [1, 'not met'],
+      [1, 'not met'], // the activity retried after its commit
+    ] as const) {
+      await run(panelActs.closePanel, { contractId: 'c7', milestoneIndex, rows: [wire(vote)] });
+    }
+    assert.deepEqual(
+      (await ledger.panels.voteRowsOf(BAS[0]!)).map((r) => [r.milestoneIndex, r.vote, r.reward]),
+      [
+        [0, 'met', 1_000_000n],
+        [1, 'not met', 0n],
       ],
     );
   });

@@ -58,8 +58,15 @@ export interface PanelActivities {
   nextSeatable(input: SeatTerms): Promise<string | null>;
   /** Records the seated panel in the registry (the agents' open panels, for their views). */
   openPanel(input: { contractId: string; members: string[] }): Promise<void>;
-  /** Stores the tally's vote rows and frees the panel's seats (after the resolution batch). */
-  closePanel(input: { contractId: string; rows: VoteRowWire[] }): Promise<void>;
+  /**
+   * Stores the tally's vote rows under the milestone whose panel it was (null: a whole contract's) and
+   * frees the panel's seats (after the resolution batch).
+   */
+  closePanel(input: {
+    contractId: string;
+    milestoneIndex: number | null;
+    rows: VoteRowWire[];
+  }): Promise<void>;
   /** Frees the seats of a void round's panel (no vote rows: the round decided nothing). */
   closeSeats(input: { contractId: string; members: string[] }): Promise<void>;
 }

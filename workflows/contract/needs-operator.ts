@@ -63,7 +63,11 @@ export async function releaseByOperator(c: Contract): Promise<void> {
   await operator.releaseContractHolds({ contractId: c.contractId });
   const { current, rows } = c.panel;
   if (current !== null && current.members.length > 0 && rows === null) {
-    await local.panels.closePanel({ contractId: c.contractId, rows: [] });
+    await local.panels.closePanel({
+      contractId: c.contractId,
+      milestoneIndex: c.milestone?.index ?? null,
+      rows: [],
+    });
   }
   c.operator.released();
   c.transition(released.status);

@@ -9,7 +9,7 @@ and all of them are drawn."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import pytest
 from support import (
@@ -58,7 +58,7 @@ def expected_rows(contract_id: str, ba: str, votes: list[str]) -> list[tuple]:
     ]
 
 
-def rows(vote_rows: list[VoteRow]) -> list[tuple]:
+def rows(vote_rows: Sequence[VoteRow]) -> list[tuple]:
     return sorted(
         (r.contract_id, r.backup_agent, r.criterion_index, r.vote, r.majority_outcome, r.bond_outcome, r.reward)
         for r in vote_rows
@@ -142,6 +142,7 @@ def test_dispute_panel_votes_and_settles_partially_met(new_agent: NewAgent) -> N
         own = ba.get_agent_votes()
         assert own.address == ba.address
         assert rows(own.rows) == [row for row in expected if row[1] == ba.address]
+        assert all(r.milestone_index is None for r in own.rows)  # a contract without milestones
 
     # The eligibility stake comes back on request.
     released = ba0.unlock_eligibility()

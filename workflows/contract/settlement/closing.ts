@@ -180,7 +180,11 @@ export function resolutionPostings(
 /** After the resolution's batch: the panel's seats are free again; a contract waiting for one waits no more. */
 export async function closePanelAfterResolution(c: Contract): Promise<void> {
   if (c.panel.seated.length > 0) {
-    await local.panels.closePanel({ contractId: c.contractId, rows: [...(c.panel.rows ?? [])] });
+    await local.panels.closePanel({
+      contractId: c.contractId,
+      milestoneIndex: c.milestone?.index ?? null,
+      rows: [...(c.panel.rows ?? [])],
+    });
     await wakeNextSeatable(c); // its seats are free again
   }
   // Decided while it waited for a panel (the trusted arbiter): it waits no more.

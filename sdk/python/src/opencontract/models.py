@@ -383,9 +383,14 @@ class ContractVoteRows(Model):
     rows: list[VoteRow]
 
 
+class AgentVoteRow(VoteRow):
+    milestone_index: int | None
+    """The milestone whose panel this row is of (0-based); None for a contract without milestones."""
+
+
 class AgentVoteRows(Model):
     address: str
-    rows: list[VoteRow]
+    rows: list[AgentVoteRow]
 
 
 class OutcomeCriterion(Model):
