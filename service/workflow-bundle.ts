@@ -1,9 +1,20 @@
 // The worker's workflow code, bundled once (docs/performance.md, "Worker settings"): `npm run build`
 // or the first start writes `.build/workflows-<hash>.js`, named by a hash of the workflow sources and
 // the lockfile; every later start loads that file instead of running webpack (seconds on a small
-// machine). A changed source or dependency changes the hash, so a stale bundle is never loaded.
+// machine). A changed source or dependency changes the hash, so a stale bundle is never loaded; one
+// no start has used for a day is deleted when a new one is written.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { bundleWorkflowCode, type WorkerOptions } from '@temporalio/worker';
 import { CONTRACT_WORKFLOWS_PATH } from './worker';
@@ -27,6 +38,32 @@ export function workflowSourceHash(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
+/** A bundle no start has loaded for this long is another version's: deleted when a new one is written. */
+export const STALE_BUNDLE_MS = 24 * 60 * 60_000;
+
+/** Deletes the bundles (and a crashed write's leftovers) of `dir` untouched for STALE_BUNDLE_MS, but `keep`. */
+export function pruneStaleBundles(dir: string, keep: string, now = Date.now()): void {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (path === keep || !/^workflows-[0-9a-f]+\.js(\.\d+\.tmp)?$/.test(name)) continue;
+    try {
+      if (now - statSync(path).mtimeMs > STALE_BUNDLE_MS) rmSync(path, { force: true });
+    } catch {
+      // Another start deleted it first.
+    }
+  }
+}
+
+/** Touches the bundle so no other start prunes it (a directory that cannot be written keeps it anyway). */
+function markInUse(path: string): void {
+  const now = new Date();
+  try {
+    utimesSync(path, now, now);
+  } catch {
+    // Read-only: nothing writes a new bundle there, so nothing prunes this one.
+  }
+}
+
 const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
 /**
@@ -35,13 +72,17 @@ const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() 
  */
 export async function prebuiltWorkflowBundle(dir = BUNDLE_DIR): Promise<WorkerOptions['workflowBundle']> {
   const codePath = join(dir, `workflows-${workflowSourceHash()}.js`);
-  if (existsSync(codePath)) return { codePath };
+  if (existsSync(codePath)) {
+    markInUse(codePath);
+    return { codePath };
+  }
   const { code } = await bundleWorkflowCode({ workflowsPath: CONTRACT_WORKFLOWS_PATH, logger: quiet });
   try {
     mkdirSync(dir, { recursive: true });
     const partial = `${codePath}.${process.pid}.tmp`;
     writeFileSync(partial, code);
     renameSync(partial, codePath);
+    pruneStaleBundles(dir, codePath);
     return { codePath };
   } catch {
     return { code };
