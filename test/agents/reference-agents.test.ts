@@ -21,6 +21,7 @@ import {
   PANEL_FEE,
   PRICE,
   REWARD,
+  SECOND,
 } from '../support/fixtures';
 import { useServiceHarness } from '../support/service';
 import { until } from './support';
@@ -219,6 +220,53 @@ describe('reference agents in separate processes', () => {
     assert.equal(view.status, 'under-review');
     assert.equal(view.view === 'party' && view.delivery?.round, 1);
     assert.equal((await client.approve(id)).status, 'settled-fully-met');
+    assert.deepEqual(await balancesOf(client), [FUNDS - PRICE, 0n, 0n, 0n]);
+    assert.deepEqual(await balancesOf(agent(h(), keys.worker)), [FUNDS + PRICE, 0n, 0n, 0n]);
+    await kill(worker);
+  });
+
+  test('the reference Worker delivers each milestone in turn, and is paid for each', async () => {
+    const keys = { client: randomPrivateKey(), worker: randomPrivateKey() };
+    await fund(h(), addressFromPrivateKey(keys.client));
+    await fund(h(), addressFromPrivateKey(keys.worker));
+    const workerLog: Record<string, unknown>[] = [];
+    const worker = referenceAgent('worker', keys.worker, workerLog);
+    const client = agent(h(), keys.client);
+    const now = Date.now();
+    const at = (s: number) => new Date(now + s * SECOND).toISOString();
+    const id = (
+      await client.createContract({
+        contractType: 'fixed',
+        awardMethod: 'direct',
+        verificationMode: 'privacy-preserving',
+        worker: addressFromPrivateKey(keys.worker),
+        taskDescription: 'A report in two parts.',
+        amount: PRICE.toString(),
+        deadlines: { match: at(60), withdrawal: at(61) },
+        milestones: [0, 1].map((i) => ({
+          title: `part ${i + 1}`,
+          acceptanceCriteria: [`criterion of part ${i + 1}`],
+          shareBps: 5000,
+          deadlines: { delivery: at(120 + 120 * i), review: at(180 + 120 * i) },
+        })),
+      })
+    ).contractId;
+    for (const milestone of [0, 1]) {
+      await until(
+        async () => assert.equal(count(workerLog, 'delivered'), milestone + 1, JSON.stringify(workerLog)),
+        60_000,
+      );
+      const view = await client.getContract(id);
+      assert.equal(view.currentMilestone, milestone);
+      assert.equal(view.status, 'under-review');
+      await client.approve(id);
+    }
+    assert.deepEqual(
+      workerLog.filter((l) => l.event === 'delivered').map((l) => l.milestone),
+      [0, 1],
+    );
+    const settled = await client.getContract(id);
+    assert.equal(settled.status, 'settled-fully-met');
     assert.deepEqual(await balancesOf(client), [FUNDS - PRICE, 0n, 0n, 0n]);
     assert.deepEqual(await balancesOf(agent(h(), keys.worker)), [FUNDS + PRICE, 0n, 0n, 0n]);
     await kill(worker);
