@@ -22,6 +22,7 @@ import {
   sleep,
   USDC,
   type Key,
+  phaseTimer,
 } from './session-kit';
 
 const SECOND = 1_000;
@@ -510,15 +511,7 @@ async function books(expectedToTreasury: bigint) {
 async function main() {
   const params = { revisionWindow: REVISION_WINDOW_MS, maxRevisions: MAX_REVISIONS };
   await runSession({ OPENCONTRACT_PARAMS: JSON.stringify(params) }, async () => {
-    const timings: Record<string, number> = {};
-    const timed = async <T>(name: string, f: () => Promise<T>): Promise<T> => {
-      const started = Date.now();
-      try {
-        return await f();
-      } finally {
-        timings[name] = Math.round((Date.now() - started) / 1000);
-      }
-    };
+    const { timings, timed } = phaseTimer();
     // The long waits (deadlines passing) of independent attacks overlap; each has its own keys.
     const [stall, standardSlash, , absentSlash, many] = await Promise.all([
       timed('reviseToStall', reviseToStall),

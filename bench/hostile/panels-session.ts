@@ -23,6 +23,7 @@ import {
   terms,
   USDC,
   type Key,
+  phaseTimer,
 } from './session-kit';
 
 const VOTING_WINDOW_MS = 8_000;
@@ -597,15 +598,7 @@ async function main() {
     appealWindow: APPEAL_WINDOW_MS,
   };
   await runSession({ OPENCONTRACT_PARAMS: JSON.stringify(params) }, async () => {
-    const timings: Record<string, number> = {};
-    const timed = async <T>(name: string, f: () => Promise<T>): Promise<T> => {
-      const started = Date.now();
-      try {
-        return await f();
-      } finally {
-        timings[name] = Math.round((Date.now() - started) / 1000);
-      }
-    };
+    const { timings, timed } = phaseTimer();
     const arbiterClient = await timed('emptyRegistry', emptyRegistry);
     const captured = await timed('capture', () => capture(n));
     const silent = await timed('silentMember', silentMemberAndUnlockRace);

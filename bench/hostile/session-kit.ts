@@ -118,6 +118,20 @@ export const budget = (): bigint => [...funded.values()].reduce((a, f) => a + f.
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Times a session's named phases, in whole seconds, for its summary. */
+export function phaseTimer() {
+  const timings: Record<string, number> = {};
+  const timed = async <T>(name: string, f: () => Promise<T>): Promise<T> => {
+    const started = Date.now();
+    try {
+      return await f();
+    } finally {
+      timings[name] = Math.round((Date.now() - started) / 1000);
+    }
+  };
+  return { timings, timed };
+}
+
 /** A signed request that waits out the per-host rate limit instead of counting a 429 as an answer. */
 export async function patient(
   who: Key | undefined,
