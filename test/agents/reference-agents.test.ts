@@ -92,6 +92,16 @@ function referenceAgent(
   );
 }
 
+/** A funded Client in this process and a funded reference Worker in its own, with the Worker's log. */
+async function clientAndReferenceWorker() {
+  const keys = { client: randomPrivateKey(), worker: randomPrivateKey() };
+  await fund(h(), addressFromPrivateKey(keys.client));
+  await fund(h(), addressFromPrivateKey(keys.worker));
+  const workerLog: Record<string, unknown>[] = [];
+  const worker = referenceAgent('worker', keys.worker, workerLog);
+  return { keys, client: agent(h(), keys.client), worker, workerLog };
+}
+
 const count = (log: Record<string, unknown>[], event: string) => log.filter((l) => l.event === event).length;
 
 async function kill(p: Proc): Promise<void> {
@@ -195,12 +205,7 @@ describe('reference agents in separate processes', () => {
   });
 
   test('the reference Worker delivers again after a change request, and is paid in full', async () => {
-    const keys = { client: randomPrivateKey(), worker: randomPrivateKey() };
-    await fund(h(), addressFromPrivateKey(keys.client));
-    await fund(h(), addressFromPrivateKey(keys.worker));
-    const workerLog: Record<string, unknown>[] = [];
-    const worker = referenceAgent('worker', keys.worker, workerLog);
-    const client = agent(h(), keys.client);
+    const { keys, client, worker, workerLog } = await clientAndReferenceWorker();
     const id = (await client.createContract(fixedTerms(addressFromPrivateKey(keys.worker)))).contractId;
     await until(
       async () => assert.equal(count(workerLog, 'delivered'), 1, JSON.stringify(workerLog)),
@@ -226,12 +231,7 @@ describe('reference agents in separate processes', () => {
   });
 
   test('the reference Worker delivers each milestone in turn, and is paid for each', async () => {
-    const keys = { client: randomPrivateKey(), worker: randomPrivateKey() };
-    await fund(h(), addressFromPrivateKey(keys.client));
-    await fund(h(), addressFromPrivateKey(keys.worker));
-    const workerLog: Record<string, unknown>[] = [];
-    const worker = referenceAgent('worker', keys.worker, workerLog);
-    const client = agent(h(), keys.client);
+    const { keys, client, worker, workerLog } = await clientAndReferenceWorker();
     const now = Date.now();
     const at = (s: number) => new Date(now + s * SECOND).toISOString();
     const id = (
