@@ -59,9 +59,10 @@ const FAULTS_THROUGHPUT_RATIO = 0.8;
  */
 const CALM_TIMEOUTS_AT_MOST = 0.01;
 /**
- * The same on the core npm ships: it also loses a task that reaches a worker while the contract's previous one
- * still waits on the server's answer to its completion (an Update sent the instant the last one was answered),
- * and a burst of them lands when the server answers slowly for a moment (9 of 600 in one CI run, 0–2 here).
+ * The same on the core npm ships, which loses more: a task that reaches a worker while the contract's previous
+ * one still waits on the server's answer to its completion (an Update sent the instant the last one was
+ * answered), and some whose cause neither worker logged (docs/scale.md); a burst lands when the server answers
+ * slowly for a moment (9 of 600 in one CI run, 0–2 here).
  */
 const CALM_TIMEOUTS_AT_MOST_STOCK_CORE = 0.03;
 /** Temporal's workflow-task timeout: what a lost task costs the Update riding on it. */
