@@ -42,7 +42,8 @@ export function workflowSourceHash(): string {
 export const STALE_BUNDLE_MS = 24 * 60 * 60_000;
 
 /** Deletes the bundles (and a crashed write's leftovers) of `dir` untouched for STALE_BUNDLE_MS, but `keep`. */
-export function pruneStaleBundles(dir: string, keep: string, now = Date.now()): void {
+export function pruneStaleBundles(dir: string, keep: string): void {
+  const now = Date.now();
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (path === keep || !/^workflows-[0-9a-f]+\.js(\.\d+\.tmp)?$/.test(name)) continue;
